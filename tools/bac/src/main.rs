@@ -1,0 +1,2 @@
+//! The `bac` command line.
+fn main() {}
