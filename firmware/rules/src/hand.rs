@@ -1,0 +1,96 @@
+//! A Baccarat hand: two or three cards, scored modulo 10.
+
+use crate::card::Card;
+
+/// Up to three cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Hand {
+    cards: [Option<Card>; 3],
+}
+
+impl Hand {
+    /// An empty hand.
+    pub const fn new() -> Hand {
+        Hand { cards: [None; 3] }
+    }
+
+    /// Adds a card; a fourth card is refused (returns `false`), never stored.
+    pub fn push(&mut self, card: Card) -> bool {
+        match self.cards.iter_mut().find(|slot| slot.is_none()) {
+            Some(slot) => {
+                *slot = Some(card);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The cards in the order dealt.
+    pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
+        self.cards.iter().flatten().copied()
+    }
+
+    /// How many cards the hand holds.
+    pub fn len(&self) -> u8 {
+        self.cards().count() as u8
+    }
+
+    /// True before the first card.
+    pub fn is_empty(&self) -> bool {
+        self.cards[0].is_none()
+    }
+
+    /// The third card, if one was drawn.
+    pub fn third(&self) -> Option<Card> {
+        self.cards[2]
+    }
+
+    /// The sum of the points, units digit only (seed 000: "the sum of all cards modulo 10").
+    pub fn total(&self) -> u8 {
+        self.cards().fold(0, |sum, card| (sum + card.points()) % 10)
+    }
+
+    /// Eight or nine on the first two cards.
+    pub fn is_natural(&self) -> bool {
+        self.len() == 2 && self.total() >= 8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Suit;
+
+    fn card(rank: u8) -> Card {
+        Card::new(rank, Suit::Clubs).unwrap()
+    }
+
+    #[test]
+    fn seed_examples_score_as_the_seeds_say() {
+        let score = |ranks: &[u8]| {
+            let mut hand = Hand::new();
+            ranks.iter().for_each(|&r| assert!(hand.push(card(r))));
+            hand.total()
+        };
+        assert_eq!(score(&[2, 3]), 5); // seed 000
+        assert_eq!(score(&[6, 7]), 3); // seed 000
+        assert_eq!(score(&[4, 6]), 0); // seed 000: "Baccarat"
+        assert_eq!(score(&[7, 8]), 5); // seed 001
+        assert_eq!(score(&[7, 5]), 2); // seed 002
+        assert_eq!(score(&[6, 8]), 4); // seed 003
+        assert_eq!(score(&[9, 11]), 9); // seed 004: nine and a jack
+        assert_eq!(score(&[13, 12, 1]), 1);
+    }
+
+    #[test]
+    fn naturals_need_two_cards() {
+        let mut hand = Hand::new();
+        hand.push(card(4));
+        hand.push(card(4));
+        assert!(hand.is_natural());
+        hand.push(card(10));
+        assert!(!hand.is_natural(), "eight on three cards is not a natural");
+        assert!(!hand.push(card(1)), "a fourth card is refused");
+        assert_eq!(hand.len(), 3);
+    }
+}
