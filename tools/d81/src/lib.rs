@@ -1,1 +1,46 @@
-//! Placeholder: this crate is being written.
+//! Commodore 1581 disk images (`.d81`): read and check them, change their files the way the
+//! drive does, and write them whole.
+//!
+//! The [`Disk`] holds an 819,200-byte image. It is made by [`Disk::new`] (a formatted
+//! disk) or [`Disk::from_bytes`] (which refuses damaged images with an [`ImageError`]
+//! naming the place), and written with [`Disk::write_to`].
+//!
+//! # The file API (for the emulator's KERNAL file calls)
+//! Names and patterns are PETSCII bytes, as the C128 sends them (see [`petscii`] to convert
+//! typed text). Failures are [`DosError`]s; [`DosError::status`] gives the drive's status line.
+//!
+//! | what the program does | call | status on success |
+//! | --- | --- | --- |
+//! | `LOAD"NAME",8` or `OPEN` for reading | [`Disk::read`], [`Disk::read_as`] (with `,S`/`,P`/`,U`) | 00, OK |
+//! | `SAVE"NAME",8`, `OPEN` for writing then `CLOSE` | [`Disk::write_file`] | 00, OK |
+//! | `SAVE"@0:NAME",8` | [`Disk::replace_file`] | 00, OK |
+//! | `SCRATCH` / `S0:PATTERN` | [`Disk::scratch`] | [`DosStatus::files_scratched`] |
+//! | `R0:NEW=OLD` | [`Disk::rename`] | 00, OK |
+//! | directory | [`Disk::entries`], [`Disk::blocks_free`] | |
+//!
+//! Patterns take `?` (any one character) and `*` (the rest of the name). Failures:
+//! 62 FILE NOT FOUND, 63 FILE EXISTS, 72 DISK FULL (blocks or directory), 26 WRITE PROTECT
+//! ON ([`Disk::set_write_protected`]), 33/34 SYNTAX ERROR (bad or missing name), 60 WRITE
+//! FILE OPEN (an unclosed file), 64 FILE TYPE MISMATCH. A failed operation changes nothing.
+//!
+//! New files are placed as a 1581 places them (see the `alloc` module): from track 39
+//! downward, then from track 41 upward, interleave 1.
+
+mod alloc;
+mod bam;
+mod chain;
+pub mod dir;
+mod disk;
+mod error;
+mod files;
+pub mod geometry;
+pub mod petscii;
+mod status;
+mod validate;
+
+pub use dir::{DirEntry, FileType, Slot};
+pub use disk::{Disk, File};
+pub use error::ImageError;
+pub use files::{blocks_for, check_name};
+pub use geometry::Ts;
+pub use status::{DosError, DosStatus};

@@ -1,0 +1,143 @@
+//! Where new sectors go: the CBM DOS strategy with the 1581's interleave of 1.
+//!
+//! This follows the DOS as Peter Schepers' DISK.TXT describes it: a file's first sector is on
+//! the track nearest the directory track that has room (39, 41, 38, 42, …), at its lowest
+//! free sector; each further sector is the next free one on the same track (interleave 1,
+//! because a 1581 buffers whole tracks), then on the next track away from track 40, and when
+//! that half of the disk is used up the search jumps to the other half, then makes a last
+//! pass over the first half. Track 40 is never used for file data. On a fresh disk a file
+//! therefore starts at 39/0 and runs 39/0-39/39, 38/0, …, down to track 1, then 41 upward.
+
+use crate::geometry::{DIR_TRACK, SECTORS_PER_TRACK, TRACKS, Ts};
+
+/// Plans `count` sectors for a new file on a free map (see [`crate::bam::free_map`]),
+/// marking them used in the map. `None` if the disk has fewer free sectors (the map is then
+/// left partly used; callers plan on a copy).
+pub(crate) fn plan_file(free: &mut [bool], count: usize) -> Option<Vec<Ts>> {
+    let mut out: Vec<Ts> = Vec::with_capacity(count);
+    for _ in 0..count {
+        let next = match out.last() {
+            None => first_block(free)?,
+            Some(&prev) => next_block(free, prev)?,
+        };
+        free[next.index()?] = false;
+        out.push(next);
+    }
+    Some(out)
+}
+
+/// Plans a new directory sector on track 40, the next free one after `prev`.
+pub(crate) fn plan_directory(free: &mut [bool], prev: Ts) -> Option<Ts> {
+    let ts = free_on_track(free, DIR_TRACK, prev.sector.wrapping_add(1) % SECTORS_PER_TRACK)?;
+    free[ts.index()?] = false;
+    Some(ts)
+}
+
+fn track_has_room(free: &[bool], track: u8) -> bool {
+    (0..SECTORS_PER_TRACK).any(|s| Ts::new(track, s).index().is_some_and(|i| free[i]))
+}
+
+/// The first free sector of `track` at or after `start`, wrapping around the track.
+fn free_on_track(free: &[bool], track: u8, start: u8) -> Option<Ts> {
+    (0..SECTORS_PER_TRACK)
+        .map(|k| Ts::new(track, (start + k) % SECTORS_PER_TRACK))
+        .find(|ts| ts.index().is_some_and(|i| free[i]))
+}
+
+fn first_block(free: &[bool]) -> Option<Ts> {
+    for distance in 1..=(TRACKS - DIR_TRACK) {
+        for track in [DIR_TRACK - distance.min(DIR_TRACK), DIR_TRACK + distance] {
+            if (1..=TRACKS).contains(&track) && track_has_room(free, track) {
+                return free_on_track(free, track, 0);
+            }
+        }
+    }
+    None
+}
+
+fn next_block(free: &[bool], prev: Ts) -> Option<Ts> {
+    let mut track = prev.track;
+    let mut reset = false;
+    let mut passes = 3;
+    while !track_has_room(free, track) {
+        if track < DIR_TRACK {
+            track -= 1;
+            if track == 0 {
+                track = DIR_TRACK + 1;
+                passes -= 1;
+                reset = true;
+            }
+        } else {
+            track += 1;
+            if track > TRACKS {
+                track = DIR_TRACK - 1;
+                passes -= 1;
+                reset = true;
+            }
+        }
+        if passes == 0 {
+            return None;
+        }
+    }
+    let start = if reset { 0 } else { (prev.sector + 1) % SECTORS_PER_TRACK };
+    free_on_track(free, track, start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::TOTAL_SECTORS;
+
+    fn fresh() -> Vec<bool> {
+        let mut free = vec![true; TOTAL_SECTORS];
+        for s in 0..4 {
+            free[Ts::new(40, s).index().unwrap()] = false;
+        }
+        free
+    }
+
+    #[test]
+    fn files_grow_from_track_39_downward() {
+        let mut free = fresh();
+        let plan = plan_file(&mut free, 41).unwrap();
+        assert_eq!(plan[0], Ts::new(39, 0));
+        assert_eq!(plan[39], Ts::new(39, 39));
+        assert_eq!(plan[40], Ts::new(38, 0));
+        // A new file starts on the nearest track with room, trying 39 then 41: 41 wins.
+        assert_eq!(plan_file(&mut free, 1).unwrap(), vec![Ts::new(41, 0)]);
+        // Track 41 still has room, so it stays the nearest.
+        assert_eq!(plan_file(&mut free, 1).unwrap(), vec![Ts::new(41, 1)]);
+    }
+
+    #[test]
+    fn a_full_half_sends_the_chain_to_the_other_half() {
+        let mut free = vec![false; TOTAL_SECTORS];
+        free[Ts::new(30, 39).index().unwrap()] = true;
+        free[Ts::new(75, 0).index().unwrap()] = true;
+        free[Ts::new(75, 1).index().unwrap()] = true;
+        let plan = plan_file(&mut free, 3).unwrap();
+        assert_eq!(plan, vec![Ts::new(30, 39), Ts::new(75, 0), Ts::new(75, 1)]);
+    }
+
+    #[test]
+    fn every_data_sector_can_be_allocated_and_no_more() {
+        let mut free = fresh();
+        let plan = plan_file(&mut free, 3160).unwrap();
+        let mut seen: Vec<usize> = plan.iter().map(|ts| ts.index().unwrap()).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 3160);
+        assert!(plan.iter().all(|ts| ts.track != DIR_TRACK));
+        assert_eq!(plan_file(&mut free, 1), None);
+    }
+
+    #[test]
+    fn directory_sectors_follow_on_track_40() {
+        let mut free = fresh();
+        assert_eq!(plan_directory(&mut free, Ts::new(40, 3)), Some(Ts::new(40, 4)));
+        for s in 5..40 {
+            free[Ts::new(40, s).index().unwrap()] = false;
+        }
+        assert_eq!(plan_directory(&mut free, Ts::new(40, 4)), None);
+    }
+}

@@ -1,0 +1,209 @@
+//! Changing files on a [`Disk`]: save, save-with-replace (`@0:`), scratch and rename, with
+//! the checks and status codes of the 1581.
+//!
+//! Each operation checks everything (write protection, the name, room for the data and for
+//! a directory entry) before it touches the image, so a failed operation leaves the disk as
+//! it was. Space comes from [`crate::alloc`], in the order a 1581 uses.
+
+use crate::alloc;
+use crate::bam;
+use crate::chain;
+use crate::dir::{self, DirEntry, ENTRIES_PER_SECTOR, FileType, NAME_LEN, Slot};
+use crate::disk::Disk;
+use crate::geometry::{BYTES_PER_BLOCK, Ts};
+use crate::petscii;
+use crate::status::DosError;
+use crate::validate;
+
+/// Blocks a file of `len` bytes takes (an empty file still takes one).
+pub fn blocks_for(len: usize) -> usize {
+    len.div_ceil(BYTES_PER_BLOCK).max(1)
+}
+
+/// Checks a name to save under: 1-16 bytes, none of the characters the DOS gives a meaning
+/// (`*?,:="` and CR).
+pub fn check_name(name: &[u8]) -> Result<(), DosError> {
+    let bad = |reason| DosError::BadName { name: petscii::to_ascii(name), reason };
+    if name.is_empty() {
+        return Err(DosError::NoName);
+    }
+    if name.len() > NAME_LEN {
+        return Err(bad("a file name has at most 16 characters"));
+    }
+    if dir::has_wildcard(name) {
+        return Err(bad("a saved name cannot hold * or ?"));
+    }
+    if name.iter().any(|b| b",:=\"\r".contains(b)) {
+        return Err(bad("a file name cannot hold , : = \" or RETURN"));
+    }
+    Ok(())
+}
+
+impl Disk {
+    /// Saves a new file (SAVE, or OPEN for writing and CLOSE): 63 FILE EXISTS if the name is
+    /// taken, 72 DISK FULL if the blocks or a directory entry do not fit, 26 WRITE PROTECT
+    /// ON, 33/34 SYNTAX ERROR for a bad name. Only PRG, SEQ and USR files can be written.
+    pub fn write_file(&mut self, name: &[u8], file_type: FileType, data: &[u8]) -> Result<DirEntry, DosError> {
+        self.check_writable()?;
+        check_name(name)?;
+        if let Some(existing) = self.find_exact(name) {
+            return Err(DosError::FileExists { name: existing.quoted_name() });
+        }
+        self.store(name, file_type, data, None)
+    }
+
+    /// Saves with replace (`SAVE"@0:NAME",8`): like [`Disk::write_file`], but an existing
+    /// file of that name is replaced in its directory slot. As on the drive, the new file is
+    /// written before the old one is freed, so the disk needs room for both.
+    pub fn replace_file(&mut self, name: &[u8], file_type: FileType, data: &[u8]) -> Result<DirEntry, DosError> {
+        self.check_writable()?;
+        check_name(name)?;
+        let old = self.find_exact(name);
+        self.store(name, file_type, data, old)
+    }
+
+    /// Scratches every unlocked file matching `pattern` (`S0:PATTERN`) and returns how many;
+    /// the status is then 01 FILES SCRATCHED with that count (also when it is 0).
+    pub fn scratch(&mut self, pattern: &[u8]) -> Result<u8, DosError> {
+        self.check_writable()?;
+        if pattern.is_empty() {
+            return Err(DosError::NoName);
+        }
+        let victims: Vec<DirEntry> =
+            self.entries().into_iter().filter(|e| !e.locked && dir::matches(pattern, &e.name)).collect();
+        let mut freed = Vec::new();
+        for entry in &victims {
+            if entry.closed {
+                freed.extend(validate::file_sectors(&self.image, entry)?);
+            }
+        }
+        for ts in freed {
+            bam::set_free(&mut self.image, ts, true);
+        }
+        for entry in &victims {
+            let at = entry.slot.offset_in_sector() + 2;
+            chain::sector_mut(&mut self.image, entry.slot.sector)[at] = 0;
+        }
+        Ok(victims.len().min(255) as u8)
+    }
+
+    /// Renames a file (`R0:NEW=OLD`): 62 FILE NOT FOUND if `old` is missing, 63 FILE EXISTS
+    /// if `new` is taken.
+    pub fn rename(&mut self, old: &[u8], new: &[u8]) -> Result<DirEntry, DosError> {
+        self.check_writable()?;
+        check_name(new)?;
+        if let Some(existing) = self.find_exact(new) {
+            return Err(DosError::FileExists { name: existing.quoted_name() });
+        }
+        let mut entry =
+            self.find_exact(old).ok_or_else(|| DosError::FileNotFound { pattern: petscii::to_ascii(old) })?;
+        entry.name = new.to_vec();
+        self.put_entry(&entry);
+        Ok(entry)
+    }
+
+    /// The entry with exactly this name (no wildcards), of any type.
+    fn find_exact(&self, name: &[u8]) -> Option<DirEntry> {
+        self.entries().into_iter().find(|e| e.name == name)
+    }
+
+    fn put_entry(&mut self, entry: &DirEntry) {
+        let at = entry.slot.offset_in_sector();
+        let sector = chain::sector_mut(&mut self.image, entry.slot.sector);
+        entry.encode(&mut sector[at..at + dir::ENTRY_SIZE]);
+    }
+
+    /// Writes `data` as a new chain and points an entry at it: `old`'s slot (whose chain is
+    /// freed afterwards) or a free slot, adding a directory sector if needed.
+    fn store(
+        &mut self,
+        name: &[u8],
+        file_type: FileType,
+        data: &[u8],
+        old: Option<DirEntry>,
+    ) -> Result<DirEntry, DosError> {
+        if !matches!(file_type, FileType::Prg | FileType::Seq | FileType::Usr) {
+            return Err(DosError::FileTypeMismatch {
+                name: format!("\"{}\"", petscii::to_ascii(name)),
+                found: file_type.as_str(),
+                wanted: "PRG, SEQ or USR",
+            });
+        }
+        let old_sectors = match &old {
+            Some(e) if e.closed => validate::file_sectors(&self.image, e)?,
+            _ => Vec::new(),
+        };
+        let mut free = bam::free_map(&self.image);
+        let dir_sectors = self.directory_sectors()?;
+        let (slot, new_dir_sector) = match &old {
+            Some(e) => (e.slot, None),
+            None => match self.free_slot(&dir_sectors) {
+                Some(slot) => (slot, None),
+                None => {
+                    let last = *dir_sectors.last().unwrap_or(&crate::geometry::FIRST_DIR);
+                    let ts = alloc::plan_directory(&mut free, last).ok_or(DosError::DirectoryFull)?;
+                    (Slot { sector: ts, index: 0 }, Some((last, ts)))
+                }
+            },
+        };
+        let blocks = blocks_for(data.len());
+        let sectors = alloc::plan_file(&mut free, blocks)
+            .ok_or(DosError::DiskFull { needed: blocks.min(usize::from(u16::MAX)) as u16, free: self.blocks_free() })?;
+
+        // Everything fits: from here on nothing can fail.
+        if let Some((last, ts)) = new_dir_sector {
+            let raw = chain::sector_mut(&mut self.image, ts);
+            raw.fill(0);
+            raw[1] = 0xff;
+            let prev = chain::sector_mut(&mut self.image, last);
+            prev[0] = ts.track;
+            prev[1] = ts.sector;
+            bam::set_free(&mut self.image, ts, false);
+        }
+        self.write_chain(&sectors, data);
+        for &ts in &old_sectors {
+            bam::set_free(&mut self.image, ts, true);
+        }
+        let entry = DirEntry {
+            name: name.to_vec(),
+            file_type,
+            closed: true,
+            locked: false,
+            first: sectors[0],
+            blocks: blocks as u16,
+            slot,
+        };
+        self.put_entry(&entry);
+        Ok(entry)
+    }
+
+    fn free_slot(&self, dir_sectors: &[Ts]) -> Option<Slot> {
+        dir_sectors.iter().find_map(|&ts| {
+            let raw = chain::sector(&self.image, ts);
+            (0..ENTRIES_PER_SECTOR)
+                .map(|index| Slot { sector: ts, index })
+                .find(|slot| raw[slot.offset_in_sector() + 2] == 0)
+        })
+    }
+
+    fn write_chain(&mut self, sectors: &[Ts], data: &[u8]) {
+        let mut chunks = data.chunks(BYTES_PER_BLOCK);
+        for (i, &ts) in sectors.iter().enumerate() {
+            let chunk = chunks.next().unwrap_or(&[]);
+            let raw = chain::sector_mut(&mut self.image, ts);
+            raw.fill(0);
+            match sectors.get(i + 1) {
+                Some(next) => {
+                    raw[0] = next.track;
+                    raw[1] = next.sector;
+                }
+                None => {
+                    raw[0] = 0;
+                    raw[1] = (chunk.len() + 1) as u8;
+                }
+            }
+            raw[2..2 + chunk.len()].copy_from_slice(chunk);
+            bam::set_free(&mut self.image, ts, false);
+        }
+    }
+}
