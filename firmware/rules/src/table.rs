@@ -309,10 +309,14 @@ impl Table {
         Some(total)
     }
 
-    /// Takes back a seat's stakes (all but a tie stake that the rules keep on the table).
+    /// Takes back a seat's stakes (all but a tie stake that the rules keep on the table). A
+    /// "Banco" is off when its caller or the banker takes money back.
     pub fn clear(&mut self, seat: SeatId) -> Result<(), TableError> {
         if self.coup.is_some() {
             return Err(TableError::CoupInProgress);
+        }
+        if self.bank.banco == Some(seat) || self.bank.banker == Some(seat) {
+            self.bank.banco = None;
         }
         let seat = self.seat_mut(seat)?;
         let mut back = Money::ZERO;

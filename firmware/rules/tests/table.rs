@@ -1,0 +1,313 @@
+//! Tables: bets, limits, money conservation, the Sahara carry and the Chemin de fer bank.
+
+use bac_rules::{
+    Asker, BetResult, Builtin, Decision, Event, Money, Preset, Question, RuleSet, SeatKind, Spot, Table, TableError,
+    TableStep, Winner, Xorshift32,
+};
+
+fn quiet() -> impl FnMut(Event) {
+    |_| {}
+}
+
+#[test]
+fn bets_respect_limits_bankroll_and_closed_spots() {
+    let mut table = Table::new(RuleSet::preset(Preset::PuntoBanco), 1).unwrap();
+    let seat = table.sit(SeatKind::Human, Some(Money::units(500))).unwrap();
+    assert_eq!(table.place(seat, Spot::Player, Money::cents(150)), Err(TableError::NotWholeUnits));
+    assert_eq!(table.place(seat, Spot::Player, Money::units(600)), Err(TableError::NotEnoughMoney(Money::units(500))));
+    assert_eq!(
+        table.place(seat, Spot::Player, Money::units(10_001)),
+        Err(TableError::AboveMaximum(Money::units(10_000)))
+    );
+    assert_eq!(table.place(seat, Spot::Player, Money::ZERO), Err(TableError::BelowMinimum(Money::units(1))));
+    assert_eq!(table.place(9, Spot::Player, Money::units(1)), Err(TableError::NoSeat(9)));
+    table.place(seat, Spot::Player, Money::units(100)).unwrap();
+    table.place(seat, Spot::Player, Money::units(25)).unwrap();
+    assert_eq!(table.stake(seat, Spot::Player), Money::units(125));
+    assert_eq!(table.bankroll(seat), Some(Money::units(375)));
+    table.clear(seat).unwrap();
+    assert_eq!(table.bankroll(seat), Some(Money::units(500)));
+
+    let mut sahara = Table::new(RuleSet::preset(Preset::Sahara), 1).unwrap();
+    let seat = sahara.sit(SeatKind::Human, None).unwrap();
+    assert_eq!(sahara.place(seat, Spot::Banker, Money::units(5)), Err(TableError::SpotClosed(Spot::Banker)));
+}
+
+#[test]
+fn bets_close_while_a_coup_is_dealt() {
+    let mut table = Table::new(RuleSet::preset(Preset::PuntoBanco), 2).unwrap();
+    let seat = table.sit(SeatKind::Human, None).unwrap();
+    table.place(seat, Spot::Banker, Money::units(10)).unwrap();
+    table.deal(&mut quiet()).unwrap();
+    assert_eq!(table.place(seat, Spot::Player, Money::units(1)), Err(TableError::CoupInProgress));
+    assert_eq!(table.clear(seat), Err(TableError::CoupInProgress));
+    assert_eq!(table.deal(&mut quiet()), Err(TableError::CoupInProgress));
+    assert_eq!(table.answer(Decision::Draw, &mut quiet()), Err(TableError::NothingAsked));
+    let mut cards = 0;
+    loop {
+        match table.step(&mut quiet()).unwrap() {
+            TableStep::Card { .. } => cards += 1,
+            TableStep::Ask { .. } => panic!("Punto Banco never asks"),
+            TableStep::Settled(outcome) => {
+                assert_eq!(cards, outcome.cards());
+                break;
+            }
+        }
+    }
+    assert_eq!(table.step(&mut quiet()), Err(TableError::NoCoup));
+    assert_eq!(table.stake(seat, Spot::Banker), Money::ZERO, "settled");
+}
+
+#[test]
+fn the_loadstar_house_must_cover_every_bet() {
+    let rules = RuleSet { starting_bankroll: Money::units(2_000_000), ..RuleSet::preset(Preset::Loadstar) };
+    let mut table = Table::new(rules, 3).unwrap();
+    let seat = table.sit(SeatKind::Human, None).unwrap();
+    assert_eq!(table.place(seat, Spot::Player, Money::units(1_000_001)), Err(TableError::BankCannotCover));
+    table.place(seat, Spot::Player, Money::units(1_000_000)).unwrap();
+    assert_eq!(table.place(seat, Spot::Tie, Money::units(1)), Err(TableError::SpotClosed(Spot::Tie)));
+}
+
+#[test]
+fn loadstar_asks_the_player_on_five_and_the_house_on_its_options() {
+    let mut table = Table::new(RuleSet::preset(Preset::Loadstar), 4).unwrap();
+    let seat = table.sit(SeatKind::Human, None).unwrap();
+    let (mut asked_player, mut asked_house) = (0, 0);
+    for _ in 0..4000 {
+        table.place(seat, Spot::Player, Money::units(10)).unwrap();
+        table.deal(&mut quiet()).unwrap();
+        loop {
+            match table.step(&mut quiet()).unwrap() {
+                TableStep::Ask { question: Question::PlayerOnFive, asker } => {
+                    assert_eq!(asker, Asker::Seat(seat));
+                    asked_player += 1;
+                    table.answer(Decision::Stand, &mut quiet()).unwrap();
+                }
+                TableStep::Ask { question: Question::Banker { total, player_third }, asker } => {
+                    assert_eq!(asker, Asker::House);
+                    assert!(matches!((total, player_third), (3, Some(9)) | (5, Some(4))), "{total} {player_third:?}");
+                    asked_house += 1;
+                    table.answer(Decision::Draw, &mut quiet()).unwrap();
+                }
+                TableStep::Card { .. } => {}
+                TableStep::Settled(_) => break,
+            }
+        }
+    }
+    assert!(asked_player > 200 && asked_house > 10, "{asked_player} {asked_house}");
+}
+
+#[test]
+fn sahara_tie_stake_stays_for_the_next_coup() {
+    let mut table = Table::new(RuleSet::preset(Preset::Sahara), 5).unwrap();
+    let seat = table.sit(SeatKind::Human, Some(Money::units(100_000))).unwrap();
+    let total = table.total_money();
+    let mut carried = 0;
+    for _ in 0..3000 {
+        if table.stake(seat, Spot::Tie) == Money::ZERO {
+            table.place(seat, Spot::Tie, Money::units(10)).unwrap();
+        }
+        let before = table.bankroll(seat).unwrap();
+        let outcome = table.play_coup(&mut Builtin::Casino, &mut Builtin::Casino, &mut quiet()).unwrap();
+        if outcome.winner == Winner::Tie {
+            carried += 1;
+            assert_eq!(table.stake(seat, Spot::Tie), Money::units(10), "the stake stays on the table");
+            assert_eq!(table.bankroll(seat).unwrap(), before.checked_add(Money::units(80)).unwrap());
+            table.clear(seat).unwrap();
+            assert_eq!(table.stake(seat, Spot::Tie), Money::units(10), "and cannot be taken back");
+        } else {
+            assert_eq!(table.stake(seat, Spot::Tie), Money::ZERO);
+        }
+        assert_eq!(table.total_money(), total);
+    }
+    assert!(carried > 100, "{carried}");
+}
+
+#[test]
+fn chemin_de_fer_bank_rotates_and_money_moves_between_seats_only() {
+    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), 6).unwrap();
+    let seats: Vec<_> = (0..4).map(|_| table.sit(SeatKind::Computer, None).unwrap()).collect();
+    assert_eq!(table.place(seats[1], Spot::Player, Money::units(5)), Err(TableError::NoBanker));
+    let mut first = Vec::new();
+    let banker = table.draw_for_bank(&mut |e| first.push(e)).unwrap();
+    let best = first
+        .iter()
+        .filter_map(|e| if let Event::DrewForBank { seat, card } = e { Some((*seat, card.rank())) } else { None })
+        .fold(Vec::new(), |mut last_round, (seat, rank)| {
+            if last_round.iter().any(|&(s, _)| s == seat) {
+                last_round.clear();
+            }
+            last_round.push((seat, rank));
+            last_round
+        });
+    let top = best.iter().map(|&(_, r)| r).max().unwrap();
+    assert_eq!(best.iter().filter(|&&(_, r)| r == top).map(|&(s, _)| s).collect::<Vec<_>>(), vec![banker]);
+    assert_eq!(table.house(), Money::ZERO);
+    let total = table.total_money();
+    let mut passes = 0;
+    for _ in 0..500 {
+        let banker = table.banker().unwrap();
+        assert_eq!(table.place(banker, Spot::Player, Money::units(1)), Err(TableError::WrongSide));
+        let bank = table.bankroll(banker).unwrap().whole_units().min(50);
+        if bank == 0 {
+            break;
+        }
+        table.stake_bank(Money::units(bank), &mut quiet()).unwrap();
+        let punters: Vec<_> = seats.iter().copied().filter(|&s| s != banker).collect();
+        for &p in &punters {
+            let can = table.bankroll(p).unwrap().whole_units().min(30);
+            if can > 0 {
+                table.place(p, Spot::Player, Money::units(can)).unwrap();
+            }
+        }
+        let mut events = Vec::new();
+        match table.play_coup(&mut Builtin::Casino, &mut Builtin::Casino, &mut |e| events.push(e)) {
+            Ok(outcome) => {
+                let passed = events.iter().any(|e| matches!(e, Event::Banker { .. }));
+                if outcome.winner == Winner::Player {
+                    assert!(passed, "a losing bank passes");
+                    passes += 1;
+                }
+                if outcome.winner == Winner::Tie {
+                    assert!(
+                        events
+                            .iter()
+                            .all(|e| !matches!(e, Event::Settled { result: BetResult::Won(_) | BetResult::Lost, .. }))
+                    );
+                }
+            }
+            Err(TableError::NoPunters) => {
+                table.clear(banker).unwrap();
+                break;
+            }
+            Err(e) => panic!("{e:?}"),
+        }
+        assert_eq!(table.total_money(), total, "money only moves between seats");
+    }
+    assert!(passes > 50, "{passes}");
+}
+
+#[test]
+fn banco_matches_the_whole_bank_and_returns_other_bets() {
+    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), 7).unwrap();
+    for _ in 0..3 {
+        table.sit(SeatKind::Human, None).unwrap();
+    }
+    let banker = table.draw_for_bank(&mut quiet()).unwrap();
+    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
+    table.stake_bank(Money::units(200), &mut quiet()).unwrap();
+    table.place(others[0], Spot::Player, Money::units(50)).unwrap();
+    let mut events = Vec::new();
+    table.banco(others[1], &mut |e| events.push(e)).unwrap();
+    assert!(events.contains(&Event::Returned { seat: others[0], amount: Money::units(50) }));
+    assert_eq!(table.stake(others[1], Spot::Player), Money::units(200));
+    assert_eq!(table.place(others[0], Spot::Player, Money::units(5)), Err(TableError::BancoCalled));
+    let mut holder = None;
+    table
+        .deal(&mut |e| {
+            if let Event::HandHolder { seat } = e {
+                holder = Some(seat)
+            }
+        })
+        .unwrap();
+    assert_eq!(holder, Some(others[1]), "the banco caller holds the Player hand");
+}
+
+#[test]
+fn an_uncovered_bank_and_excess_bets_go_back() {
+    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), 8).unwrap();
+    for _ in 0..3 {
+        table.sit(SeatKind::Human, None).unwrap();
+    }
+    let banker = table.draw_for_bank(&mut quiet()).unwrap();
+    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
+    table.stake_bank(Money::units(100), &mut quiet()).unwrap();
+    table.place(others[0], Spot::Player, Money::units(30)).unwrap();
+    let mut events = Vec::new();
+    table.deal(&mut |e| events.push(e)).unwrap();
+    assert!(events.contains(&Event::Returned { seat: banker, amount: Money::units(70) }));
+    assert_eq!(table.bank_stake(), Money::units(30));
+    while !matches!(table.step(&mut quiet()).unwrap(), TableStep::Settled(_)) {
+        let _ = table.answer(Decision::Stand, &mut quiet());
+    }
+    let banker = table.banker().unwrap();
+    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
+    table.stake_bank(Money::units(40), &mut quiet()).unwrap();
+    table.place(others[0], Spot::Player, Money::units(30)).unwrap();
+    table.place(others[1], Spot::Player, Money::units(30)).unwrap();
+    let mut events = Vec::new();
+    table.deal(&mut |e| events.push(e)).unwrap();
+    let returned: u32 = events
+        .iter()
+        .filter_map(|e| if let Event::Returned { amount, .. } = e { Some(amount.whole_units()) } else { None })
+        .sum();
+    assert_eq!(returned, 20, "60 bet against a bank of 40");
+}
+
+/// Random sessions with random bets on every preset: money is conserved at every settle and
+/// no bankroll ever goes negative (it is unsigned: an attempt would be an error, not a wrap).
+#[test]
+fn money_is_conserved_over_long_random_sessions() {
+    let mut dice = Xorshift32::new(2024);
+    for preset in Preset::ALL {
+        for decks in [1, 4, 8] {
+            let rules = RuleSet::preset(preset).with_decks(decks).unwrap();
+            let mut table = Table::new(rules, dice.next_word()).unwrap();
+            // Deep pockets, so that the sessions last: going broke is tested elsewhere.
+            let seats: Vec<_> =
+                (0..4).map(|_| table.sit(SeatKind::Human, Some(Money::units(200_000))).unwrap()).collect();
+            if preset == Preset::ChemDeFer {
+                table.draw_for_bank(&mut quiet()).unwrap();
+            }
+            let total = table.total_money();
+            let mut settled = 0;
+            for _ in 0..2_000 {
+                if preset == Preset::ChemDeFer {
+                    let _ = table.stake_bank(Money::units(1 + u32::from(dice.below(200))), &mut quiet());
+                    if dice.below(8) == 0 {
+                        let _ = table.banco(seats[usize::from(dice.below(4))], &mut quiet());
+                    }
+                }
+                for &seat in &seats {
+                    for spot in Spot::ALL.into_iter().filter(|&spot| rules.pays.odds(spot).is_some()) {
+                        if dice.below(2) == 0 {
+                            let _ = table.place(seat, spot, Money::units(u32::from(dice.below(300))));
+                        }
+                    }
+                    if dice.below(20) == 0 {
+                        table.clear(seat).unwrap();
+                    }
+                }
+                let mut random = |_: Question, _: &mut Xorshift32| Decision::draw_if(dice.below(2) == 0);
+                let mut optimal = Builtin::Casino;
+                match table.play_coup(&mut optimal, &mut random, &mut quiet()) {
+                    Ok(_) => settled += 1,
+                    Err(TableError::NoPunters | TableError::NoBankStake) => {
+                        for &seat in &seats {
+                            table.clear(seat).unwrap();
+                        }
+                    }
+                    Err(e) => panic!("{preset:?}: {e:?}"),
+                }
+                assert_eq!(table.total_money(), total, "{preset:?} with {decks} decks");
+            }
+            assert!(settled > 500, "{preset:?}: only {settled} coups settled");
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_replays_the_same_events() {
+    let run = |seed| {
+        let mut table = Table::new(RuleSet::preset(Preset::PuntoBanco).with_decks(6).unwrap(), seed).unwrap();
+        let seat = table.sit(SeatKind::Human, None).unwrap();
+        let mut log = Vec::new();
+        for _ in 0..200 {
+            table.place(seat, Spot::Banker, Money::units(1)).unwrap();
+            table.play_coup(&mut Builtin::Casino, &mut Builtin::Casino, &mut |e| log.push(e)).unwrap();
+        }
+        log
+    };
+    assert_eq!(run(77), run(77));
+    assert_ne!(run(77), run(78));
+}
