@@ -7,10 +7,11 @@
 
 use crate::alloc;
 use crate::bam;
+use crate::boot::{BootInfo, BootSector};
 use crate::chain;
 use crate::dir::{self, DirEntry, ENTRIES_PER_SECTOR, FileType, NAME_LEN, Slot};
 use crate::disk::Disk;
-use crate::geometry::{BYTES_PER_BLOCK, Ts};
+use crate::geometry::{BOOT, BYTES_PER_BLOCK, Ts};
 use crate::petscii;
 use crate::status::DosError;
 use crate::validate;
@@ -100,6 +101,29 @@ impl Disk {
         entry.name = new.to_vec();
         self.put_entry(&entry);
         Ok(entry)
+    }
+
+    /// Writes a C128 boot sector to track 1 sector 0 and allocates it in the BAM, so that no
+    /// later file takes it. Fails if a file already uses that sector.
+    pub fn install_boot_sector(&mut self, boot: &BootSector) -> Result<(), DosError> {
+        self.check_writable()?;
+        let bytes = boot.to_bytes()?;
+        for entry in self.entries().into_iter().filter(|e| e.closed) {
+            if validate::file_sectors(&self.image, &entry)?.contains(&BOOT) {
+                return Err(DosError::BootSectorInUse { owner: entry.quoted_name() });
+            }
+        }
+        chain::sector_mut(&mut self.image, BOOT).copy_from_slice(&bytes);
+        bam::set_free(&mut self.image, BOOT, false);
+        Ok(())
+    }
+
+    /// The boot sector's contents, if track 1 sector 0 is allocated and starts with "CBM".
+    pub fn boot_info(&self) -> Option<BootInfo> {
+        if bam::is_free(&self.image, BOOT) {
+            return None;
+        }
+        BootInfo::parse(chain::sector(&self.image, BOOT))
     }
 
     /// The entry with exactly this name (no wildcards), of any type.

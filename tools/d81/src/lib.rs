@@ -28,6 +28,7 @@
 
 mod alloc;
 mod bam;
+pub mod boot;
 mod chain;
 pub mod dir;
 mod disk;
@@ -38,6 +39,7 @@ pub mod petscii;
 mod status;
 mod validate;
 
+pub use boot::{BootError, BootInfo, BootSector};
 pub use dir::{DirEntry, FileType, Slot};
 pub use disk::{Disk, File};
 pub use error::ImageError;

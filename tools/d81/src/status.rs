@@ -5,6 +5,7 @@
 //! Rust error of a failed operation; [`DosError::status`] gives the status line the drive
 //! would report, so the emulator can hand it to the program unchanged.
 
+use crate::boot::BootError;
 use crate::error::ImageError;
 use std::fmt;
 use thiserror::Error;
@@ -108,9 +109,15 @@ pub enum DosError {
     /// 66 ILLEGAL TRACK OR SECTOR: the image's structure is broken where the operation went.
     #[error("66,ILLEGAL TRACK OR SECTOR: {0}")]
     Damaged(#[from] ImageError),
-    /// The boot sector cannot be written (not a DOS error; the library's own limit).
+    /// The boot sector cannot be built (not a DOS error; reported as 66).
     #[error("cannot write the boot sector: {0}")]
-    Boot(String),
+    Boot(#[from] BootError),
+    /// Track 1 sector 0 already belongs to a file, so no boot sector can go there.
+    #[error("cannot write the boot sector: track 1 sector 0 is used by {owner}")]
+    BootSectorInUse {
+        /// The file using it.
+        owner: String,
+    },
 }
 
 impl DosError {
@@ -125,7 +132,9 @@ impl DosError {
             DosError::FileExists { .. } => DosStatus::new(63, "FILE EXISTS"),
             DosError::FileTypeMismatch { .. } => DosStatus::new(64, "FILE TYPE MISMATCH"),
             DosError::DiskFull { .. } | DosError::DirectoryFull => DosStatus::new(72, "DISK FULL"),
-            DosError::Damaged(_) | DosError::Boot(_) => DosStatus::new(66, "ILLEGAL TRACK OR SECTOR"),
+            DosError::Damaged(_) | DosError::Boot(_) | DosError::BootSectorInUse { .. } => {
+                DosStatus::new(66, "ILLEGAL TRACK OR SECTOR")
+            }
         }
     }
 }
