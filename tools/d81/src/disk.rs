@@ -91,6 +91,20 @@ impl Disk {
         out.write_all(&self.image)
     }
 
+    /// Writes the image to `path` through a temporary file in the same folder, renamed into
+    /// place when complete, so a failed or interrupted write never leaves half an image.
+    pub fn save(&self, path: &std::path::Path) -> io::Result<()> {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => std::path::Path::new("."),
+        };
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        self.write_to(tmp.as_file_mut())?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    }
+
     /// One sector's 256 bytes, for tools that look at raw sectors (`None` off the disk).
     pub fn sector(&self, ts: Ts) -> Option<&[u8]> {
         let at = ts.offset()?;

@@ -1,0 +1,110 @@
+//! The game's manifest in `disk/` builds the disk issue 5 asks for, and bad manifests get
+//! errors that name the field or file.
+
+use d81::manifest::{Manifest, ManifestError};
+use d81::{Disk, FileType, Ts};
+use std::path::{Path, PathBuf};
+
+fn game_manifest() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../disk/bac.toml")
+}
+
+fn fake_game(dir: &Path) -> PathBuf {
+    let path = dir.join("bac.prg");
+    let mut prg = vec![0x01, 0x1c];
+    prg.extend((0..5000).map(|i| i as u8));
+    std::fs::write(&path, prg).unwrap();
+    path
+}
+
+#[test]
+fn the_game_disk_builds_as_issue_5_asks() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = Manifest::load(&game_manifest()).unwrap();
+    let disk = manifest.build(Some(&fake_game(dir.path()))).unwrap();
+    let out = dir.path().join("bac.d81");
+    disk.save(&out).unwrap();
+    let disk = Disk::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(disk.name(), b"BAC128");
+    let entries = disk.entries();
+    assert_eq!(entries.len(), 2);
+    assert_eq!((entries[0].name.as_slice(), entries[0].file_type), (&b"BAC"[..], FileType::Prg));
+    assert_eq!((entries[1].name.as_slice(), entries[1].file_type), (&b"BAC HELP"[..], FileType::Seq));
+    assert_eq!(disk.read(b"*").unwrap().data[..2], [0x01, 0x1c], "LOAD\"*\" gets the game");
+    assert_eq!(disk.boot_info().unwrap().title, b"BAC128");
+    assert!(!disk.is_free(Ts::new(1, 0)));
+    // The help text is PETSCII with RETURNs, at most 80 columns a line.
+    let help = disk.read_as(b"BAC HELP", FileType::Seq).unwrap().data;
+    assert!(help.starts_with(&[0xc2, 0xc1, 0xc3, 0xc3, 0xc1, 0xd2, 0xc1, 0xd4]), "BACCARAT");
+    assert!(!help.contains(&b'\n'));
+    for line in help.split(|&b| b == 0x0d) {
+        assert!(line.len() <= 80, "a help line of {} columns", line.len());
+    }
+    assert_eq!(manifest.output.as_deref().map(|p| p.ends_with("target/bac.d81")), Some(true));
+}
+
+#[test]
+fn a_missing_game_says_how_to_build_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = Manifest::load(&game_manifest()).unwrap();
+    let err = manifest.build(Some(&dir.path().join("nope.prg"))).unwrap_err();
+    assert!(matches!(err, ManifestError::GameMissing { .. }));
+    assert!(err.to_string().contains("bac prg"), "{err}");
+}
+
+fn parse(text: &str) -> Result<Manifest, ManifestError> {
+    Manifest::parse(text, Path::new("/m/disk.toml"))
+}
+
+const GOOD: &str = r#"
+[disk]
+name = "T"
+id = "00"
+[[file]]
+name = "A"
+type = "prg"
+path = "a.prg"
+"#;
+
+#[test]
+fn bad_manifests_name_the_field() {
+    assert!(parse(GOOD).is_ok());
+    let cases = [
+        (GOOD.replace("id = \"00\"", "id = \"000\""), "disk.id: exactly 2 characters"),
+        (GOOD.replace("\"prg\"", "\"exe\""), "file[0].type: unknown file type \"exe\""),
+        (GOOD.replace("\"prg\"", "\"rel\""), "file[0].type: only prg, seq and usr"),
+        (GOOD.replace("name = \"A\"", "name = \"A*\""), "file[0].name: 33,SYNTAX ERROR"),
+        (GOOD.replace("name = \"T\"", "name = \"ÉTÉ\""), "disk.name: character 'É'"),
+        (
+            GOOD.replace("type = \"prg\"", "type = \"seq\"") + "[boot]\ntitle = \"X\"\n",
+            "boot: the first file must be a prg",
+        ),
+    ];
+    for (text, expected) in cases {
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(err.starts_with("/m/disk.toml: "), "{err}");
+        assert!(err.contains(expected), "{err} should contain {expected}");
+    }
+    let err = parse(&GOOD.replace("path =", "paht =")).unwrap_err();
+    assert!(matches!(err, ManifestError::Syntax { .. }));
+    assert!(err.to_string().contains("paht"), "{err}");
+    let no_files = "[disk]\nname = \"T\"\nid = \"00\"\n";
+    assert!(parse(no_files).unwrap_err().to_string().contains("at least one"));
+}
+
+#[test]
+fn build_errors_name_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let origin = dir.path().join("disk.toml");
+    std::fs::write(dir.path().join("a.prg"), [1u8]).unwrap();
+    let m = Manifest::parse(GOOD, &origin).unwrap();
+    let err = m.build(None).unwrap_err().to_string();
+    assert!(err.contains("1 bytes: a PRG starts with its 2-byte load address"), "{err}");
+    std::fs::write(dir.path().join("a.prg"), [1u8, 8, 0]).unwrap();
+    let twice = format!("{GOOD}[[file]]\nname = \"A\"\ntype = \"prg\"\npath = \"a.prg\"\n");
+    let err = Manifest::parse(&twice, &origin).unwrap().build(None).unwrap_err();
+    assert!(err.to_string().contains("file[1] \"A\": 63,FILE EXISTS"), "{err}");
+    let missing = GOOD.replace("a.prg", "b.prg");
+    let err = Manifest::parse(&missing, &origin).unwrap().build(None).unwrap_err();
+    assert!(matches!(err, ManifestError::Io { ref path, .. } if path.ends_with("b.prg")));
+}
