@@ -1,1 +1,142 @@
-//! Placeholder: this crate is being written.
+//! A Commodore 128 emulated far enough to run, test and screenshot bac128's programs, with
+//! no Commodore ROM: the KERNAL's entry points are trapped and emulated in Rust.
+//!
+//! The 8502 is the `mos6502` crate's NMOS core on a bus ([`bus::C128Bus`]) that models RAM
+//! banks 0 and 1, the MMU ($FF00, $D500-$D50B, pre-configurations, common RAM, zero page
+//! and stack relocation), the $00/$01 port, the VIC-IIe, the VDC with its own RAM, both
+//! CIAs (keyboard matrix with the C128's extra keys, joysticks, timers, TOD clock), the SID
+//! (writes logged) and the 40/80 key and FAST mode. A write to $D7FF (VICE's debug
+//! cartridge) ends a run with that exit code.
+//!
+//! # Running a program
+//!
+//! [`run_until_exit`] is the one helper tests and `bac run` use: load a `.prg` (loading at
+//! $1C01 with a `SYS` stub), `RUN` it, and return its exit code and what it printed.
+//!
+//! ```
+//! use emulator_tests::{RunOptions, prg::with_basic_stub, run_until_exit};
+//!
+//! // LDA #'H' / JSR $FFD2 / LDA #'I' / JSR $FFD2 / LDA #7 / STA $D7FF / RTS
+//! let code = [0xA9, b'H', 0x20, 0xD2, 0xFF, 0xA9, b'I', 0x20, 0xD2, 0xFF,
+//!             0xA9, 7, 0x8D, 0xFF, 0xD7, 0x60];
+//! let (prg, _) = with_basic_stub(&code);
+//! let report = run_until_exit(&prg, RunOptions::default()).unwrap();
+//! assert_eq!(report.exit.code, 7);
+//! assert_eq!(report.output(), "HI");
+//! ```
+//!
+//! A run that goes wrong is an [`Error`]: a BRK, a jammed or undocumented opcode, a PC that
+//! stops moving, execution in ROM away from a trapped entry or in I/O, an unemulated KERNAL
+//! call, or the cycle budget running out. Each shows PC, opcode, registers, $FF00 and the
+//! cycle count, plus the caller's description of the address ([`RunOptions::source_map`]:
+//! the translator names the AVR instruction).
+//!
+//! # For `bac run`, `bac play` and differential tests
+//!
+//! - [`Machine`] is the machine itself: [`Machine::load_prg`], [`Machine::run_basic`],
+//!   [`Machine::start`] + [`Machine::run_until`] (frame by frame, for a terminal front end),
+//!   [`Machine::type_keys`], [`Machine::screenshot`] / [`Machine::save_screenshot`],
+//!   [`Machine::output_text`], and [`Machine::bus`] for RAM, chips and the SID log.
+//! - [`keys::parse_keys`] reads `--keys` scripts: text, `{RETURN}`, `{F1}`, `{DOWN}`,
+//!   `{WAIT 50}` (frames); unknown names are a [`keys::KeysError`].
+//! - [`disk::Drive`] is what the KERNAL's file calls (OPEN, CHKIN, CHKOUT, CHRIN, CHROUT,
+//!   READST, CLOSE, LOAD, SAVE, the command channel) use; [`disk::MemoryDrive`] keeps files
+//!   in memory. The DOS status reads as a 1581's (`62,FILE NOT FOUND,00,00`).
+//! - [`bench::measure`] reports emulated cycles per second for `bac bench`.
+//!
+//! Runs are deterministic: the same program, keys and disk give the same cycles, output and
+//! screen. The TOD clocks start at 00:00:00.0 at power-on.
+
+pub mod bench;
+pub mod bus;
+pub mod chips;
+pub mod disk;
+pub mod editor;
+pub mod error;
+pub mod font;
+pub mod kernal;
+pub mod keys;
+pub mod machine;
+pub mod mmu;
+pub mod petscii;
+pub mod prg;
+pub mod screenshot;
+
+use std::path::Path;
+
+pub use error::{CpuState, Error, LoadError, RunError, Where};
+pub use machine::{Config, Exit, ExitKind, Machine, SourceMap};
+pub use screenshot::Screen;
+
+/// Everything a run needs besides the program.
+#[derive(Default)]
+pub struct RunOptions {
+    /// Machine configuration and cycle budget.
+    pub config: Config,
+    /// A key script typed while the program runs.
+    pub keys: Option<String>,
+    /// Device 8.
+    pub drive: Option<Box<dyn disk::Drive>>,
+    /// Describes program addresses in error reports.
+    pub source_map: Option<SourceMap>,
+}
+
+/// A finished run.
+#[derive(Debug)]
+pub struct RunReport {
+    /// How it ended.
+    pub exit: Exit,
+    /// The machine as the program left it (screens, RAM, SID log, drive).
+    pub machine: Machine,
+}
+
+impl RunReport {
+    /// What the program printed through CHROUT, as UTF-8.
+    pub fn output(&self) -> String {
+        self.machine.output_text()
+    }
+}
+
+impl Machine {
+    /// Draws a screen.
+    pub fn screenshot(&self, screen: Screen) -> image::RgbaImage {
+        screenshot::render(self.bus(), screen)
+    }
+
+    /// The screen the program shows (MODE bit 7).
+    pub fn active_screen(&self) -> Screen {
+        if self.eighty_active() { Screen::Eighty } else { Screen::Forty }
+    }
+
+    /// Writes a PNG screenshot of `screen` (or the active one) to `path`.
+    pub fn save_screenshot(&self, screen: Option<Screen>, path: &Path) -> Result<(), screenshot::ScreenshotError> {
+        let img = self.screenshot(screen.unwrap_or(self.active_screen()));
+        screenshot::save_png(&img, path)
+    }
+}
+
+/// Builds a machine for `options` (keys typed, drive attached, source map installed).
+pub fn machine_for(options: RunOptions) -> Result<Machine, Error> {
+    let mut m = Machine::new(options.config);
+    if let Some(keys) = &options.keys {
+        m.type_keys(keys)?;
+    }
+    m.kernal.drive = options.drive;
+    if let Some(map) = options.source_map {
+        m.set_source_map(map);
+    }
+    Ok(m)
+}
+
+/// Loads a `.prg`, `RUN`s it and runs it to its end: the single helper every test uses.
+///
+/// On a run error the output printed so far is part of the error.
+pub fn run_until_exit(prg: &[u8], options: RunOptions) -> Result<RunReport, Error> {
+    let mut machine = machine_for(options)?;
+    machine.load_prg(prg)?;
+    let entry = machine.sys_address()?;
+    match machine.call(entry) {
+        Ok(exit) => Ok(RunReport { exit, machine }),
+        Err(error) => Err(Error::Run { error, output: machine.output_text() }),
+    }
+}

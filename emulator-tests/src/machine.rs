@@ -1,0 +1,360 @@
+//! The machine: the 8502 on the C128 bus, the emulated KERNAL, loading and `RUN`, and the
+//! run loop that ends with an exit code or a typed error.
+
+use mos6502::cpu::CPU;
+use mos6502::instruction::Nmos6502;
+use mos6502::registers::{StackPointer, Status};
+
+use crate::bus::C128Bus;
+use crate::chips::vic::VideoStandard;
+use crate::editor::{COLOR, MODE, VM1};
+use crate::error::{CpuState, LoadError, RunError, Where};
+use crate::kernal::{self, Cpu, EDITOR_IRQ, Kernal, Outcome, RETURN_TRAP, Trap};
+use crate::mmu::{Page, Rom};
+use crate::prg;
+
+/// How the machine is built and how long it may run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// The cycle budget of a run; reaching it is [`RunError::CycleBudget`].
+    pub max_cycles: u64,
+    /// PAL (50 Hz, the default) or NTSC.
+    pub standard: VideoStandard,
+    /// Whether the 40/80 key is down, so the machine starts on the 80-column screen.
+    pub eighty_columns: bool,
+    /// VDC RAM: 16 or 64 KB.
+    pub vdc_ram_kb: usize,
+    /// Run undocumented NMOS opcodes instead of stopping with [`RunError::Undocumented`].
+    pub allow_undocumented: bool,
+    /// How many times a jump to itself may run before the run stops as stuck.
+    pub stuck_limit: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_cycles: 200_000_000,
+            standard: VideoStandard::Pal,
+            eighty_columns: false,
+            vdc_ram_kb: 16,
+            allow_undocumented: false,
+            stuck_limit: 100_000,
+        }
+    }
+}
+
+/// How a program ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitKind {
+    /// It wrote its exit code to $D7FF (VICE's debug cartridge).
+    DebugCartridge,
+    /// It returned from its `SYS` to BASIC without writing $D7FF (exit code 0).
+    ReturnedToBasic,
+}
+
+/// A clean end of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exit {
+    /// The exit code.
+    pub code: u8,
+    /// How the program ended.
+    pub kind: ExitKind,
+    /// 8502 cycles executed (in FAST mode each is half as long).
+    pub cycles: u64,
+}
+
+/// Describes an address of the running program (for translated code, the AVR instruction
+/// it came from), for error messages.
+pub type SourceMap = Box<dyn Fn(u16) -> Option<String>>;
+
+/// Opcodes of the documented NMOS 6502 instruction set.
+const DOCUMENTED: [u8; 151] = [
+    0x00, 0x01, 0x05, 0x06, 0x08, 0x09, 0x0A, 0x0D, 0x0E, 0x10, 0x11, 0x15, 0x16, 0x18, 0x19, 0x1D, 0x1E, 0x20, 0x21,
+    0x24, 0x25, 0x26, 0x28, 0x29, 0x2A, 0x2C, 0x2D, 0x2E, 0x30, 0x31, 0x35, 0x36, 0x38, 0x39, 0x3D, 0x3E, 0x40, 0x41,
+    0x45, 0x46, 0x48, 0x49, 0x4A, 0x4C, 0x4D, 0x4E, 0x50, 0x51, 0x55, 0x56, 0x58, 0x59, 0x5D, 0x5E, 0x60, 0x61, 0x65,
+    0x66, 0x68, 0x69, 0x6A, 0x6C, 0x6D, 0x6E, 0x70, 0x71, 0x75, 0x76, 0x78, 0x79, 0x7D, 0x7E, 0x81, 0x84, 0x85, 0x86,
+    0x88, 0x8A, 0x8C, 0x8D, 0x8E, 0x90, 0x91, 0x94, 0x95, 0x96, 0x98, 0x99, 0x9A, 0x9D, 0xA0, 0xA1, 0xA2, 0xA4, 0xA5,
+    0xA6, 0xA8, 0xA9, 0xAA, 0xAC, 0xAD, 0xAE, 0xB0, 0xB1, 0xB4, 0xB5, 0xB6, 0xB8, 0xB9, 0xBA, 0xBC, 0xBD, 0xBE, 0xC0,
+    0xC1, 0xC4, 0xC5, 0xC6, 0xC8, 0xC9, 0xCA, 0xCC, 0xCD, 0xCE, 0xD0, 0xD1, 0xD5, 0xD6, 0xD8, 0xD9, 0xDD, 0xDE, 0xE0,
+    0xE1, 0xE4, 0xE5, 0xE6, 0xE8, 0xE9, 0xEA, 0xEC, 0xED, 0xEE, 0xF0, 0xF1, 0xF5, 0xF6, 0xF8, 0xF9, 0xFD, 0xFE,
+];
+
+/// Per opcode: 0 = documented, 1 = BRK, 2 = jams the CPU, 3 = undocumented.
+const fn opcode_classes() -> [u8; 256] {
+    let mut t = [3u8; 256];
+    let mut i = 0;
+    while i < DOCUMENTED.len() {
+        t[DOCUMENTED[i] as usize] = 0;
+        i += 1;
+    }
+    t[0x00] = 1;
+    let jams = [0x02, 0x12, 0x22, 0x32, 0x42, 0x52, 0x62, 0x72, 0x92, 0xB2, 0xD2, 0xF2];
+    let mut j = 0;
+    while j < jams.len() {
+        t[jams[j]] = 2;
+        j += 1;
+    }
+    t
+}
+
+static OPCODE_CLASS: [u8; 256] = opcode_classes();
+
+/// What the run loop does after looking at a PC outside plain RAM.
+enum Flow {
+    Execute,
+    Continue,
+    Exit(Exit),
+}
+
+/// A C128 with a program in it.
+pub struct Machine {
+    /// The 8502 and, as its `memory`, the rest of the machine.
+    pub cpu: Cpu,
+    /// The emulated KERNAL (screen editor, output log, files, drive).
+    pub kernal: Kernal,
+    /// The configuration it was built with.
+    pub config: Config,
+    source_map: Option<SourceMap>,
+    same_pc: u32,
+}
+
+impl std::fmt::Debug for Machine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Machine")
+            .field("registers", &self.cpu.registers)
+            .field("cycles", &self.cpu.cycles)
+            .field("kernal", &self.kernal)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Machine {
+    /// A machine in the state the KERNAL leaves it after power-on, at the READY prompt with
+    /// cleared screens (the 80-column one active when `config.eighty_columns`).
+    pub fn new(config: Config) -> Self {
+        let bus = C128Bus::new(config.standard, config.vdc_ram_kb, config.eighty_columns);
+        let mut cpu = CPU::new(bus, Nmos6502);
+        cpu.registers.stack_pointer = StackPointer(0xFA);
+        cpu.registers.status = Status::PS_UNUSED;
+        let kernal = Kernal::default();
+        let b = &mut cpu.memory;
+        let words: [(u16, u16); 3] = [(0x0314, EDITOR_IRQ), (0x0316, 0xB003), (0x0318, 0xFA40)];
+        for (at, v) in words {
+            b.ram_poke(0, at, v as u8);
+            b.ram_poke(0, at + 1, (v >> 8) as u8);
+        }
+        b.ram_poke(0, VM1, 0x14);
+        b.ram_poke(0, 0x0A2D, 0x78);
+        b.ram_poke(0, COLOR, 3);
+        b.ram_poke(0, MODE, 0x80);
+        kernal.editor.clear(b);
+        b.ram_poke(0, COLOR, 13);
+        b.ram_poke(0, MODE, 0x00);
+        kernal.editor.clear(b);
+        if config.eighty_columns {
+            b.ram_poke(0, COLOR, 3);
+            b.ram_poke(0, MODE, 0x80);
+        }
+        Machine { cpu, kernal, config, source_map: None, same_pc: 0 }
+    }
+
+    /// Installs the function that describes program addresses in error messages.
+    pub fn set_source_map(&mut self, map: SourceMap) {
+        self.source_map = Some(map);
+    }
+
+    /// The bus (memory, chips, keyboard).
+    pub fn bus(&self) -> &C128Bus {
+        &self.cpu.memory
+    }
+
+    /// The bus, mutably.
+    pub fn bus_mut(&mut self) -> &mut C128Bus {
+        &mut self.cpu.memory
+    }
+
+    /// Loads a `.prg` into RAM bank 0 as `LOAD"…",8` would; returns the end address.
+    pub fn load_prg(&mut self, bytes: &[u8]) -> Result<u16, LoadError> {
+        let p = prg::parse(bytes)?;
+        for (i, &b) in p.body.iter().enumerate() {
+            self.cpu.memory.ram_poke(0, p.load + i as u16, b);
+        }
+        let end = p.load + p.body.len() as u16;
+        // BASIC's end-of-program pointer, so that a program that looks at it finds its end.
+        self.cpu.memory.ram_poke(0, 0x1210, end as u8);
+        self.cpu.memory.ram_poke(0, 0x1211, (end >> 8) as u8);
+        Ok(end)
+    }
+
+    /// The address the loaded program's first line `SYS`es to.
+    pub fn sys_address(&self) -> Result<u16, LoadError> {
+        prg::sys_address(|a| self.cpu.memory.ram_peek(0, a))
+    }
+
+    /// `RUN`: calls the loaded program's `SYS` address and runs it to its end.
+    pub fn run_basic(&mut self) -> Result<Exit, crate::Error> {
+        let entry = self.sys_address()?;
+        self.call(entry).map_err(|error| crate::Error::Run { error, output: self.output_text() })
+    }
+
+    /// `SYS addr` from BASIC in bank 15: a JSR to `addr` whose return ends the run, with
+    /// interrupts enabled. Runs to the end.
+    pub fn call(&mut self, addr: u16) -> Result<Exit, RunError> {
+        self.start(addr);
+        self.run()
+    }
+
+    /// Sets up `SYS addr` without running it (for front ends that run frame by frame).
+    pub fn start(&mut self, addr: u16) {
+        self.cpu.memory.mmu.write_ff(0, 0x00);
+        kernal::push_return(&mut self.cpu, RETURN_TRAP);
+        let r = &mut self.cpu.registers;
+        r.program_counter = addr;
+        r.accumulator = 0;
+        r.index_x = 0;
+        r.index_y = 0;
+        r.status = Status::PS_UNUSED;
+    }
+
+    /// Runs until the program ends, fails, or the cycle budget is spent.
+    pub fn run(&mut self) -> Result<Exit, RunError> {
+        let limit = self.config.max_cycles;
+        match self.run_until(limit)? {
+            Some(exit) => Ok(exit),
+            None => Err(RunError::CycleBudget { limit, at: self.location() }),
+        }
+    }
+
+    /// Runs until the cycle counter reaches `limit` (`Ok(None)`), the program ends, or it
+    /// fails. Front ends call this once a frame.
+    pub fn run_until(&mut self, limit: u64) -> Result<Option<Exit>, RunError> {
+        while self.cpu.cycles < limit {
+            let pc = self.cpu.registers.program_counter;
+            if self.cpu.memory.slow_page(pc) {
+                match self.outside_ram(pc)? {
+                    Flow::Execute => {}
+                    Flow::Continue => continue,
+                    Flow::Exit(e) => return Ok(Some(e)),
+                }
+            }
+            let op = self.cpu.memory.peek(pc);
+            match OPCODE_CLASS[usize::from(op)] {
+                0 => {}
+                1 => return Err(RunError::Brk(self.location())),
+                2 => return Err(RunError::Jam(self.location())),
+                _ if self.config.allow_undocumented => {}
+                _ => return Err(RunError::Undocumented(self.location())),
+            }
+            let before = self.cpu.cycles;
+            self.cpu.single_step();
+            if std::mem::take(&mut self.cpu.memory.interrupt_taken) {
+                self.cpu.cycles += 7;
+            }
+            let spent = self.cpu.cycles - before;
+            self.cpu.memory.advance(spent);
+            if let Some(code) = self.cpu.memory.exit_code {
+                let cycles = self.cpu.cycles;
+                return Ok(Some(Exit { code, kind: ExitKind::DebugCartridge, cycles }));
+            }
+            if self.cpu.registers.program_counter == pc {
+                self.same_pc += 1;
+                if self.same_pc > self.config.stuck_limit {
+                    let count = self.same_pc;
+                    return Err(RunError::Stuck { count, at: self.location() });
+                }
+            } else {
+                self.same_pc = 0;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Handles a PC in a page the fast path does not serve: the return trap, KERNAL traps,
+    /// RAM under the MMU page, or an address with no code.
+    fn outside_ram(&mut self, pc: u16) -> Result<Flow, RunError> {
+        if pc == RETURN_TRAP {
+            let cycles = self.cpu.cycles;
+            return Ok(Flow::Exit(Exit { code: 0, kind: ExitKind::ReturnedToBasic, cycles }));
+        }
+        let region = match self.cpu.memory.page(pc) {
+            Page::Ram(_) if !(0xFF00..=0xFF04).contains(&pc) => return Ok(Flow::Execute),
+            Page::Ram(_) => "the MMU registers at $FF00-$FF04".to_string(),
+            Page::Io => "the I/O block".to_string(),
+            Page::Rom(Rom::Kernal, _) => match self.kernal.dispatch(&mut self.cpu, pc) {
+                Trap::Done(outcome, cost) => {
+                    let mut cost = u64::from(cost);
+                    if outcome == Outcome::Return {
+                        kernal::rts(&mut self.cpu);
+                        cost += 6;
+                    }
+                    self.cpu.cycles += cost;
+                    self.cpu.memory.advance(cost);
+                    return Ok(Flow::Continue);
+                }
+                Trap::Unsupported(name) => {
+                    return Err(RunError::UnsupportedKernal { name, addr: pc, at: self.location() });
+                }
+                Trap::NotAnEntry => "KERNAL ROM away from its trapped entry points (there is no ROM image)".to_string(),
+            },
+            Page::Rom(rom, _) => format!("{rom:?} ROM (there is no ROM image)"),
+        };
+        Err(RunError::OutsideProgram { region, at: self.location() })
+    }
+
+    /// The CPU state and source description for an error report.
+    pub fn location(&self) -> Where {
+        let r = &self.cpu.registers;
+        let cpu = CpuState {
+            pc: r.program_counter,
+            opcode: self.cpu.memory.peek(r.program_counter),
+            a: r.accumulator,
+            x: r.index_x,
+            y: r.index_y,
+            sp: r.stack_pointer.0,
+            p: r.status.bits(),
+            mmu: self.cpu.memory.mmu.cr,
+            cycles: self.cpu.cycles,
+        };
+        let source = self.source_map.as_ref().and_then(|m| m(r.program_counter));
+        Where { cpu, source }
+    }
+
+    /// Everything printed to the screen through CHROUT, as PETSCII.
+    pub fn output_petscii(&self) -> &[u8] {
+        &self.kernal.output
+    }
+
+    /// Everything printed through CHROUT, as UTF-8 text.
+    pub fn output_text(&self) -> String {
+        crate::petscii::to_utf8(&self.kernal.output)
+    }
+
+    /// Queues a key script (see [`crate::keys::parse_keys`]).
+    pub fn type_keys(&mut self, script: &str) -> Result<(), crate::keys::KeysError> {
+        let events = crate::keys::parse_keys(script)?;
+        self.cpu.memory.keyboard.type_events(events);
+        Ok(())
+    }
+
+    /// Whether the 80-column screen is the active one (MODE bit 7).
+    pub fn eighty_active(&self) -> bool {
+        self.cpu.memory.ram_peek(0, MODE) & 0x80 != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opcode_table_has_the_documented_set() {
+        assert_eq!(OPCODE_CLASS.iter().filter(|&&c| c == 0).count(), 150);
+        assert_eq!(OPCODE_CLASS[0xEA], 0);
+        assert_eq!(OPCODE_CLASS[0x00], 1);
+        assert_eq!(OPCODE_CLASS[0x02], 2);
+        assert_eq!(OPCODE_CLASS[0xA7], 3);
+        let mut sorted = DOCUMENTED;
+        sorted.sort_unstable();
+        assert!(sorted.windows(2).all(|w| w[0] < w[1]));
+    }
+}

@@ -1,0 +1,177 @@
+//! Screenshots: the 40-column VIC text screen (with its border) or the 80-column VDC screen,
+//! drawn from the character set the program installed or, when it uses the standard one,
+//! from the built-in font; written as PNG through the `image` crate.
+
+use std::path::Path;
+
+use image::{Rgba, RgbaImage};
+use thiserror::Error;
+
+use crate::bus::C128Bus;
+
+/// Which screen to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    /// The VIC-IIe's 40 x 25 text screen.
+    Forty,
+    /// The VDC's 80 x 25 text screen.
+    Eighty,
+}
+
+/// Border width around the 40-column picture, in pixels.
+pub const BORDER: u32 = 32;
+
+/// The VIC's 16 colours (approximate RGB values of a real VIC-II).
+pub const VIC_PALETTE: [[u8; 3]; 16] = [
+    [0x00, 0x00, 0x00],
+    [0xFF, 0xFF, 0xFF],
+    [0x88, 0x39, 0x32],
+    [0x67, 0xB6, 0xBD],
+    [0x8B, 0x3F, 0x96],
+    [0x55, 0xA0, 0x49],
+    [0x40, 0x31, 0x8D],
+    [0xBF, 0xCE, 0x72],
+    [0x8B, 0x54, 0x29],
+    [0x57, 0x42, 0x00],
+    [0xB8, 0x69, 0x62],
+    [0x50, 0x50, 0x50],
+    [0x78, 0x78, 0x78],
+    [0x94, 0xE0, 0x89],
+    [0x78, 0x69, 0xC4],
+    [0x9F, 0x9F, 0x9F],
+];
+
+/// The VDC's 16 RGBI colours, indexed by the RGBI nibble (R = 8, G = 4, B = 2, I = 1).
+pub const RGBI_PALETTE: [[u8; 3]; 16] = [
+    [0x00, 0x00, 0x00],
+    [0x55, 0x55, 0x55],
+    [0x00, 0x00, 0xAA],
+    [0x55, 0x55, 0xFF],
+    [0x00, 0xAA, 0x00],
+    [0x55, 0xFF, 0x55],
+    [0x00, 0xAA, 0xAA],
+    [0x55, 0xFF, 0xFF],
+    [0xAA, 0x00, 0x00],
+    [0xFF, 0x55, 0x55],
+    [0xAA, 0x00, 0xAA],
+    [0xFF, 0x55, 0xFF],
+    [0xAA, 0x55, 0x00],
+    [0xFF, 0xFF, 0x55],
+    [0xAA, 0xAA, 0xAA],
+    [0xFF, 0xFF, 0xFF],
+];
+
+fn px(rgb: [u8; 3]) -> Rgba<u8> {
+    Rgba([rgb[0], rgb[1], rgb[2], 0xFF])
+}
+
+/// Draws the 40-column screen: 320 x 200 text plus a [`BORDER`]-pixel border.
+pub fn render_40(bus: &C128Bus) -> RgbaImage {
+    let border = px(VIC_PALETTE[usize::from(bus.vic.regs[0x20] & 0x0F)]);
+    let background = px(VIC_PALETTE[usize::from(bus.vic.regs[0x21] & 0x0F)]);
+    let mut img = RgbaImage::from_pixel(320 + 2 * BORDER, 200 + 2 * BORDER, border);
+    if bus.vic.regs[0x11] & 0x10 == 0 {
+        // Display blanked ($D011 bit 4): only the border colour shows.
+        return img;
+    }
+    let screen = bus.vic.screen_base();
+    let chars = bus.vic.charset_base();
+    for row in 0..25u16 {
+        for col in 0..40u16 {
+            let cell = row * 40 + col;
+            let code = bus.vic_fetch(screen + cell);
+            let colour = px(VIC_PALETTE[usize::from(bus.colour_ram[usize::from(cell)] & 0x0F)]);
+            for line in 0..8u16 {
+                let bits = bus.vic_fetch(chars + u16::from(code) * 8 + line);
+                for x in 0..8u16 {
+                    let on = bits & (0x80 >> x) != 0;
+                    img.put_pixel(
+                        BORDER + u32::from(col * 8 + x),
+                        BORDER + u32::from(row * 8 + line),
+                        if on { colour } else { background },
+                    );
+                }
+            }
+        }
+    }
+    img
+}
+
+/// Draws the 80-column screen: 640 x 200 from VDC RAM (display, attributes, character set).
+pub fn render_80(bus: &C128Bus) -> RgbaImage {
+    let vdc = &bus.vdc;
+    let (cols, rows) = vdc.size();
+    let (cols, rows) = (cols.clamp(1, 80), rows.clamp(1, 25));
+    let (fg_default, bg) = vdc.colours();
+    let background = px(RGBI_PALETTE[usize::from(bg)]);
+    let mut img = RgbaImage::from_pixel(u32::from(cols) * 8, u32::from(rows) * 8, background);
+    let stride = vdc.char_stride();
+    for row in 0..rows {
+        for col in 0..cols {
+            let cell = row * cols + col;
+            let code = vdc.peek(vdc.display_start().wrapping_add(cell));
+            let attr =
+                if vdc.attributes_enabled() { vdc.peek(vdc.attribute_start().wrapping_add(cell)) } else { fg_default };
+            let colour = px(RGBI_PALETTE[usize::from(attr & 0x0F)]);
+            let base = vdc
+                .charset_start()
+                .wrapping_add(if attr & 0x80 != 0 { 256 * stride } else { 0 })
+                .wrapping_add(u16::from(code) * stride);
+            for line in 0..8u16 {
+                let mut bits = vdc.peek(base.wrapping_add(line));
+                if attr & 0x20 != 0 && line == 7 {
+                    bits = 0xFF;
+                }
+                if attr & 0x40 != 0 {
+                    bits = !bits;
+                }
+                for x in 0..8u16 {
+                    if bits & (0x80 >> x) != 0 {
+                        img.put_pixel(u32::from(col * 8 + x), u32::from(row * 8 + line), colour);
+                    }
+                }
+            }
+        }
+    }
+    img
+}
+
+/// Draws one screen.
+pub fn render(bus: &C128Bus, screen: Screen) -> RgbaImage {
+    match screen {
+        Screen::Forty => render_40(bus),
+        Screen::Eighty => render_80(bus),
+    }
+}
+
+/// A screenshot that could not be written.
+#[derive(Debug, Error)]
+pub enum ScreenshotError {
+    /// Encoding or writing the PNG failed.
+    #[error("cannot write screenshot {path}: {source}")]
+    Write {
+        /// The destination.
+        path: String,
+        /// What failed.
+        source: image::ImageError,
+    },
+    /// Moving the finished file into place failed.
+    #[error("cannot move screenshot into place at {path}: {source}")]
+    Rename {
+        /// The destination.
+        path: String,
+        /// What failed.
+        source: std::io::Error,
+    },
+}
+
+/// Writes `img` as a PNG at `path`, through a temporary file renamed into place.
+pub fn save_png(img: &RgbaImage, path: &Path) -> Result<(), ScreenshotError> {
+    let shown = path.display().to_string();
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    img.save_with_format(&tmp, image::ImageFormat::Png)
+        .map_err(|source| ScreenshotError::Write { path: shown.clone(), source })?;
+    std::fs::rename(&tmp, path).map_err(|source| ScreenshotError::Rename { path: shown, source })
+}
