@@ -22,6 +22,35 @@ impl Suit {
     }
 }
 
+/// Rank by card index. A table, because the 6502 has no divider: `index % 13` would be a
+/// software division on every card dealt.
+const RANKS: [u8; 52] = {
+    let mut ranks = [0u8; 52];
+    let mut i = 0;
+    while i < 52 {
+        ranks[i] = (i % 13) as u8 + 1;
+        i += 1;
+    }
+    ranks
+};
+
+/// Baccarat points by card index, for the same reason.
+const POINTS: [u8; 52] = {
+    let mut points = [0u8; 52];
+    let mut i = 0;
+    while i < 52 {
+        points[i] = if RANKS[i] >= 10 { 0 } else { RANKS[i] };
+        i += 1;
+    }
+    points
+};
+
+/// A table entry; a card index is always below 52, and the comparison lets the compiler
+/// drop the bounds check and its panic path.
+const fn lookup(table: &[u8; 52], index: u8) -> u8 {
+    if (index as usize) < table.len() { table[index as usize] } else { 0 }
+}
+
 /// One card: `index = suit * 13 + (rank - 1)`, so 0 is the ace of clubs and 51 the king of
 /// spades.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,23 +82,22 @@ impl Card {
 
     /// 1 = ace, 2–10 pips, 11 = jack, 12 = queen, 13 = king.
     pub const fn rank(self) -> u8 {
-        self.0 % 13 + 1
+        lookup(&RANKS, self.0)
     }
 
     /// The card's suit.
     pub const fn suit(self) -> Suit {
-        match self.0 / 13 {
-            0 => Suit::Clubs,
-            1 => Suit::Diamonds,
-            2 => Suit::Hearts,
+        match self.0 {
+            0..13 => Suit::Clubs,
+            13..26 => Suit::Diamonds,
+            26..39 => Suit::Hearts,
             _ => Suit::Spades,
         }
     }
 
     /// Baccarat value: aces 1, 2–9 their pips, tens and faces 0 (every seed agrees).
     pub const fn points(self) -> u8 {
-        let rank = self.rank();
-        if rank >= 10 { 0 } else { rank }
+        lookup(&POINTS, self.0)
     }
 
     /// The count a burn card calls for: tens and faces count 10 here, not 0, so that a burn
@@ -81,7 +109,7 @@ impl Card {
 
     /// The rank as printed on the card face: `A 2 … 9 T J Q K`.
     pub const fn rank_char(self) -> u8 {
-        b"A23456789TJQK"[(self.0 % 13) as usize]
+        b"A23456789TJQK"[(self.rank() - 1) as usize]
     }
 }
 

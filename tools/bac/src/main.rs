@@ -1,2 +1,49 @@
-//! The `bac` command line.
-fn main() {}
+//! `bac`: the bac128 command line. Every subcommand is a thin layer over a library crate.
+
+mod analyze;
+mod rules_args;
+mod sim;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Baccarat for the Commodore 128: odds, simulation, builds and the emulator.
+#[derive(Parser, Debug)]
+#[command(name = "bac", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Exact odds, house edges and the optimal strategy, by enumeration of a full shoe.
+    Analyze(analyze::AnalyzeArgs),
+    /// Monte-Carlo play of whole shoes with the real end-of-shoe policy.
+    Sim(sim::SimArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Analyze(args) => analyze::run(args),
+        Command::Sim(args) => sim::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("bac: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
+}

@@ -3,7 +3,8 @@
 
 use crate::edge::house_edge;
 use crate::exact::Odds;
-use bac_rules::{Builtin, Coup, RuleSet, Shoe, Spot, Step, Strategy, Winner, Xorshift32};
+use bac_rules::tableau::PLAYER_STOOD;
+use bac_rules::{Builtin, Decision, DrawRules, Question, Rule, RuleSet, Shoe, Spot, Strategy, Xorshift32};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What to simulate.
@@ -148,44 +149,109 @@ fn thread_seed(seed: u64, thread: u64) -> u32 {
     (z ^ (z >> 31)) as u32 | 1
 }
 
+/// The drawing rules flattened into tables once per run, read from `DrawRules` (the
+/// firmware's own rules), so that the hot loop is lookups rather than matches.
+#[derive(Clone, Copy, Debug)]
+pub struct RuleTables {
+    player: [Rule; 10],
+    banker: [[Rule; 11]; 8],
+}
+
+impl RuleTables {
+    /// The tables of `rules`.
+    pub fn new(rules: DrawRules) -> RuleTables {
+        RuleTables {
+            player: core::array::from_fn(|total| rules.player(total as u8)),
+            banker: core::array::from_fn(|total| {
+                core::array::from_fn(|column| {
+                    rules.banker(total as u8, (column != PLAYER_STOOD).then_some(column as u8))
+                })
+            }),
+        }
+    }
+}
+
+/// One coup's result, as the simulator counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dealt {
+    /// The player's final total.
+    pub player: u8,
+    /// The bank's final total.
+    pub banker: u8,
+    /// Cards dealt.
+    pub cards: u8,
+    /// Either hand was a natural.
+    pub natural: bool,
+}
+
+/// Deals one coup from `shoe` the way `bac_rules::Coup` does (same cards, same order, the
+/// same questions put to `strategy` at the same points, so the generator stays in step),
+/// without the state machine's bookkeeping: the simulator's hot loop. A test holds it to
+/// the state machine coup for coup.
+#[inline]
+pub fn deal_coup(tables: &RuleTables, shoe: &mut Shoe, rng: &mut Xorshift32, strategy: &mut impl Strategy) -> Dealt {
+    let mut quiet = |_| {};
+    let mut card = |shoe: &mut Shoe, rng: &mut Xorshift32| shoe.deal(rng, &mut quiet).points();
+    let p1 = card(shoe, rng);
+    let b1 = card(shoe, rng);
+    let mut player = (p1 + card(shoe, rng)) % 10;
+    let mut banker = (b1 + card(shoe, rng)) % 10;
+    if player >= 8 || banker >= 8 {
+        return Dealt { player, banker, cards: 4, natural: true };
+    }
+    let mut cards = 4;
+    let draws = match tables.player[usize::from(player)] {
+        Rule::Draw => true,
+        Rule::Stand => false,
+        Rule::Choose => strategy.decide(Question::PlayerOnFive, rng) == Decision::Draw,
+    };
+    let mut column = PLAYER_STOOD;
+    if draws {
+        let third = card(shoe, rng);
+        player = (player + third) % 10;
+        column = usize::from(third);
+        cards += 1;
+    }
+    let draws = match tables.banker[usize::from(banker)][column] {
+        Rule::Draw => true,
+        Rule::Stand => false,
+        Rule::Choose => {
+            let player_third = (column != PLAYER_STOOD).then_some(column as u8);
+            strategy.decide(Question::Banker { total: banker, player_third }, rng) == Decision::Draw
+        }
+    };
+    if draws {
+        banker = (banker + card(shoe, rng)) % 10;
+        cards += 1;
+    }
+    Dealt { player, banker, cards, natural: false }
+}
+
 fn play(config: &SimConfig, hands: u64, seed: u32, progress: &AtomicU64) -> Result<Counts, SimError> {
     let rules = &config.rules;
+    let tables = RuleTables::new(rules.draw);
     let mut shoe = Shoe::new(rules.decks, rules.end_of_shoe, rules.burn).map_err(SimError::Shoe)?;
     let mut rng = Xorshift32::new(seed);
     let mut strategy = config.strategy;
     let mut counts = Counts::default();
-    let mut since_report = 0;
-    for _ in 0..hands {
-        shoe.begin_coup(&mut rng, &mut |_| {});
-        let mut coup = Coup::new(rules.draw);
-        let outcome = loop {
-            match coup.step(&mut shoe, &mut rng, &mut |_| {}) {
-                Step::Card { .. } => {}
-                Step::Ask(question) => {
-                    let decision = strategy.decide(question, &mut rng);
-                    // The coup asked, so it accepts the answer.
-                    let _ = coup.answer(decision);
-                }
-                Step::Done(outcome) => break outcome,
-            }
-        };
-        counts.hands += 1;
-        match outcome.winner {
-            Winner::Player => counts.player += 1,
-            Winner::Banker => {
-                counts.banker += 1;
-                counts.banker_six += u64::from(outcome.banker_total() == 6);
-            }
-            Winner::Tie => counts.tie += 1,
+    let mut done = 0;
+    while done < hands {
+        let batch = PROGRESS_EVERY.min(hands - done);
+        for _ in 0..batch {
+            shoe.begin_coup(&mut rng, &mut |_| {});
+            let dealt = deal_coup(&tables, &mut shoe, &mut rng, &mut strategy);
+            let player_wins = dealt.player > dealt.banker;
+            let banker_wins = dealt.banker > dealt.player;
+            counts.player += u64::from(player_wins);
+            counts.banker += u64::from(banker_wins);
+            counts.banker_six += u64::from(banker_wins && dealt.banker == 6);
+            counts.tie += u64::from(dealt.player == dealt.banker);
+            counts.cards[usize::from(dealt.cards - 4)] += 1;
+            counts.natural += u64::from(dealt.natural);
         }
-        counts.cards[usize::from(outcome.cards().clamp(4, 6) - 4)] += 1;
-        counts.natural += u64::from(outcome.natural());
-        since_report += 1;
-        if since_report == PROGRESS_EVERY {
-            progress.fetch_add(since_report, Ordering::Relaxed);
-            since_report = 0;
-        }
+        counts.hands += batch;
+        done += batch;
+        progress.fetch_add(batch, Ordering::Relaxed);
     }
-    progress.fetch_add(since_report, Ordering::Relaxed);
     Ok(counts)
 }

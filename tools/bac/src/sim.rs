@@ -1,0 +1,146 @@
+//! `bac sim`: Monte-Carlo play of whole shoes, set beside the exact odds.
+
+use crate::rules_args::{RulesArgs, strategy_label};
+use anyhow::Result;
+use bac_odds::edge::spot_name;
+use bac_odds::sim::{Counts, SimConfig, simulate};
+use bac_rules::Spot;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{Map, Value, json};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// `bac sim` options.
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Coups to play.
+    #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    hands: u64,
+    /// The seed: the same seed and thread count give the same figures.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `bac sim`.
+pub fn run(args: SimArgs) -> Result<()> {
+    let rules = args.rules.rule_set()?;
+    let (name, strategy) = args.rules.strategy(&rules);
+    let threads = args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
+    let config = SimConfig { rules, hands: args.hands, seed: args.seed, threads, strategy };
+    let progress = AtomicU64::new(0);
+    let bar = ProgressBar::new(args.hands);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} coups, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let started = Instant::now();
+    let counts = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| simulate(&config, &progress));
+        while !worker.is_finished() {
+            bar.set_position(progress.load(Ordering::Relaxed));
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        worker.join().map_err(|_| anyhow::anyhow!("a simulation thread panicked"))
+    })??;
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let report = Report { config: &config, counts: &counts, seconds, strategy: strategy_label(name) };
+    if args.json {
+        println!("{}", report.to_json())
+    } else {
+        report.print()
+    }
+    Ok(())
+}
+
+struct Report<'a> {
+    config: &'a SimConfig,
+    counts: &'a Counts,
+    seconds: f64,
+    strategy: &'static str,
+}
+
+impl Report<'_> {
+    fn hands_per_second(&self) -> f64 {
+        self.counts.hands as f64 / self.seconds.max(1e-9)
+    }
+
+    fn proportions(&self) -> [(&'static str, u64); 4] {
+        let c = self.counts;
+        [("banker", c.banker), ("player", c.player), ("tie", c.tie), ("natural", c.natural)]
+    }
+
+    fn edges(&self) -> Vec<(&'static str, (f64, f64))> {
+        Spot::ALL
+            .into_iter()
+            .filter_map(|s| Some((spot_name(s), self.counts.edge_interval(&self.config.rules, s)?)))
+            .collect()
+    }
+
+    fn to_json(&self) -> Value {
+        let c = self.counts;
+        let rules = &self.config.rules;
+        let mut object = json!({
+            "rules": rules.preset.name(),
+            "decks": rules.decks,
+            "strategy": self.strategy,
+            "hands": c.hands,
+            "seed": self.config.seed,
+            "threads": self.config.threads,
+            "seconds": self.seconds,
+            "hands_per_second": self.hands_per_second(),
+        });
+        for (name, count) in self.proportions() {
+            object[name] = json!(count as f64 / c.hands.max(1) as f64);
+            object[format!("{name}_ci95")] = json!(c.proportion_interval(count));
+        }
+        let cards: Map<String, Value> =
+            (0..3).map(|i| ((i + 4).to_string(), json!(c.cards[i] as f64 / c.hands.max(1) as f64))).collect();
+        object["cards"] = Value::Object(cards);
+        let (edge, ci): (Map<_, _>, Map<_, _>) = self
+            .edges()
+            .into_iter()
+            .map(|(name, (e, half))| ((name.to_string(), json!(e)), (name.to_string(), json!(half))))
+            .unzip();
+        object["edge"] = Value::Object(edge);
+        object["edge_ci95"] = Value::Object(ci);
+        object
+    }
+
+    fn print(&self) {
+        let c = self.counts;
+        let rules = &self.config.rules;
+        println!(
+            "{} with {} decks, strategy {}: {} coups, seed {}",
+            rules.preset.name(),
+            rules.decks,
+            self.strategy,
+            c.hands,
+            self.config.seed
+        );
+        println!();
+        for (name, count) in self.proportions() {
+            let p = count as f64 / c.hands.max(1) as f64;
+            println!("  {name:<8} {p:.6} ± {:.6}", c.proportion_interval(count));
+        }
+        for (name, (edge, half)) in self.edges() {
+            println!("  house edge on {name:<7} {:>8.4}% ± {:.4}%", edge * 100.0, half * 100.0);
+        }
+        println!();
+        println!(
+            "  {:.1} million coups per second on {} thread{} (95% intervals)",
+            self.hands_per_second() / 1e6,
+            self.config.threads,
+            if self.config.threads == 1 { "" } else { "s" }
+        );
+    }
+}
