@@ -175,6 +175,14 @@ impl Disk {
             });
         }
         let data = if entry.first.track == 0 {
+            // A directory line without data: empty if it says so, else its blocks are lost.
+            if entry.blocks > 0 {
+                return Err(DosError::Damaged(ImageError::TruncatedFile {
+                    file: entry.quoted_name(),
+                    listed: entry.blocks,
+                    found: 0,
+                }));
+            }
             Vec::new()
         } else {
             let chain = chain::follow(&self.image, entry.first, &entry.quoted_name())?;

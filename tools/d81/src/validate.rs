@@ -6,6 +6,11 @@
 //! used without an owner are accepted: the C128 boot sector and blocks reserved with the
 //! DOS's block-allocate command look exactly like that on real disks. Unclosed ("splat")
 //! files are listed but not followed, as the 1581's own validate would drop them.
+//!
+//! The BAM sectors must carry the links and the `'D'`, `$BB` version bytes that a 1581
+//! writes: an image without them was not written by a 1581 or a tool that imitates one, and
+//! its BAM is not trusted. The header's own version byte is not checked: a 1581 reads any
+//! value there and only refuses to write (see [`crate::Disk::is_write_protected`]).
 
 use crate::bam;
 use crate::chain;
@@ -48,8 +53,9 @@ pub(crate) fn file_sectors(image: &[u8], entry: &DirEntry) -> Result<Vec<Ts>, Im
         name: name.clone(),
         reason,
     };
-    if entry.first.track == 0 && entry.blocks == 0 {
-        // A directory line without data (directory art); nothing to follow.
+    if entry.first.track == 0 {
+        // A directory line without data (directory art, often with a made-up block count):
+        // nothing to follow and nothing allocated.
         return Ok(Vec::new());
     }
     if !entry.first.is_on_disk() {

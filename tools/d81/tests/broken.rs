@@ -104,6 +104,20 @@ fn a_truncated_file_is_named() {
 }
 
 #[test]
+fn entries_without_data_are_accepted_but_cannot_be_read() {
+    let mut s = sample();
+    // "SAVE" becomes a directory-art line: no first sector, a made-up size of 5 blocks.
+    s[at(Ts::new(40, 3), 0x40 + 3)] = 0;
+    s[at(Ts::new(40, 3), 0x40 + 0x1e)] = 5;
+    // Its old sector is still allocated; that is only unused space.
+    let d = Disk::from_bytes(&s).unwrap();
+    assert_eq!(d.entries()[2].blocks, 5);
+    let err = d.read(b"SAVE").unwrap_err();
+    assert_eq!(err.status().code, 66);
+    assert!(err.to_string().contains("\"SAVE\" is truncated"), "{err}");
+}
+
+#[test]
 fn a_last_sector_without_data_index_is_named() {
     let mut s = sample();
     s[at(Ts::new(39, 5), 1)] = 0;
