@@ -75,7 +75,7 @@ impl Mmu {
     pub fn new() -> Self {
         let mut mmu = Mmu {
             cr: 0x00,
-            pcr: [0x00, 0x3F, 0x7F, 0x01],
+            pcr: [0x3F, 0x7F, 0x01, 0x41],
             mcr: 0x31,
             rcr: 0x04,
             p0l: 0,
