@@ -154,10 +154,11 @@ fn listing(disk: &Disk) -> String {
 fn get(image: &Path, name: &str, output: Option<PathBuf>) -> Result<()> {
     let disk = load(image)?;
     let file = disk.read(&pet(name)?).with_context(|| format!("reading {name:?} from {}", image.display()))?;
+    // The default name must stay in the current folder: a '/' in a PETSCII name becomes '_'.
     let out = output.unwrap_or_else(|| {
         PathBuf::from(format!(
             "{}.{}",
-            petscii::to_ascii(&file.entry.name),
+            petscii::to_ascii(&file.entry.name).replace('/', "_"),
             file.entry.file_type.as_str().to_lowercase()
         ))
     });
