@@ -1,0 +1,240 @@
+//! A small 6502 (NMOS) assembler: the items the lowering emits, labels, relaxable
+//! branches, and the opcode table with sizes and cycle counts for the listing.
+//!
+//! Only documented opcodes are used. Operands that depend on the final layout (code
+//! labels, relocated data addresses) stay symbolic until [`crate::link`] places them;
+//! their size never depends on their value, so layout converges.
+
+/// A code label: the start of a translated AVR instruction, a runtime routine, or a local
+/// label inside a sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Label(pub u32);
+
+/// A value known only after layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sym {
+    /// The 6502 address of a label.
+    Code(Label),
+    /// The 6502 address of AVR data-space address (relocated data).
+    Data(u32),
+    /// The 6502 address of the first `.bss` byte.
+    BssStart,
+    /// The number of `.bss` bytes.
+    BssLen,
+}
+
+/// Which part of a symbolic value an operand takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Low byte.
+    Lo,
+    /// High byte.
+    Hi,
+    /// Low byte of the negated value.
+    NegLo,
+    /// High byte of the negated value.
+    NegHi,
+    /// The whole 16-bit value (absolute operands).
+    Word,
+}
+
+/// An operand of a 6502 instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arg {
+    /// Implied or accumulator.
+    None,
+    /// One byte: immediate, zero page or a fixed relative offset.
+    Byte(u8),
+    /// Two bytes, little-endian: absolute address.
+    Word(u16),
+    /// A symbolic byte (`Part::Lo`...) or word (`Part::Word`).
+    Sym(Sym, Part, i32),
+}
+
+/// One element of emitted code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    /// An instruction with its operand.
+    Ins(u8, Arg),
+    /// A conditional branch to a label; becomes `Bxx rel` when in range, else the inverted
+    /// branch over a `JMP`.
+    Branch(u8, Label),
+    /// Defines a label at this point.
+    Label(Label),
+    /// Raw data bytes (save areas).
+    Bytes(Vec<u8>),
+}
+
+/// The opcodes the translator emits.
+#[allow(missing_docs)] // Standard 6502 mnemonics with their addressing mode.
+pub mod op {
+    pub const LDA_IMM: u8 = 0xA9;
+    pub const LDA_ZP: u8 = 0xA5;
+    pub const LDA_ABS: u8 = 0xAD;
+    pub const LDA_IZY: u8 = 0xB1;
+    pub const LDA_ZPX: u8 = 0xB5;
+    pub const LDA_ABX: u8 = 0xBD;
+    pub const STA_ZP: u8 = 0x85;
+    pub const STA_ABS: u8 = 0x8D;
+    pub const STA_IZY: u8 = 0x91;
+    pub const STA_ZPX: u8 = 0x95;
+    pub const STA_ABX: u8 = 0x9D;
+    pub const LDX_IMM: u8 = 0xA2;
+    pub const LDX_ZP: u8 = 0xA6;
+    pub const LDX_ABS: u8 = 0xAE;
+    pub const LDY_IMM: u8 = 0xA0;
+    pub const LDY_ZP: u8 = 0xA4;
+    pub const STX_ZP: u8 = 0x86;
+    pub const STX_ABS: u8 = 0x8E;
+    pub const STY_ZP: u8 = 0x84;
+    pub const ADC_IMM: u8 = 0x69;
+    pub const ADC_ZP: u8 = 0x65;
+    pub const SBC_IMM: u8 = 0xE9;
+    pub const SBC_ZP: u8 = 0xE5;
+    pub const AND_IMM: u8 = 0x29;
+    pub const AND_ZP: u8 = 0x25;
+    pub const ORA_IMM: u8 = 0x09;
+    pub const ORA_ZP: u8 = 0x05;
+    pub const EOR_IMM: u8 = 0x49;
+    pub const EOR_ZP: u8 = 0x45;
+    pub const CMP_IMM: u8 = 0xC9;
+    pub const CMP_ZP: u8 = 0xC5;
+    pub const CPX_IMM: u8 = 0xE0;
+    pub const CPY_IMM: u8 = 0xC0;
+    pub const BIT_ZP: u8 = 0x24;
+    pub const INC_ZP: u8 = 0xE6;
+    pub const DEC_ZP: u8 = 0xC6;
+    pub const INX: u8 = 0xE8;
+    pub const INY: u8 = 0xC8;
+    pub const DEX: u8 = 0xCA;
+    pub const DEY: u8 = 0x88;
+    pub const ASL_A: u8 = 0x0A;
+    pub const ASL_ZP: u8 = 0x06;
+    pub const LSR_A: u8 = 0x4A;
+    pub const LSR_ZP: u8 = 0x46;
+    pub const ROL_A: u8 = 0x2A;
+    pub const ROL_ZP: u8 = 0x26;
+    pub const ROR_A: u8 = 0x6A;
+    pub const ROR_ZP: u8 = 0x66;
+    pub const CLC: u8 = 0x18;
+    pub const SEC: u8 = 0x38;
+    pub const CLV: u8 = 0xB8;
+    pub const CLD: u8 = 0xD8;
+    pub const PHP: u8 = 0x08;
+    pub const PLP: u8 = 0x28;
+    pub const PHA: u8 = 0x48;
+    pub const PLA: u8 = 0x68;
+    pub const TAX: u8 = 0xAA;
+    pub const TXA: u8 = 0x8A;
+    pub const TAY: u8 = 0xA8;
+    pub const TYA: u8 = 0x98;
+    pub const TSX: u8 = 0xBA;
+    pub const TXS: u8 = 0x9A;
+    pub const JMP: u8 = 0x4C;
+    pub const JMP_IND: u8 = 0x6C;
+    pub const JSR: u8 = 0x20;
+    pub const RTS: u8 = 0x60;
+    pub const BPL: u8 = 0x10;
+    pub const BMI: u8 = 0x30;
+    pub const BVC: u8 = 0x50;
+    pub const BVS: u8 = 0x70;
+    pub const BCC: u8 = 0x90;
+    pub const BCS: u8 = 0xB0;
+    pub const BNE: u8 = 0xD0;
+    pub const BEQ: u8 = 0xF0;
+}
+
+/// Size in bytes and base cycle count of an emitted opcode (no page-crossing or
+/// taken-branch penalties), or `None` for an opcode the translator never emits.
+pub fn info(opcode: u8) -> Option<(u8, u8)> {
+    use op::*;
+    Some(match opcode {
+        LDA_IMM | LDX_IMM | LDY_IMM | ADC_IMM | SBC_IMM | AND_IMM | ORA_IMM | EOR_IMM | CMP_IMM | CPX_IMM | CPY_IMM => {
+            (2, 2)
+        }
+        LDA_ZP | LDX_ZP | LDY_ZP | STA_ZP | STX_ZP | STY_ZP | ADC_ZP | SBC_ZP | AND_ZP | ORA_ZP | EOR_ZP | CMP_ZP
+        | BIT_ZP => (2, 3),
+        LDA_ZPX | STA_ZPX => (2, 4),
+        INC_ZP | DEC_ZP | ASL_ZP | LSR_ZP | ROL_ZP | ROR_ZP => (2, 5),
+        LDA_IZY => (2, 5),
+        STA_IZY => (2, 6),
+        LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | LDA_ABX => (3, 4),
+        STA_ABX => (3, 5),
+        INX | INY | DEX | DEY | ASL_A | LSR_A | ROL_A | ROR_A | CLC | SEC | CLV | CLD | TAX | TXA | TAY | TYA | TSX
+        | TXS => (1, 2),
+        PHP | PHA => (1, 3),
+        PLP | PLA => (1, 4),
+        JMP => (3, 3),
+        JMP_IND => (3, 5),
+        JSR | RTS => (if opcode == JSR { 3 } else { 1 }, 6),
+        BPL | BMI | BVC | BVS | BCC | BCS | BNE | BEQ => (2, 2),
+        _ => return None,
+    })
+}
+
+/// The branch that tests the opposite condition (used for long branches).
+pub fn invert_branch(opcode: u8) -> u8 {
+    opcode ^ 0x20
+}
+
+/// A growing sequence of items with helpers for the common forms.
+#[derive(Debug, Default, Clone)]
+pub struct Asm {
+    /// The emitted items.
+    pub items: Vec<Item>,
+}
+
+impl Asm {
+    /// An instruction without operand.
+    pub fn i(&mut self, opcode: u8) -> &mut Self {
+        self.items.push(Item::Ins(opcode, Arg::None));
+        self
+    }
+    /// An instruction with a one-byte operand (immediate, zero page, fixed offset).
+    pub fn b(&mut self, opcode: u8, byte: u8) -> &mut Self {
+        self.items.push(Item::Ins(opcode, Arg::Byte(byte)));
+        self
+    }
+    /// An instruction with an absolute address.
+    pub fn w(&mut self, opcode: u8, word: u16) -> &mut Self {
+        self.items.push(Item::Ins(opcode, Arg::Word(word)));
+        self
+    }
+    /// An instruction with a symbolic operand.
+    pub fn s(&mut self, opcode: u8, sym: Sym, part: Part) -> &mut Self {
+        self.items.push(Item::Ins(opcode, Arg::Sym(sym, part, 0)));
+        self
+    }
+    /// `JMP`/`JSR` to a label.
+    pub fn to(&mut self, opcode: u8, label: Label) -> &mut Self {
+        self.s(opcode, Sym::Code(label), Part::Word)
+    }
+    /// A relaxable conditional branch.
+    pub fn br(&mut self, opcode: u8, label: Label) -> &mut Self {
+        self.items.push(Item::Branch(opcode, label));
+        self
+    }
+    /// Places a label.
+    pub fn label(&mut self, label: Label) -> &mut Self {
+        self.items.push(Item::Label(label));
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_emitted_opcode_has_size_and_cycles() {
+        use op::*;
+        for o in [LDA_IMM, STA_IZY, JSR, RTS, BEQ, PHP, PLA, INC_ZP, JMP_IND, TXS] {
+            assert!(info(o).is_some(), "{o:#04x}");
+        }
+        assert_eq!(info(0x02), None, "illegal opcodes are never emitted");
+        assert_eq!(invert_branch(BEQ), BNE);
+        assert_eq!(invert_branch(BCC), BCS);
+        assert_eq!(invert_branch(BPL), BMI);
+        assert_eq!(invert_branch(BVC), BVS);
+    }
+}

@@ -1,0 +1,596 @@
+//! Lowering of one AVR instruction to 6502 code.
+//!
+//! The model: AVR registers live in zero page ([`crate::mmap`]); A, X and Y are scratch
+//! between AVR instructions. Flags are stored in the flags byte in 6502 `P` layout, only
+//! when a later instruction reads them ([`crate::flags`]): the core sequence of an
+//! instruction leaves the 6502 flags equal to the AVR ones (the carry inverted after a
+//! subtraction, because the 6502 carry means "no borrow"), `PHP`/`PLA` captures them, and
+//! small fix-ups give the flags the 6502 computes differently (V of shifts and
+//! increments, Z of `cpc`/`sbc` chains and of `adiw`/`sbiw`).
+//!
+//! Calls are `JSR`s; a function that reads SP moves SP down by 2 on entry and up by 2 on
+//! return, so its stack arguments sit where the AVR code expects them, above a 2-byte
+//! return address.
+
+use std::collections::HashMap;
+
+use crate::asm::{Asm, Label, Part, Sym, op::*};
+use crate::decode::{Insn, Mode, Op};
+use crate::error::TranslateError;
+use crate::flags::{self, C, CZNV, FlagSet, T, V, Z};
+use crate::mmap::{FLAGS, SPH, SPL, TFLAG, reg, temp};
+use crate::program::{AvrProgram, RelocKind, Target};
+use crate::runtime::Routine;
+
+/// Everything the lowering needs to know about the whole program.
+#[derive(Debug)]
+pub struct Ctx<'a> {
+    /// The program being translated.
+    pub prog: &'a AvrProgram,
+    /// Byte address of each instruction.
+    pub addrs: &'a [u32],
+    /// The decoded instructions.
+    pub insns: &'a [Insn],
+    /// Instruction index by address.
+    pub index: &'a HashMap<u32, usize>,
+    /// Index of the function containing each instruction.
+    pub func_of: &'a [Option<usize>],
+    /// Function index by start address.
+    pub func_starts: &'a HashMap<u32, usize>,
+    /// Whether each function keeps the 2-byte return address footprint on the AVR stack.
+    pub adjusts: &'a [bool],
+    /// Flags live after each instruction.
+    pub live_out: &'a [FlagSet],
+}
+
+/// The label of instruction `i`.
+pub fn insn_label(i: usize) -> Label {
+    Label(i as u32)
+}
+
+/// How the core sequence of an instruction leaves the AVR flags in the 6502 `P`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// No flags.
+    None,
+    /// C, Z, N, V in `P`; carry inverted if `inv`; Z must be and-ed with the old Z if
+    /// `chain` (`cpc`, `sbc`, `sbci`).
+    Arith { inv: bool, chain: bool },
+    /// Z and N in `P`; V is 0.
+    Logic,
+    /// Z and N in `P`; V is 0, C is 1.
+    Com,
+    /// C, Z, N in `P`; V = N xor C.
+    Shift,
+    /// Z, N in `P`; V = (register == value).
+    IncDec { reg: u8, v: u8 },
+    /// C, N, V in `P` (high byte); Z also needs the low byte zero; carry inverted if `inv`.
+    Wide { lo: u8, inv: bool },
+    /// C = bit 15 of r1:r0 (or the carry out of `fmul`'s shift), Z = r1:r0 == 0.
+    Mul { fmul: bool },
+}
+
+fn r(n: u8) -> u8 {
+    reg(n)
+}
+
+/// Emits the code that stores the live flags the instruction defines into the flags byte.
+fn capture(a: &mut Asm, kind: Kind, defs: FlagSet, live: FlagSet) {
+    let need = live & defs & CZNV;
+    let keep = live & !defs & CZNV;
+    if need == 0 || kind == Kind::None {
+        return;
+    }
+    match kind {
+        Kind::Logic if need & V != 0 => {
+            a.i(CLV);
+        }
+        Kind::Com => {
+            if need & V != 0 {
+                a.i(CLV);
+            }
+            if need & C != 0 {
+                a.i(SEC);
+            }
+        }
+        _ => {}
+    }
+    if let Kind::Mul { fmul } = kind {
+        if !fmul {
+            a.b(LDA_ZP, r(1)).i(ASL_A);
+        }
+        a.b(LDA_IMM, 0).i(ROL_A).b(STA_ZP, temp(2)).b(LDA_ZP, r(0)).b(ORA_ZP, r(1));
+        a.i(PHP).i(PLA).b(AND_IMM, 0xFE).b(ORA_ZP, temp(2));
+    } else {
+        a.i(PHP).i(PLA);
+    }
+    match kind {
+        Kind::Arith { inv: true, .. } | Kind::Wide { inv: true, .. } if need & C != 0 => {
+            a.b(EOR_IMM, 0x01);
+        }
+        _ => {}
+    }
+    match kind {
+        Kind::Shift if need & V != 0 => {
+            // V = N xor C: N is bit 7 of A (PLA set the 6502 N from it), C is still the
+            // 6502 carry.
+            a.b(AND_IMM, 0xBF).b(BPL, 2).b(EOR_IMM, 0x40).b(BCC, 2).b(EOR_IMM, 0x40);
+        }
+        Kind::IncDec { reg, v } if need & V != 0 => {
+            a.b(AND_IMM, 0xBF).b(LDX_ZP, reg).b(CPX_IMM, v).b(BNE, 2).b(ORA_IMM, 0x40);
+        }
+        Kind::Wide { lo, .. } if need & Z != 0 => {
+            a.b(LDX_ZP, lo).b(BEQ, 2).b(AND_IMM, 0xFD);
+        }
+        Kind::Arith { chain: true, .. } if need & Z != 0 => {
+            a.b(STA_ZP, temp(0)).b(LDA_ZP, FLAGS).b(ORA_IMM, 0xFD).b(AND_ZP, temp(0));
+        }
+        _ => {}
+    }
+    if keep != 0 {
+        a.b(EOR_ZP, FLAGS).b(AND_IMM, !keep).b(EOR_ZP, FLAGS);
+    }
+    a.b(STA_ZP, FLAGS);
+}
+
+/// Loads the AVR carry into the 6502 carry (`inv`: inverted, for subtraction).
+fn carry_in(a: &mut Asm, inv: bool) {
+    a.b(LDA_ZP, FLAGS);
+    if inv {
+        a.b(EOR_IMM, 1);
+    }
+    a.i(LSR_A);
+}
+
+impl Ctx<'_> {
+    fn err(&self, i: usize, why: &str) -> TranslateError {
+        TranslateError::Unsupported {
+            at: self.prog.locate(self.addrs[i]),
+            insn: self.insns[i].to_string(),
+            why: why.into(),
+        }
+    }
+
+    fn adjusting(&self, i: usize) -> bool {
+        self.func_of[i].is_some_and(|f| self.adjusts[f])
+    }
+
+    /// The label of the instruction at `target`, or an error naming instruction `i`.
+    fn target(&self, i: usize, target: u32) -> Result<Label, TranslateError> {
+        self.index.get(&target).map(|&t| insn_label(t)).ok_or_else(|| TranslateError::BadTarget {
+            at: self.prog.locate(self.addrs[i]),
+            insn: self.insns[i].to_string(),
+            target,
+        })
+    }
+
+    /// A call or tail-call target: an instruction, or a native routine.
+    fn callee(&self, i: usize, target: u32) -> Result<Label, TranslateError> {
+        if let Some(name) = self.prog.absolute.get(&target) {
+            return match Routine::for_symbol(name) {
+                Some(rt) => Ok(rt.label()),
+                None => Err(self.err(i, &format!("calls absolute symbol `{name}`, which has no native routine"))),
+            };
+        }
+        self.target(i, target)
+    }
+
+    /// A symbolic operand for a relocation of instruction `i` at `offset`, if there is one.
+    fn reloc_sym(&self, i: usize, offset: u32) -> Result<Option<(Sym, Part)>, TranslateError> {
+        let Some(rel) = self.prog.text_relocs.get(&offset) else {
+            return Ok(None);
+        };
+        let part = match rel.kind {
+            RelocKind::Lo8Ldi | RelocKind::Lo8LdiPm => Part::Lo,
+            RelocKind::Hi8Ldi | RelocKind::Hi8LdiPm => Part::Hi,
+            RelocKind::Lo8LdiNeg => Part::NegLo,
+            RelocKind::Hi8LdiNeg => Part::NegHi,
+            RelocKind::R16 | RelocKind::LdsSts16 => Part::Word,
+            RelocKind::Call | RelocKind::Pcrel7 | RelocKind::Pcrel13 => return Ok(None),
+            other => {
+                return Err(TranslateError::Relocation {
+                    at: self.prog.locate(self.addrs[i]),
+                    kind: other.name(),
+                    why: format!("not supported on `{}`", self.insns[i]),
+                });
+            }
+        };
+        let sym = match &rel.target {
+            Target::Data(x) => Sym::Data(*x),
+            Target::Code(c) => Sym::Code(self.target(i, *c)?),
+            Target::Absolute { name, .. } => match Routine::for_symbol(name) {
+                Some(rt) => Sym::Code(rt.label()),
+                None => return Ok(None),
+            },
+        };
+        Ok(Some((sym, part)))
+    }
+
+    fn imm(&self, i: usize, a: &mut Asm, opcode: u8) -> Result<(), TranslateError> {
+        match self.reloc_sym(i, self.addrs[i])? {
+            Some((sym, part)) => a.s(opcode, sym, part),
+            None => a.b(opcode, self.insns[i].k as u8),
+        };
+        Ok(())
+    }
+
+    fn abs(&self, i: usize, a: &mut Asm, opcode: u8) -> Result<(), TranslateError> {
+        match self.reloc_sym(i, self.addrs[i] + 2)? {
+            Some((sym, Part::Word)) => a.s(opcode, sym, Part::Word),
+            Some(_) => return Err(self.err(i, "byte relocation on a 16-bit address")),
+            None => a.w(opcode, self.insns[i].k as u16),
+        };
+        Ok(())
+    }
+
+    /// Jump to another function's entry (a tail call): undo this function's stack
+    /// adjustment first.
+    fn tail(&self, i: usize, a: &mut Asm, target: Label) {
+        if self.adjusting(i) {
+            a.to(JSR, Routine::Leave.label());
+        }
+        a.to(JMP, target);
+    }
+
+    /// Lowers instruction `i`.
+    pub fn lower(&self, i: usize) -> Result<Asm, TranslateError> {
+        let insn = self.insns[i];
+        let live = self.live_out[i];
+        let defs = flags::defs(&insn);
+        let need = live & defs;
+        let (d, rr, k) = (insn.d, insn.r, insn.k);
+        let (rd, rs) = (r(d), r(rr));
+        let mut a = Asm::default();
+        if let Some(f) = self.func_of[i]
+            && self.adjusts[f]
+            && self.prog.functions[f].addr == self.addrs[i]
+        {
+            a.to(JSR, Routine::Enter.label());
+        }
+        let mut kind = Kind::None;
+        let arith = |inv, chain| Kind::Arith { inv, chain };
+        match insn.op {
+            Op::Nop => {}
+            Op::Add => {
+                if d == rr && need & V == 0 {
+                    a.b(ASL_ZP, rd);
+                } else {
+                    a.i(CLC).b(LDA_ZP, rd).b(ADC_ZP, rs).b(STA_ZP, rd);
+                }
+                kind = arith(false, false);
+            }
+            Op::Adc => {
+                carry_in(&mut a, false);
+                if d == rr && need & V == 0 {
+                    a.b(ROL_ZP, rd);
+                } else {
+                    a.b(LDA_ZP, rd).b(ADC_ZP, rs).b(STA_ZP, rd);
+                }
+                kind = arith(false, false);
+            }
+            Op::Sub => {
+                a.i(SEC).b(LDA_ZP, rd).b(SBC_ZP, rs).b(STA_ZP, rd);
+                kind = arith(true, false);
+            }
+            Op::Sbc => {
+                carry_in(&mut a, true);
+                a.b(LDA_ZP, rd).b(SBC_ZP, rs).b(STA_ZP, rd);
+                kind = arith(true, true);
+            }
+            Op::Subi => {
+                a.i(SEC).b(LDA_ZP, rd);
+                self.imm(i, &mut a, SBC_IMM)?;
+                a.b(STA_ZP, rd);
+                kind = arith(true, false);
+            }
+            Op::Sbci => {
+                carry_in(&mut a, true);
+                a.b(LDA_ZP, rd);
+                self.imm(i, &mut a, SBC_IMM)?;
+                a.b(STA_ZP, rd);
+                kind = arith(true, true);
+            }
+            Op::Cp | Op::Cpi => {
+                if need & CZNV != 0 {
+                    if need & V != 0 {
+                        a.i(SEC).b(LDA_ZP, rd);
+                        if insn.op == Op::Cp {
+                            a.b(SBC_ZP, rs);
+                        } else {
+                            a.b(SBC_IMM, k as u8);
+                        }
+                    } else if insn.op == Op::Cp {
+                        a.b(LDA_ZP, rd).b(CMP_ZP, rs);
+                    } else {
+                        a.b(LDA_ZP, rd).b(CMP_IMM, k as u8);
+                    }
+                    kind = arith(true, false);
+                }
+            }
+            Op::Cpc => {
+                if need & CZNV != 0 {
+                    carry_in(&mut a, true);
+                    a.b(LDA_ZP, rd).b(SBC_ZP, rs);
+                    kind = arith(true, true);
+                }
+            }
+            Op::And | Op::Or | Op::Eor => {
+                if insn.op == Op::Eor && d == rr {
+                    a.b(LDA_IMM, 0).b(STA_ZP, rd);
+                } else if d == rr {
+                    if need != 0 {
+                        a.b(LDA_ZP, rd);
+                    }
+                } else {
+                    let o = match insn.op {
+                        Op::And => AND_ZP,
+                        Op::Or => ORA_ZP,
+                        _ => EOR_ZP,
+                    };
+                    a.b(LDA_ZP, rd).b(o, rs).b(STA_ZP, rd);
+                }
+                kind = Kind::Logic;
+            }
+            Op::Andi | Op::Ori => {
+                a.b(LDA_ZP, rd);
+                self.imm(i, &mut a, if insn.op == Op::Andi { AND_IMM } else { ORA_IMM })?;
+                a.b(STA_ZP, rd);
+                kind = Kind::Logic;
+            }
+            Op::Mov => {
+                a.b(LDA_ZP, rs).b(STA_ZP, rd);
+            }
+            Op::Movw => {
+                a.b(LDA_ZP, rs).b(STA_ZP, rd).b(LDA_ZP, rs + 1).b(STA_ZP, rd + 1);
+            }
+            Op::Ldi => {
+                self.imm(i, &mut a, LDA_IMM)?;
+                a.b(STA_ZP, rd);
+            }
+            Op::Com => {
+                a.b(LDA_ZP, rd).b(EOR_IMM, 0xFF).b(STA_ZP, rd);
+                kind = Kind::Com;
+            }
+            Op::Neg => {
+                a.i(SEC).b(LDA_IMM, 0).b(SBC_ZP, rd).b(STA_ZP, rd);
+                kind = arith(true, false);
+            }
+            Op::Swap => {
+                a.b(LDA_ZP, rd).i(ASL_A).b(ADC_IMM, 0x80).i(ROL_A).i(ASL_A).b(ADC_IMM, 0x80);
+                a.i(ROL_A).b(STA_ZP, rd);
+            }
+            Op::Inc => {
+                a.b(INC_ZP, rd);
+                kind = Kind::IncDec { reg: rd, v: 0x80 };
+            }
+            Op::Dec => {
+                a.b(DEC_ZP, rd);
+                kind = Kind::IncDec { reg: rd, v: 0x7F };
+            }
+            Op::Asr => {
+                a.b(LDA_ZP, rd).b(CMP_IMM, 0x80).i(ROR_A).b(STA_ZP, rd);
+                kind = Kind::Shift;
+            }
+            Op::Lsr => {
+                a.b(LSR_ZP, rd);
+                kind = Kind::Shift;
+            }
+            Op::Ror => {
+                carry_in(&mut a, false);
+                a.b(ROR_ZP, rd);
+                kind = Kind::Shift;
+            }
+            Op::Adiw | Op::Sbiw => {
+                let add = insn.op == Op::Adiw;
+                if need & CZNV == 0 {
+                    a.b(LDA_ZP, rd).i(if add { CLC } else { SEC });
+                    a.b(if add { ADC_IMM } else { SBC_IMM }, k as u8).b(STA_ZP, rd);
+                    a.b(if add { BCC } else { BCS }, 2).b(if add { INC_ZP } else { DEC_ZP }, rd + 1);
+                } else {
+                    let (o_imm, o) = if add { (ADC_IMM, CLC) } else { (SBC_IMM, SEC) };
+                    a.i(o).b(LDA_ZP, rd).b(o_imm, k as u8).b(STA_ZP, rd);
+                    a.b(LDA_ZP, rd + 1).b(o_imm, 0).b(STA_ZP, rd + 1);
+                    kind = Kind::Wide { lo: rd, inv: !add };
+                }
+            }
+            Op::Mul | Op::Muls | Op::Mulsu | Op::Fmul | Op::Fmuls | Op::Fmulsu => {
+                a.b(LDA_ZP, rd).b(STA_ZP, temp(0)).b(LDA_ZP, rs).b(STA_ZP, temp(1));
+                let rt = match insn.op {
+                    Op::Mul | Op::Fmul => Routine::Mul8u,
+                    Op::Muls | Op::Fmuls => Routine::Mul8s,
+                    _ => Routine::Mul8su,
+                };
+                a.to(JSR, rt.label());
+                let fmul = matches!(insn.op, Op::Fmul | Op::Fmuls | Op::Fmulsu);
+                if fmul {
+                    a.b(ASL_ZP, r(0)).b(ROL_ZP, r(1));
+                }
+                kind = Kind::Mul { fmul };
+            }
+            Op::Ld(p, mode) | Op::St(p, mode) => {
+                let pr = r(p.reg());
+                if mode == Mode::PreDec {
+                    a.b(LDA_ZP, pr).b(BNE, 2).b(DEC_ZP, pr + 1).b(DEC_ZP, pr);
+                }
+                let q = if mode == Mode::Disp { k as u8 } else { 0 };
+                if matches!(insn.op, Op::Ld(..)) {
+                    a.b(LDY_IMM, q).b(LDA_IZY, pr).b(STA_ZP, rd);
+                } else {
+                    a.b(LDA_ZP, rd).b(LDY_IMM, q).b(STA_IZY, pr);
+                }
+                if mode == Mode::PostInc {
+                    a.b(INC_ZP, pr).b(BNE, 2).b(INC_ZP, pr + 1);
+                }
+            }
+            Op::Lds => {
+                self.abs(i, &mut a, LDA_ABS)?;
+                a.b(STA_ZP, rd);
+            }
+            Op::Sts => {
+                a.b(LDA_ZP, rd);
+                self.abs(i, &mut a, STA_ABS)?;
+            }
+            Op::Push => {
+                a.b(LDA_ZP, rd).to(JSR, Routine::Push.label());
+            }
+            Op::Pop => {
+                a.to(JSR, Routine::Pop.label()).b(STA_ZP, rd);
+            }
+            Op::In => match k {
+                0x3D => {
+                    a.b(LDA_ZP, SPL).b(STA_ZP, rd);
+                }
+                0x3E => {
+                    a.b(LDA_ZP, SPH).b(STA_ZP, rd);
+                }
+                // SREG is only read to save the interrupt flag around SP updates; the
+                // translated program never runs with AVR interrupts, so I reads as 0.
+                0x3F => {
+                    a.b(LDA_IMM, 0).b(STA_ZP, rd);
+                }
+                _ => return Err(self.err(i, "only the I/O ports SP and SREG exist on the C128")),
+            },
+            Op::Out => match k {
+                0x3D => {
+                    a.b(LDA_ZP, rd).b(STA_ZP, SPL);
+                }
+                0x3E => {
+                    a.b(LDA_ZP, rd).b(STA_ZP, SPH);
+                }
+                0x3F => {}
+                _ => return Err(self.err(i, "only the I/O ports SP and SREG exist on the C128")),
+            },
+            Op::Bset | Op::Bclr => {
+                let set = insn.op == Op::Bset;
+                match rr {
+                    0..=3 => {
+                        let bit = flags::sreg_bit(rr).unwrap_or(0);
+                        a.b(LDA_ZP, FLAGS);
+                        if set {
+                            a.b(ORA_IMM, bit);
+                        } else {
+                            a.b(AND_IMM, !bit);
+                        }
+                        a.b(STA_ZP, FLAGS);
+                    }
+                    6 => {
+                        a.b(LDA_IMM, u8::from(set)).b(STA_ZP, TFLAG);
+                    }
+                    // H is never read (brhs/brhc are rejected); I has no meaning here.
+                    5 | 7 => {}
+                    _ => return Err(self.err(i, "setting S directly is not supported")),
+                }
+            }
+            Op::Bst => {
+                if live & T != 0 {
+                    a.b(LDA_ZP, rd).b(AND_IMM, 1 << rr).b(STA_ZP, TFLAG);
+                }
+            }
+            Op::Bld => {
+                a.b(LDA_ZP, rd).b(AND_IMM, !(1u8 << rr)).b(LDX_ZP, TFLAG).b(BEQ, 2);
+                a.b(ORA_IMM, 1 << rr).b(STA_ZP, rd);
+            }
+            Op::Cpse | Op::Sbrc | Op::Sbrs => {
+                let skip = self.skip_target(i)?;
+                match insn.op {
+                    Op::Cpse => a.b(LDA_ZP, rd).b(CMP_ZP, rs).br(BEQ, skip),
+                    Op::Sbrc => a.b(LDA_ZP, rd).b(AND_IMM, 1 << rr).br(BEQ, skip),
+                    _ => a.b(LDA_ZP, rd).b(AND_IMM, 1 << rr).br(BNE, skip),
+                };
+            }
+            Op::Brbs | Op::Brbc => {
+                let set = insn.op == Op::Brbs;
+                let target = self.branch_target(i, k)?;
+                let (taken_if_set, taken_if_clear) = match rr {
+                    0 => {
+                        a.b(LDA_ZP, FLAGS).i(LSR_A);
+                        (BCS, BCC)
+                    }
+                    1 => {
+                        a.b(LDA_ZP, FLAGS).b(AND_IMM, 0x02);
+                        (BNE, BEQ)
+                    }
+                    2 => {
+                        a.b(LDA_ZP, FLAGS);
+                        (BMI, BPL)
+                    }
+                    3 => {
+                        a.b(BIT_ZP, FLAGS);
+                        (BVS, BVC)
+                    }
+                    4 => {
+                        // S = N xor V: shift V (bit 6) onto N (bit 7) and combine.
+                        a.b(LDA_ZP, FLAGS).i(ASL_A).b(EOR_ZP, FLAGS);
+                        (BMI, BPL)
+                    }
+                    6 => {
+                        a.b(LDA_ZP, TFLAG);
+                        (BNE, BEQ)
+                    }
+                    _ => return Err(self.err(i, "branches on H and I are not supported")),
+                };
+                a.br(if set { taken_if_set } else { taken_if_clear }, target);
+            }
+            Op::Rjmp | Op::Jmp => {
+                if self.func_starts.contains_key(&k) || self.prog.absolute.contains_key(&k) {
+                    let l = self.callee(i, k)?;
+                    self.tail(i, &mut a, l);
+                } else if self.addrs.get(i + 1) != Some(&k) {
+                    a.to(JMP, self.target(i, k)?);
+                }
+            }
+            Op::Rcall | Op::Call => {
+                if insn.op == Op::Rcall && self.addrs.get(i + 1) == Some(&k) {
+                    // `rcall .+0` only reserves two bytes of stack.
+                    a.to(JSR, Routine::Enter.label());
+                } else {
+                    a.to(JSR, self.callee(i, k)?);
+                }
+            }
+            Op::Ret => {
+                if self.adjusting(i) {
+                    a.to(JMP, Routine::Leave.label());
+                } else {
+                    a.i(RTS);
+                }
+            }
+            Op::Icall => {
+                a.to(JSR, Routine::Icall.label());
+            }
+            Op::Ijmp => {
+                if self.adjusting(i) {
+                    a.to(JSR, Routine::Leave.label());
+                }
+                a.w(JMP_IND, u16::from(r(30)));
+            }
+            Op::Lpm | Op::Elpm => {
+                return Err(self.err(i, "program memory reads: data must be in RAM on the C128"));
+            }
+            Op::Reti | Op::Sleep | Op::Break | Op::Wdr | Op::Spm | Op::Eijmp | Op::Eicall => {
+                return Err(self.err(i, "no C128 equivalent"));
+            }
+            Op::Cbi | Op::Sbic | Op::Sbi | Op::Sbis => {
+                return Err(self.err(i, "AVR I/O bit instructions have no C128 equivalent"));
+            }
+        }
+        capture(&mut a, kind, defs, live);
+        Ok(a)
+    }
+
+    /// The label after the instruction that a skip instruction skips.
+    fn skip_target(&self, i: usize) -> Result<Label, TranslateError> {
+        match self.insns.get(i + 1) {
+            Some(_) if i + 2 < self.insns.len() => Ok(insn_label(i + 2)),
+            _ => Err(self.err(i, "skips past the end of the code")),
+        }
+    }
+
+    /// A conditional branch target, which must be in the same function unless no stack
+    /// adjustment has to be undone.
+    fn branch_target(&self, i: usize, k: u32) -> Result<Label, TranslateError> {
+        if self.func_starts.contains_key(&k) && self.adjusting(i) {
+            return Err(self.err(i, "conditional tail call from a function that reads SP"));
+        }
+        self.target(i, k)
+    }
+}

@@ -1,0 +1,268 @@
+//! Native 6502 routines that every translated program carries: start-up and exit, the
+//! software-stack helpers, the multiply family, the libgcc helpers that
+//! `compiler_builtins` lacks, and the gateway to the KERNAL.
+//!
+//! # How AVR code reaches these routines
+//! The pipeline's linker script defines each native symbol ([`NATIVE`]) at a fixed
+//! address outside `.text`; a `call` to such an address becomes a `JSR` to the routine.
+//! The routines keep avr-gcc's register conventions for them, and clobber nothing else
+//! (they only use the scratch bytes T0..T11), which is stricter than the ABI asks.
+//!
+//! - `__mulsi3`: r25:r22 = r25:r22 * r21:r18 (low 32 bits).
+//! - `__divmodqi4`: r24 = r24 / r22, r25 = r24 % r22 (signed, truncating).
+//! - `__divmodhi4`: r23:r22 = r25:r24 / r23:r22, r25:r24 = remainder (signed, truncating).
+//! - `__c128_kernal(addr: u16, a: u8, x: u8, y: u8, carry: u8) -> u32`: loads A, X, Y and
+//!   the carry (bit 0 of `carry`) and does `JSR addr`; returns A in bits 0-7, X in 8-15,
+//!   Y in 16-23 and the status register `P` in 24-31.
+//! - `__c128_exit(code: u8) -> !`: writes `code` to $D7FF and returns to BASIC.
+
+use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
+use crate::mmap::*;
+
+/// Native symbols the linker script defines, with the address it gives each (outside
+/// the AVR code, so that a call to it can only mean the native routine).
+pub const NATIVE: &[(&str, u32, Routine)] = &[
+    ("__mulsi3", 0x3F000, Routine::Mulsi3),
+    ("__divmodhi4", 0x3F004, Routine::Divmodhi4),
+    ("__divmodqi4", 0x3F008, Routine::Divmodqi4),
+    ("__c128_kernal", 0x3F00C, Routine::Kernal),
+    ("__c128_exit", 0x3F010, Routine::Exit),
+];
+
+/// The runtime routines, each with its own label.
+#[allow(missing_docs)] // Names say what they are; the module docs give the conventions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Routine {
+    Start,
+    Exit,
+    Push,
+    Pop,
+    Enter,
+    Leave,
+    Icall,
+    Mul8u,
+    Mul8s,
+    Mul8su,
+    Mulsi3,
+    Divmodqi4,
+    Divmodhi4,
+    Kernal,
+    KernalJump,
+    Save,
+}
+
+const RT_BASE: u32 = 0x8000_0000;
+const LOCAL_BASE: u32 = 0x4000_0000;
+
+impl Routine {
+    /// The routine's label.
+    pub fn label(self) -> Label {
+        Label(RT_BASE + self as u32)
+    }
+
+    /// The routine's name in the symbol map.
+    pub fn name(self) -> String {
+        format!("rt_{self:?}").to_lowercase()
+    }
+
+    /// The routine that implements a native symbol, if `name` is one.
+    pub fn for_symbol(name: &str) -> Option<Routine> {
+        NATIVE.iter().find(|(n, _, _)| *n == name).map(|&(_, _, r)| r)
+    }
+}
+
+/// Allocates local labels for code sequences.
+#[derive(Debug, Default)]
+pub struct Locals(u32);
+
+impl Locals {
+    /// A fresh label.
+    pub fn fresh(&mut self) -> Label {
+        self.0 += 1;
+        Label(LOCAL_BASE + self.0)
+    }
+}
+
+fn r(n: u8) -> u8 {
+    reg(n)
+}
+fn t(n: u8) -> u8 {
+    temp(n)
+}
+
+fn neg16(a: &mut Asm, lo: u8) {
+    a.i(SEC).b(LDA_IMM, 0).b(SBC_ZP, lo).b(STA_ZP, lo);
+    a.b(LDA_IMM, 0).b(SBC_ZP, lo + 1).b(STA_ZP, lo + 1);
+}
+
+fn neg8_a(a: &mut Asm) {
+    a.b(EOR_IMM, 0xFF).i(CLC).b(ADC_IMM, 1);
+}
+
+fn save(off: i32) -> Arg {
+    Arg::Sym(Sym::Code(Routine::Save.label()), Part::Word, off)
+}
+
+/// Emits every runtime routine. `entry` is the label of the program's entry function.
+pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
+    let mut out = Vec::new();
+    let mut a = Asm::default();
+
+    // Start-up: save what BASIC needs back, map RAM 0 + KERNAL + I/O, set up the AVR
+    // stack and zero register, zero .bss, run the program, then fall into exit.
+    a.w(LDA_ABS, MMU_CR);
+    a.items.push(Item::Ins(STA_ABS, save(0)));
+    a.b(LDA_IMM, MMU_CONFIG).w(STA_ABS, MMU_CR).i(CLD).i(TSX);
+    a.items.push(Item::Ins(STX_ABS, save(1)));
+    let l1 = loc.fresh();
+    a.b(LDX_IMM, ZP_SAVE_LEN - 1).label(l1).b(LDA_ZPX, ZP_SAVE_START);
+    a.items.push(Item::Ins(STA_ABX, save(2)));
+    a.i(DEX).br(BPL, l1);
+    a.b(LDA_IMM, STACK_TOP as u8).b(STA_ZP, SPL).b(LDA_IMM, (STACK_TOP >> 8) as u8).b(STA_ZP, SPH);
+    a.b(LDA_IMM, 0).b(STA_ZP, r(1)).b(STA_ZP, FLAGS).b(STA_ZP, TFLAG);
+    a.s(LDA_IMM, Sym::BssStart, Part::Lo).b(STA_ZP, t(0));
+    a.s(LDA_IMM, Sym::BssStart, Part::Hi).b(STA_ZP, t(1));
+    a.s(LDA_IMM, Sym::BssLen, Part::Lo).b(STA_ZP, t(2));
+    a.s(LDA_IMM, Sym::BssLen, Part::Hi).b(STA_ZP, t(3));
+    let (zl, zd) = (loc.fresh(), loc.fresh());
+    a.b(LDY_IMM, 0).label(zl).b(LDA_ZP, t(2)).b(ORA_ZP, t(3)).br(BEQ, zd);
+    a.b(LDA_IMM, 0).b(STA_IZY, t(0)).b(INC_ZP, t(0)).b(BNE, 2).b(INC_ZP, t(1));
+    a.b(LDA_ZP, t(2)).b(BNE, 2).b(DEC_ZP, t(3)).b(DEC_ZP, t(2)).to(JMP, zl);
+    a.label(zd).to(JSR, entry);
+    out.push((Routine::Start, a));
+
+    // Exit: code in r24; reached by returning from the entry or from __c128_exit.
+    let mut a = Asm::default();
+    a.b(LDA_ZP, r(24)).w(STA_ABS, EXIT_PORT);
+    a.items.push(Item::Ins(LDX_ABS, save(1)));
+    a.i(TXS);
+    let l2 = loc.fresh();
+    a.b(LDX_IMM, ZP_SAVE_LEN - 1).label(l2);
+    a.items.push(Item::Ins(LDA_ABX, save(2)));
+    a.b(STA_ZPX, ZP_SAVE_START).i(DEX).br(BPL, l2);
+    a.items.push(Item::Ins(LDA_ABS, save(0)));
+    a.w(STA_ABS, MMU_CR).i(RTS);
+    out.push((Routine::Exit, a));
+
+    // push A: *SP = A; SP -= 1.
+    let mut a = Asm::default();
+    a.b(LDY_IMM, 0).b(STA_IZY, SPL).b(LDA_ZP, SPL).b(BNE, 2).b(DEC_ZP, SPH).b(DEC_ZP, SPL).i(RTS);
+    out.push((Routine::Push, a));
+    // pop A: SP += 1; A = *SP.
+    let mut a = Asm::default();
+    a.b(INC_ZP, SPL).b(BNE, 2).b(INC_ZP, SPH).b(LDY_IMM, 0).b(LDA_IZY, SPL).i(RTS);
+    out.push((Routine::Pop, a));
+    // SP -= 2: the AVR return address footprint, for functions that read SP.
+    let mut a = Asm::default();
+    a.b(LDA_ZP, SPL).i(SEC).b(SBC_IMM, 2).b(STA_ZP, SPL).b(BCS, 2).b(DEC_ZP, SPH).i(RTS);
+    out.push((Routine::Enter, a));
+    // SP += 2, then return (to the caller of whoever jumped or called here).
+    let mut a = Asm::default();
+    a.b(LDA_ZP, SPL).i(CLC).b(ADC_IMM, 2).b(STA_ZP, SPL).b(BCC, 2).b(INC_ZP, SPH).i(RTS);
+    out.push((Routine::Leave, a));
+    // icall: Z holds the 6502 address of the callee (code pointers are rewritten).
+    let mut a = Asm::default();
+    a.w(JMP_IND, u16::from(r(30)));
+    out.push((Routine::Icall, a));
+
+    // r1:r0 = T0 * T1, unsigned.
+    let mut a = Asm::default();
+    let (ml, mn) = (loc.fresh(), loc.fresh());
+    a.b(LDA_IMM, 0).b(LDX_IMM, 8).b(LSR_ZP, t(0));
+    a.label(ml).br(BCC, mn).i(CLC).b(ADC_ZP, t(1));
+    a.label(mn).i(ROR_A).b(ROR_ZP, t(0)).i(DEX).br(BNE, ml);
+    a.b(STA_ZP, r(1)).b(LDA_ZP, t(0)).b(STA_ZP, r(0)).i(RTS);
+    out.push((Routine::Mul8u, a));
+    // Signed corrections: hi -= b if a < 0; hi -= a if b < 0 (only the first for mulsu).
+    for (routine, both) in [(Routine::Mul8s, true), (Routine::Mul8su, false)] {
+        let mut a = Asm::default();
+        let (s1, s2) = (loc.fresh(), loc.fresh());
+        a.b(LDA_ZP, t(0)).b(STA_ZP, t(2)).b(LDA_ZP, t(1)).b(STA_ZP, t(3));
+        a.to(JSR, Routine::Mul8u.label());
+        a.b(LDA_ZP, t(2)).br(BPL, s1).b(LDA_ZP, r(1)).i(SEC).b(SBC_ZP, t(3)).b(STA_ZP, r(1));
+        a.label(s1);
+        if both {
+            a.b(LDA_ZP, t(3)).br(BPL, s2).b(LDA_ZP, r(1)).i(SEC).b(SBC_ZP, t(2)).b(STA_ZP, r(1));
+        }
+        a.label(s2).i(RTS);
+        out.push((routine, a));
+    }
+
+    // __mulsi3: shift-and-add over 32 multiplier bits.
+    let mut a = Asm::default();
+    for i in 0..4 {
+        a.b(LDA_ZP, r(18 + i)).b(STA_ZP, t(i)).b(LDA_ZP, r(22 + i)).b(STA_ZP, t(4 + i));
+    }
+    a.b(LDA_IMM, 0);
+    for i in 8..12 {
+        a.b(STA_ZP, t(i));
+    }
+    let (l, n) = (loc.fresh(), loc.fresh());
+    a.b(LDX_IMM, 32).label(l);
+    a.b(LSR_ZP, t(7)).b(ROR_ZP, t(6)).b(ROR_ZP, t(5)).b(ROR_ZP, t(4)).br(BCC, n).i(CLC);
+    for i in 0..4 {
+        a.b(LDA_ZP, t(8 + i)).b(ADC_ZP, t(i)).b(STA_ZP, t(8 + i));
+    }
+    a.label(n).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3));
+    a.i(DEX).br(BNE, l);
+    for i in 0..4 {
+        a.b(LDA_ZP, t(8 + i)).b(STA_ZP, r(22 + i));
+    }
+    a.i(RTS);
+    out.push((Routine::Mulsi3, a));
+
+    // __divmodqi4: signs in T4 (quotient) and T5 (remainder), unsigned 8-bit division.
+    let mut a = Asm::default();
+    let [p1, p2, p3, p4, dl, ds] = [(); 6].map(|_| loc.fresh());
+    a.b(LDA_ZP, r(24)).b(EOR_ZP, r(22)).b(STA_ZP, t(4)).b(LDA_ZP, r(24)).b(STA_ZP, t(5));
+    a.br(BPL, p1);
+    neg8_a(&mut a);
+    a.label(p1).b(STA_ZP, t(0)).b(LDA_ZP, r(22)).br(BPL, p2);
+    neg8_a(&mut a);
+    a.label(p2).b(STA_ZP, t(1));
+    a.b(LDA_IMM, 0).b(LDX_IMM, 8).label(dl).b(ASL_ZP, t(0)).i(ROL_A).b(CMP_ZP, t(1)).br(BCC, ds);
+    a.b(SBC_ZP, t(1)).b(INC_ZP, t(0)).label(ds).i(DEX).br(BNE, dl);
+    a.b(LDX_ZP, t(5)).br(BPL, p3);
+    neg8_a(&mut a);
+    a.label(p3).b(STA_ZP, r(25)).b(LDA_ZP, t(0)).b(LDX_ZP, t(4)).br(BPL, p4);
+    neg8_a(&mut a);
+    a.label(p4).b(STA_ZP, r(24)).i(RTS);
+    out.push((Routine::Divmodqi4, a));
+
+    // __divmodhi4: |a| in T0:T1, |b| in T2:T3, remainder in T4:T5, signs in T8, T9.
+    let mut a = Asm::default();
+    let [p1, p2, p3, p4, dl, ds] = [(); 6].map(|_| loc.fresh());
+    a.b(LDA_ZP, r(25)).b(EOR_ZP, r(23)).b(STA_ZP, t(8)).b(LDA_ZP, r(25)).b(STA_ZP, t(9));
+    a.b(LDA_ZP, r(24)).b(STA_ZP, t(0)).b(LDA_ZP, r(25)).b(STA_ZP, t(1)).br(BPL, p1);
+    neg16(&mut a, t(0));
+    a.label(p1).b(LDA_ZP, r(22)).b(STA_ZP, t(2)).b(LDA_ZP, r(23)).b(STA_ZP, t(3)).br(BPL, p2);
+    neg16(&mut a, t(2));
+    a.label(p2).b(LDA_IMM, 0).b(STA_ZP, t(4)).b(STA_ZP, t(5)).b(LDX_IMM, 16);
+    a.label(dl).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(4)).b(ROL_ZP, t(5));
+    a.b(LDA_ZP, t(4)).i(SEC).b(SBC_ZP, t(2)).i(TAY).b(LDA_ZP, t(5)).b(SBC_ZP, t(3)).br(BCC, ds);
+    a.b(STA_ZP, t(5)).b(STY_ZP, t(4)).b(INC_ZP, t(0));
+    a.label(ds).i(DEX).br(BNE, dl);
+    a.b(LDA_ZP, t(9)).br(BPL, p3);
+    neg16(&mut a, t(4));
+    a.label(p3).b(LDA_ZP, t(4)).b(STA_ZP, r(24)).b(LDA_ZP, t(5)).b(STA_ZP, r(25));
+    a.b(LDA_ZP, t(8)).br(BPL, p4);
+    neg16(&mut a, t(0));
+    a.label(p4).b(LDA_ZP, t(0)).b(STA_ZP, r(22)).b(LDA_ZP, t(1)).b(STA_ZP, r(23)).i(RTS);
+    out.push((Routine::Divmodhi4, a));
+
+    // __c128_kernal: A = r22, X = r20, Y = r18, carry = bit 0 of r16, JSR (r25:r24).
+    let mut a = Asm::default();
+    a.b(LDA_ZP, r(16)).i(LSR_A).b(LDA_ZP, r(22)).b(LDX_ZP, r(20)).b(LDY_ZP, r(18));
+    a.to(JSR, Routine::KernalJump.label());
+    a.b(STA_ZP, r(22)).b(STX_ZP, r(23)).b(STY_ZP, r(24)).i(PHP).i(PLA).b(STA_ZP, r(25)).i(RTS);
+    out.push((Routine::Kernal, a));
+    let mut a = Asm::default();
+    a.w(JMP_IND, u16::from(r(24)));
+    out.push((Routine::KernalJump, a));
+
+    // Save area: $FF00, the 6502 SP, then the saved zero page.
+    let mut a = Asm::default();
+    a.items.push(Item::Bytes(vec![0; 2 + usize::from(ZP_SAVE_LEN)]));
+    out.push((Routine::Save, a));
+    out
+}

@@ -1,0 +1,291 @@
+//! The translator's driver: decode, analyse flags, lower, lay out, and produce the `.prg`
+//! image with its symbol map and listing.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use crate::asm::Item;
+use crate::decode::{self, DecodeError, Insn, Op};
+use crate::error::TranslateError;
+use crate::flags;
+use crate::link::{self, Chunk, DataPlacement, Owner};
+use crate::lower::{Ctx, insn_label};
+use crate::mmap::{CODE_START, LOAD_ADDR, MIN_STACK, STACK_TOP};
+use crate::program::{AvrProgram, RelocKind, Target};
+use crate::runtime::{self, Locals, Routine};
+
+/// Sizes of a translation, for reports and benchmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stats {
+    /// Number of AVR instructions translated.
+    pub avr_insns: usize,
+    /// Bytes of AVR code.
+    pub avr_bytes: usize,
+    /// Bytes of 6502 code translated from AVR instructions.
+    pub code_bytes: usize,
+    /// Bytes of runtime routines (start-up, helpers, save area).
+    pub runtime_bytes: usize,
+    /// Bytes of initialised data.
+    pub data_bytes: usize,
+    /// Bytes of `.bss`.
+    pub bss_bytes: usize,
+    /// First address after code, data and `.bss`.
+    pub end_addr: u32,
+}
+
+impl Stats {
+    /// Average 6502 bytes per AVR instruction.
+    pub fn bytes_per_insn(&self) -> f64 {
+        self.code_bytes as f64 / self.avr_insns.max(1) as f64
+    }
+}
+
+/// The result of a translation.
+#[derive(Debug, Clone)]
+pub struct Translation {
+    /// The `.prg` file: load address $1C01 (little-endian), BASIC stub, code, data.
+    pub prg: Vec<u8>,
+    /// Symbol map: one line per function, routine and region, sorted by address.
+    pub map: String,
+    /// Listing: every AVR instruction with its 6502 address, bytes and base cycles.
+    pub listing: String,
+    /// Sizes.
+    pub stats: Stats,
+    /// 6502 address of each translated AVR instruction, sorted: `(6502 address, AVR address)`.
+    pub pc_map: Vec<(u16, u32)>,
+    /// 6502 address of every function and runtime routine, by name.
+    pub symbols: Vec<(String, u16)>,
+}
+
+impl Translation {
+    /// The AVR instruction address whose translation contains the 6502 address `pc`, if
+    /// `pc` is in translated code (for error messages of the runner).
+    pub fn avr_address_of(&self, pc: u16) -> Option<u32> {
+        let i = self.pc_map.partition_point(|&(a, _)| a <= pc);
+        (i > 0).then(|| self.pc_map[i - 1].1)
+    }
+
+    /// The 6502 address of a symbol.
+    pub fn symbol(&self, name: &str) -> Option<u16> {
+        self.symbols.iter().find(|(n, _)| n == name).map(|&(_, a)| a)
+    }
+}
+
+/// The BASIC 7.0 stub at $1C01: `10 SYS 7181`, then the end-of-program link.
+pub fn basic_stub() -> Vec<u8> {
+    let next = LOAD_ADDR + 10;
+    let mut s = vec![next as u8, (next >> 8) as u8, 10, 0, 0x9E];
+    s.extend(CODE_START.to_string().bytes());
+    s.extend([0, 0, 0]);
+    debug_assert_eq!(LOAD_ADDR as usize + s.len(), CODE_START as usize);
+    s
+}
+
+fn decode_all(prog: &AvrProgram) -> Result<(Vec<u32>, Vec<Insn>), TranslateError> {
+    let mut addrs = Vec::new();
+    let mut insns = Vec::new();
+    let mut at = 0usize;
+    while at + 1 < prog.text.len() {
+        match decode::decode(&prog.text, at, 0) {
+            Ok(i) => {
+                addrs.push(at as u32);
+                at += usize::from(i.len);
+                insns.push(i);
+            }
+            Err(e) => {
+                let n = if e == DecodeError::Truncated { prog.text.len() - at } else { 2 };
+                let bytes = prog.text[at..at + n].iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
+                return Err(TranslateError::UnknownInstruction { at: prog.locate(at as u32), bytes });
+            }
+        }
+    }
+    Ok((addrs, insns))
+}
+
+/// Translates a linked AVR program into a C128 program.
+pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
+    let (addrs, insns) = decode_all(prog)?;
+    let index: HashMap<u32, usize> = addrs.iter().enumerate().map(|(i, &a)| (a, i)).collect();
+    let func_starts: HashMap<u32, usize> = prog.functions.iter().enumerate().map(|(i, f)| (f.addr, i)).collect();
+    let func_of: Vec<Option<usize>> =
+        addrs.iter().map(|&a| prog.functions.partition_point(|f| f.addr <= a).checked_sub(1)).collect();
+    let mut adjusts = vec![false; prog.functions.len()];
+    for (i, insn) in insns.iter().enumerate() {
+        if insn.op == Op::In
+            && (insn.k == 0x3D || insn.k == 0x3E)
+            && let Some(f) = func_of[i]
+        {
+            adjusts[f] = true;
+        }
+    }
+    let succs: Vec<Vec<usize>> = insns
+        .iter()
+        .enumerate()
+        .map(|(i, insn)| {
+            let next = (i + 1 < insns.len()).then_some(i + 1);
+            let at = |a: u32| index.get(&a).copied();
+            let v: Vec<Option<usize>> = match insn.op {
+                Op::Ret | Op::Reti | Op::Ijmp | Op::Eijmp => vec![],
+                Op::Rjmp | Op::Jmp if func_starts.contains_key(&insn.k) => vec![],
+                Op::Rjmp | Op::Jmp => vec![at(insn.k)],
+                Op::Brbs | Op::Brbc => vec![next, at(insn.k)],
+                Op::Cpse | Op::Sbrc | Op::Sbrs | Op::Sbic | Op::Sbis => {
+                    vec![next, (i + 2 < insns.len()).then_some(i + 2)]
+                }
+                _ => vec![next],
+            };
+            v.into_iter().flatten().collect()
+        })
+        .collect();
+    let live_out = flags::live_out(&insns, &succs);
+    let ctx = Ctx {
+        prog,
+        addrs: &addrs,
+        insns: &insns,
+        index: &index,
+        func_of: &func_of,
+        func_starts: &func_starts,
+        adjusts: &adjusts,
+        live_out: &live_out,
+    };
+    let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
+
+    let mut chunks = Vec::new();
+    let mut loc = Locals::default();
+    for (routine, mut a) in runtime::emit(insn_label(entry), &mut loc) {
+        a.items.insert(0, Item::Label(routine.label()));
+        chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });
+    }
+    let runtime_chunks = chunks.len();
+    for i in 0..insns.len() {
+        let mut items = vec![Item::Label(insn_label(i))];
+        items.extend(ctx.lower(i)?.items);
+        chunks.push(Chunk { owner: Owner::Insn(i), items });
+    }
+
+    let link::Layout { labels, long, size: code_len } = link::layout(&chunks, CODE_START)?;
+    let data_addr = u32::from(CODE_START) + code_len;
+    let bss_addr = data_addr + prog.data.len() as u32;
+    let end = bss_addr + prog.bss_len;
+    let limit = u32::from(STACK_TOP - MIN_STACK);
+    if end > limit {
+        return Err(TranslateError::TooLarge { what: "code, data and .bss".into(), end, limit });
+    }
+    let dp = DataPlacement {
+        data_addr: data_addr as u16,
+        data_base: prog.data_base,
+        bss_addr: bss_addr as u16,
+        bss_len: prog.bss_len as u16,
+    };
+    let placed = link::encode(&chunks, CODE_START, labels, &long, &dp)?;
+
+    // Data relocations: pointers to data and code (vtables) become 6502 addresses.
+    let mut data = prog.data.clone();
+    for rel in &prog.data_relocs {
+        let at = || prog.locate(rel.offset);
+        let bad = |why: String| TranslateError::Relocation { at: at(), kind: rel.kind.name(), why };
+        let value = match (&rel.target, rel.kind) {
+            (Target::Code(a), RelocKind::R16 | RelocKind::R16Pm) => {
+                let i = index.get(a).ok_or_else(|| bad(format!("code address {a:#x} is not an instruction")))?;
+                placed.labels[&insn_label(*i)]
+            }
+            (Target::Data(x), RelocKind::R16) => dp.map(*x),
+            (Target::Absolute { name, value }, RelocKind::R16 | RelocKind::R16Pm) => match Routine::for_symbol(name) {
+                Some(rt) => placed.labels[&rt.label()],
+                None => *value as u16,
+            },
+            (_, kind) => return Err(bad(format!("{} in data is not supported", kind.name()))),
+        };
+        let o = rel.offset as usize;
+        if o + 2 > data.len() {
+            return Err(bad("outside the initialised data".into()));
+        }
+        data[o..o + 2].copy_from_slice(&value.to_le_bytes());
+    }
+
+    let mut prg = LOAD_ADDR.to_le_bytes().to_vec();
+    prg.extend(basic_stub());
+    prg.extend(&placed.code);
+    prg.extend(&data);
+
+    // Map, listing, statistics.
+    let mut symbols = Vec::new();
+    for (ci, c) in chunks.iter().enumerate() {
+        if let Owner::Runtime(name) = &c.owner {
+            symbols.push((name.clone(), placed.spans[ci].0));
+        }
+    }
+    for f in &prog.functions {
+        if let Some(&i) = index.get(&f.addr) {
+            symbols.push((f.name.clone(), placed.labels[&insn_label(i)]));
+        }
+    }
+    let mut pc_map = Vec::new();
+    let mut listing = String::new();
+    let mut code_bytes = 0usize;
+    let mut runtime_bytes = 0usize;
+    for (ci, c) in chunks.iter().enumerate() {
+        let (start, len, cycles) = placed.spans[ci];
+        let off = usize::from(start - CODE_START);
+        let bytes: Vec<String> = placed.code[off..off + usize::from(len)].iter().map(|b| format!("{b:02x}")).collect();
+        match c.owner {
+            Owner::Runtime(ref name) => {
+                runtime_bytes += usize::from(len);
+                let _ = writeln!(listing, "{name}:  ${start:04x}  {len} bytes");
+            }
+            Owner::Insn(i) => {
+                code_bytes += usize::from(len);
+                let a = addrs[i];
+                pc_map.push((start, a));
+                if let Some(&f) = func_starts.get(&a) {
+                    let _ = writeln!(listing, "\n{}:", prog.functions[f].name);
+                }
+                let loc = prog.locate(a);
+                let avr: Vec<String> = prog.text[a as usize..a as usize + usize::from(insns[i].len)]
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                let _ = writeln!(
+                    listing,
+                    "  +{:<5x} {a:05x}  {:<11}  {:<26} ${start:04x}  {:>3}c  {}",
+                    loc.offset,
+                    avr.join(" "),
+                    insns[i].to_string(),
+                    cycles,
+                    bytes.join(" ")
+                );
+            }
+        }
+    }
+    let _ = runtime_chunks;
+    let stats = Stats {
+        avr_insns: insns.len(),
+        avr_bytes: prog.text.len(),
+        code_bytes,
+        runtime_bytes,
+        data_bytes: data.len(),
+        bss_bytes: prog.bss_len as usize,
+        end_addr: end,
+    };
+    let mut map = String::new();
+    let _ = writeln!(map, "# avr2mos symbol map (6502 addresses)");
+    let _ = writeln!(map, "{LOAD_ADDR:04x} basic_stub");
+    let mut sorted = symbols.clone();
+    sorted.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
+    for (n, a) in &sorted {
+        let _ = writeln!(map, "{a:04x} {n}");
+    }
+    let _ = writeln!(map, "{data_addr:04x} data ({} bytes, AVR data address {:#06x})", data.len(), prog.data_base);
+    let _ = writeln!(map, "{bss_addr:04x} bss ({} bytes)", prog.bss_len);
+    let _ = writeln!(map, "{end:04x} end");
+    let _ = writeln!(map, "{STACK_TOP:04x} avr_stack_top (grows down)");
+    let _ = writeln!(
+        map,
+        "# {} AVR instructions -> {} bytes ({:.2} bytes/instruction), runtime {} bytes",
+        stats.avr_insns,
+        stats.code_bytes,
+        stats.bytes_per_insn(),
+        stats.runtime_bytes
+    );
+    Ok(Translation { prg, map, listing, stats, pc_map, symbols })
+}
