@@ -1,0 +1,272 @@
+//! The chips and the screen editor seen from 6502 programs: both screens, screenshots, the
+//! keyboard (buffer and matrix), the shadow registers, the SID log, CIA timers and TOD, the
+//! 40/80 key and FAST mode.
+
+mod common;
+
+use common::Asm;
+use emulator_tests::screenshot::{BORDER, RGBI_PALETTE, VIC_PALETTE};
+use emulator_tests::{Config, RunOptions, Screen, run_until_exit};
+
+fn run_with(asm: &Asm, options: RunOptions) -> emulator_tests::RunReport {
+    run_until_exit(&asm.prg(), options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn run(asm: &Asm) -> emulator_tests::RunReport {
+    run_with(asm, RunOptions::default())
+}
+
+fn eighty() -> RunOptions {
+    RunOptions { config: Config { eighty_columns: true, ..Config::default() }, ..RunOptions::default() }
+}
+
+/// `LDA $A2 / l: CMP $A2 / BEQ l`: waits for the jiffy clock (the frame interrupt) to tick.
+fn wait_frame(a: &mut Asm) {
+    a.op(&[0xA5, 0xA2, 0xC5, 0xA2, 0xF0, 0xFC]);
+}
+
+fn rgba(rgb: [u8; 3]) -> image::Rgba<u8> {
+    image::Rgba([rgb[0], rgb[1], rgb[2], 255])
+}
+
+#[test]
+fn chrout_draws_on_the_40_column_screen() {
+    let mut a = Asm::new();
+    a.print(&[0x93]).print(b"HI\r").print(&[0x1C, 0x12]).print(b"A").exit(0);
+    let r = run(&a);
+    let b = r.machine.bus();
+    assert_eq!([b.ram_peek(0, 0x0400), b.ram_peek(0, 0x0401), b.ram_peek(0, 0x0402)], [8, 9, 32]);
+    assert_eq!(b.ram_peek(0, 0x0428), 0x81, "reverse A on the second line");
+    assert_eq!(b.colour_ram[0], 13);
+    assert_eq!(b.colour_ram[40], 2, "red after CHR$(28)");
+}
+
+#[test]
+fn chrout_draws_on_the_80_column_screen_when_it_is_active() {
+    let mut a = Asm::new();
+    a.print(b"OK").exit(0);
+    let r = run_with(&a, eighty());
+    let vdc = &r.machine.bus().vdc;
+    assert_eq!([vdc.peek(0), vdc.peek(1)], [15, 11]);
+    assert_eq!(vdc.peek(0x0800), 7, "cyan as RGBI");
+    assert_eq!(r.machine.bus().ram_peek(0, 0x0400), 32, "the 40-column screen is untouched");
+}
+
+#[test]
+fn plot_moves_the_cursor_and_reads_it_back() {
+    let mut a = Asm::new();
+    a.op(&[0x18, 0xA2, 0x05, 0xA0, 0x0A, 0x20, 0xF0, 0xFF]) // CLC / LDX #5 / LDY #10 / PLOT
+        .print(b"Z")
+        .op(&[0x38, 0x20, 0xF0, 0xFF]) // SEC / PLOT
+        .op(&[0x98, 0x8D, 0xFF, 0xD7, 0x60]); // TYA: exit with the column
+    let r = run(&a);
+    assert_eq!(r.exit.code, 11);
+    assert_eq!(r.machine.bus().ram_peek(0, 0x0400 + 5 * 40 + 10), 26);
+}
+
+#[test]
+fn screenshot_40_draws_border_background_and_glyphs() {
+    let mut a = Asm::new();
+    a.op(&[0xA9, 0x02, 0x8D, 0x20, 0xD0]) // border red
+        .print(&[0x93])
+        .print(b"A")
+        .exit(0);
+    let r = run(&a);
+    let img = r.machine.screenshot(Screen::Forty);
+    assert_eq!(img.dimensions(), (320 + 2 * BORDER, 200 + 2 * BORDER));
+    assert_eq!(*img.get_pixel(0, 0), rgba(VIC_PALETTE[2]));
+    // The built-in 'A' has its top row in columns 2-4 of the cell.
+    assert_eq!(*img.get_pixel(BORDER + 2, BORDER), rgba(VIC_PALETTE[13]));
+    assert_eq!(*img.get_pixel(BORDER, BORDER), rgba(VIC_PALETTE[11]));
+    assert_eq!(*img.get_pixel(BORDER + 10, BORDER), rgba(VIC_PALETTE[11]));
+}
+
+#[test]
+fn the_editor_interrupt_restores_d018_from_its_shadow() {
+    let mut a = Asm::new();
+    a.op(&[0xA9, 0x18, 0x8D, 0x18, 0xD0]); // $D018 = $18 behind the editor's back
+    wait_frame(&mut a);
+    a.op(&[0xAD, 0x18, 0xD0, 0x8D, 0xFF, 0xD7, 0x60]);
+    assert_eq!(run(&a).exit.code, 0x15, "$14 back, bit 0 reads 1");
+    let mut a = Asm::new();
+    a.op(&[0xA9, 0x18, 0x8D, 0x2C, 0x0A]); // through the shadow: it sticks
+    wait_frame(&mut a);
+    a.op(&[0xAD, 0x18, 0xD0, 0x8D, 0xFF, 0xD7, 0x60]);
+    assert_eq!(run(&a).exit.code, 0x19);
+}
+
+#[test]
+fn screenshot_uses_the_character_set_the_program_installed() {
+    let mut a = Asm::new();
+    // Glyph 1 of a RAM character set at $2000 is solid; select it through the shadow.
+    a.op(&[0xA2, 0x07, 0xA9, 0xFF])
+        .label("fill")
+        .op(&[0x9D, 0x08, 0x20, 0xCA])
+        .branch(0x10, "fill")
+        .op(&[0xA9, 0x18, 0x8D, 0x2C, 0x0A]);
+    wait_frame(&mut a);
+    a.print(&[0x93]).print(b"A").exit(0);
+    let r = run(&a);
+    let img = r.machine.screenshot(Screen::Forty);
+    for x in 0..8 {
+        assert_eq!(*img.get_pixel(BORDER + x, BORDER + 7), rgba(VIC_PALETTE[13]));
+    }
+}
+
+#[test]
+fn vdc_registers_programmed_by_the_cpu_show_in_the_80_column_screenshot() {
+    let mut a = Asm::new();
+    // Select register, wait for ready, write: update address $0000, then 'X' (24) and a
+    // light red attribute at $0800.
+    let write = |a: &mut Asm, reg: u8, v: u8| {
+        a.op(&[0xA2, reg, 0x8E, 0x00, 0xD6])
+            .op(&[0x2C, 0x00, 0xD6, 0x10, 0xFB]) // BIT $D600 / BPL (wait for ready)
+            .op(&[0xA9, v, 0x8D, 0x01, 0xD6]);
+    };
+    write(&mut a, 18, 0x00);
+    write(&mut a, 19, 0x00);
+    write(&mut a, 31, 24);
+    write(&mut a, 18, 0x08);
+    write(&mut a, 19, 0x00);
+    write(&mut a, 31, 0x09);
+    a.exit(0);
+    let r = run(&a);
+    let img = r.machine.screenshot(Screen::Eighty);
+    assert_eq!(img.dimensions(), (640, 200));
+    // 'X' has its top row at columns 1 and 5.
+    assert_eq!(*img.get_pixel(1, 0), rgba(RGBI_PALETTE[9]));
+    assert_eq!(*img.get_pixel(2, 0), rgba(RGBI_PALETTE[0]));
+}
+
+#[test]
+fn screenshots_are_written_as_png() {
+    let mut a = Asm::new();
+    a.print(b"PNG").exit(0);
+    let r = run(&a);
+    let dir = std::env::temp_dir().join(format!("bac128-shot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("forty.png");
+    r.machine.save_screenshot(None, &path).unwrap();
+    let back = image::open(&path).unwrap().to_rgba8();
+    assert_eq!(back, r.machine.screenshot(Screen::Forty));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn getin_reads_the_typed_keys() {
+    let mut a = Asm::new();
+    a.label("get")
+        .op(&[0x20, 0xE4, 0xFF]) // JSR GETIN
+        .branch(0xF0, "get")
+        .op(&[0x20, 0xD2, 0xFF, 0xC9, 0x0D]) // JSR CHROUT / CMP #13
+        .branch(0xD0, "get")
+        .exit(0);
+    let opts = RunOptions { keys: Some("Ab1{WAIT 5}!{RETURN}".into()), ..RunOptions::default() };
+    let r = run_with(&a, opts);
+    assert_eq!(r.output(), "AB1!\n");
+}
+
+#[test]
+fn chrin_returns_a_typed_line() {
+    let mut a = Asm::new();
+    a.label("in")
+        .op(&[0x20, 0xCF, 0xFF, 0x85, 0xFB, 0xC9, 0x0D]) // CHRIN / STA $FB / CMP #13
+        .branch(0xD0, "in")
+        .exit(9);
+    let opts = RunOptions { keys: Some("DEAL{RETURN}".into()), ..RunOptions::default() };
+    let r = run_with(&a, opts);
+    assert_eq!(r.exit.code, 9);
+    assert_eq!(r.output(), "\n", "the echo goes to the screen, the RETURN to the log");
+    assert_eq!(r.machine.bus().ram_peek(0, 0x0400), 4, "D echoed on the screen");
+}
+
+#[test]
+fn the_key_matrix_shows_held_keys() {
+    // Wait until 'A' (column 1, row 2) reads as down, then until the C128's HELP key
+    // ($D02F line 0, row 0) does.
+    let mut a = Asm::new();
+    a.label("a")
+        .op(&[0xA9, 0xFD, 0x8D, 0x00, 0xDC, 0xAD, 0x01, 0xDC, 0x29, 0x04])
+        .branch(0xD0, "a")
+        .op(&[0xA9, 0xFF, 0x8D, 0x00, 0xDC, 0xA9, 0xFE, 0x8D, 0x2F, 0xD0])
+        .label("help")
+        .op(&[0xAD, 0x01, 0xDC, 0x29, 0x01])
+        .branch(0xD0, "help")
+        .exit(1);
+    let opts = RunOptions { keys: Some("A{HELP}".into()), ..RunOptions::default() };
+    assert_eq!(run_with(&a, opts).exit.code, 1);
+}
+
+#[test]
+fn joystick_2_reads_on_port_a() {
+    let mut a = Asm::new();
+    a.op(&[0xAD, 0x00, 0xDC, 0x8D, 0xFF, 0xD7, 0x60]);
+    let mut m = emulator_tests::machine_for(RunOptions::default()).unwrap();
+    m.bus_mut().keyboard.joystick[1] = emulator_tests::keys::joy::FIRE | emulator_tests::keys::joy::UP;
+    m.load_prg(&a.prg()).unwrap();
+    let exit = m.run_basic().unwrap();
+    assert_eq!(exit.code & 0x1F, 0x1F & !0x11);
+}
+
+#[test]
+fn sid_writes_are_logged_with_their_cycle() {
+    let mut a = Asm::new();
+    a.op(&[0xA9, 0x31, 0x8D, 0x00, 0xD4, 0xA9, 0x1C, 0x8D, 0x01, 0xD4]).op(&[0xA9, 0x21, 0x8D, 0x04, 0xD4]).exit(0);
+    let r = run(&a);
+    let sid = &r.machine.bus().sid;
+    let regs: Vec<(u8, u8)> = sid.log.iter().map(|w| (w.reg, w.value)).collect();
+    assert_eq!(regs, [(0x00, 0x31), (0x01, 0x1C), (0x04, 0x21)]);
+    assert!(sid.log.windows(2).all(|w| w[0].cycle < w[1].cycle));
+    assert_eq!(sid.voice_frequency(0), 0x1C31);
+}
+
+#[test]
+fn tod_clock_ticks_in_real_time() {
+    // Wait until the TOD seconds register reads 1, reading hours first to latch as programs do.
+    let mut a = Asm::new();
+    a.op(&[0x78]) // no interrupts: count only the loop
+        .label("w")
+        .op(&[0xAD, 0x0B, 0xDC, 0xAD, 0x09, 0xDC, 0xAE, 0x08, 0xDC, 0xC9, 0x01])
+        .branch(0xD0, "w")
+        .exit(0);
+    let r = run(&a);
+    let c = r.exit.cycles as f64;
+    assert!((c - 985_248.0).abs() < 1_000.0, "{c}");
+}
+
+#[test]
+fn cia_timer_interrupts_reach_the_program_handler() {
+    let mut a = Asm::new();
+    a.op(&[0x78]) // SEI while installing
+        .imm_addr(0xA9, "irq", false)
+        .op(&[0x8D, 0x14, 0x03])
+        .imm_addr(0xA9, "irq", true)
+        .op(&[0x8D, 0x15, 0x03])
+        .op(&[0xA9, 0x00, 0x8D, 0x1A, 0xD0]) // no raster interrupt
+        .op(&[0xA9, 0xE7, 0x8D, 0x04, 0xDC, 0xA9, 0x03, 0x8D, 0x05, 0xDC]) // latch 999
+        .op(&[0xA9, 0x81, 0x8D, 0x0D, 0xDC, 0xA9, 0x11, 0x8D, 0x0E, 0xDC]) // IRQ on, start
+        .op(&[0x58]) // CLI
+        .label("w")
+        .op(&[0xA5, 0xFB, 0xC9, 0x0A])
+        .branch(0xD0, "w")
+        .exit(0)
+        .label("irq")
+        .op(&[0xAD, 0x0D, 0xDC, 0xE6, 0xFB, 0x4C, 0x33, 0xFF]); // ack, count, KERNAL exit
+    let r = run(&a);
+    assert!((10_000..11_000).contains(&r.exit.cycles), "{}", r.exit.cycles);
+}
+
+#[test]
+fn the_40_80_key_reads_in_d505_and_fast_mode_halves_time() {
+    let mut a = Asm::new();
+    a.op(&[0xAD, 0x05, 0xD5, 0x29, 0x80, 0x8D, 0xFF, 0xD7, 0x60]);
+    assert_eq!(run(&a).exit.code, 0x80);
+    assert_eq!(run_with(&a, eighty()).exit.code, 0x00);
+
+    let mut a = Asm::new();
+    a.op(&[0x78, 0xA9, 0x01, 0x8D, 0x30, 0xD0, 0xA2, 0x00]).label("l").op(&[0xEA, 0xCA]).branch(0xD0, "l").exit(0);
+    let r = run(&a);
+    let now = r.machine.bus().now() as f64;
+    let cycles = r.exit.cycles as f64;
+    assert!(now < cycles * 0.52 && now > cycles * 0.45, "{now} vs {cycles}");
+}
