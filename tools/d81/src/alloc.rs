@@ -14,11 +14,17 @@ use crate::geometry::{DIR_TRACK, SECTORS_PER_TRACK, TRACKS, Ts};
 /// marking them used in the map. `None` if the disk has fewer free sectors (the map is then
 /// left partly used; callers plan on a copy).
 pub(crate) fn plan_file(free: &mut [bool], count: usize) -> Option<Vec<Ts>> {
+    plan_after(free, None, count)
+}
+
+/// Plans `count` more sectors for a chain whose last sector is `last` (a new file when
+/// `None`), as [`plan_file`] does.
+pub(crate) fn plan_after(free: &mut [bool], last: Option<Ts>, count: usize) -> Option<Vec<Ts>> {
     let mut out: Vec<Ts> = Vec::with_capacity(count);
     for _ in 0..count {
-        let next = match out.last() {
+        let next = match out.last().copied().or(last) {
             None => first_block(free)?,
-            Some(&prev) => next_block(free, prev)?,
+            Some(prev) => next_block(free, prev)?,
         };
         free[next.index()?] = false;
         out.push(next);

@@ -103,6 +103,52 @@ impl Disk {
         Ok(entry)
     }
 
+    /// Adds `data` to the end of an existing file (`OPEN` with `,A`): the last sector is
+    /// filled, then the chain grows as a save would. 62 FILE NOT FOUND if there is no such
+    /// file (wildcards are not taken), 64 FILE TYPE MISMATCH for anything but PRG, SEQ and
+    /// USR, 72 DISK FULL (nothing changed) if the new blocks do not fit.
+    pub fn append_file(&mut self, name: &[u8], data: &[u8]) -> Result<DirEntry, DosError> {
+        self.check_writable()?;
+        let mut entry =
+            self.find_exact(name).ok_or_else(|| DosError::FileNotFound { pattern: petscii::to_ascii(name) })?;
+        if !entry.closed {
+            return Err(DosError::WriteFileOpen { name: entry.quoted_name() });
+        }
+        if !matches!(entry.file_type, FileType::Prg | FileType::Seq | FileType::Usr) || entry.first.track == 0 {
+            return Err(DosError::FileTypeMismatch {
+                name: entry.quoted_name(),
+                found: entry.file_type.as_str(),
+                wanted: "PRG, SEQ or USR",
+            });
+        }
+        let chain = chain::follow(&self.image, entry.first, &entry.quoted_name())?;
+        let last = *chain.sectors.last().unwrap_or(&entry.first);
+        let used = usize::from(chain.last_byte).saturating_sub(1);
+        let room = BYTES_PER_BLOCK - used.min(BYTES_PER_BLOCK);
+        let (head, tail) = data.split_at(room.min(data.len()));
+        let more = tail.len().div_ceil(BYTES_PER_BLOCK);
+        let mut free = bam::free_map(&self.image);
+        let sectors = alloc::plan_after(&mut free, Some(last), more)
+            .ok_or(DosError::DiskFull { needed: more.min(usize::from(u16::MAX)) as u16, free: self.blocks_free() })?;
+
+        // It fits: fill the last sector, then chain the new ones after it.
+        let raw = chain::sector_mut(&mut self.image, last);
+        raw[2 + used..2 + used + head.len()].copy_from_slice(head);
+        match sectors.first() {
+            Some(next) => {
+                raw[0] = next.track;
+                raw[1] = next.sector;
+            }
+            None => raw[1] = (used + head.len() + 1) as u8,
+        }
+        if !sectors.is_empty() {
+            self.write_chain(&sectors, tail);
+        }
+        entry.blocks = entry.blocks.saturating_add(sectors.len() as u16);
+        self.put_entry(&entry);
+        Ok(entry)
+    }
+
     /// Writes a C128 boot sector to track 1 sector 0 and allocates it in the BAM, so that no
     /// later file takes it. Fails if a file already uses that sector.
     pub fn install_boot_sector(&mut self, boot: &BootSector) -> Result<(), DosError> {

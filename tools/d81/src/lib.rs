@@ -16,7 +16,13 @@
 //! | `SAVE"@0:NAME",8` | [`Disk::replace_file`] | 00, OK |
 //! | `SCRATCH` / `S0:PATTERN` | [`Disk::scratch`] | [`DosStatus::files_scratched`] |
 //! | `R0:NEW=OLD` | [`Disk::rename`] | 00, OK |
+//! | `OPEN` with `,A` | [`Disk::append_file`] | 00, OK |
+//! | `LOAD"$",8` | [`Disk::directory_listing`] | 00, OK |
+//! | `PRINT#15,"S0:…"` and other commands | [`Disk::command`] | what the command reports |
 //! | directory | [`Disk::entries`], [`Disk::blocks_free`] | |
+//!
+//! [`command::parse_open`] splits an `OPEN` name (`@0:NAME,S,W`) into name, replace flag,
+//! type and mode, with the defaults of each secondary address.
 //!
 //! Patterns take `?` (any one character) and `*` (the rest of the name). Failures:
 //! 62 FILE NOT FOUND, 63 FILE EXISTS, 72 DISK FULL (blocks or directory), 26 WRITE PROTECT
@@ -30,11 +36,13 @@ mod alloc;
 mod bam;
 pub mod boot;
 mod chain;
+pub mod command;
 pub mod dir;
 mod disk;
 mod error;
 mod files;
 pub mod geometry;
+mod listing;
 pub mod manifest;
 pub mod petscii;
 mod status;
@@ -46,5 +54,6 @@ pub use disk::{Disk, File};
 pub use error::ImageError;
 pub use files::{blocks_for, check_name};
 pub use geometry::Ts;
+pub use listing::LISTING_LOAD_ADDRESS;
 pub use manifest::{Manifest, ManifestError};
 pub use status::{DosError, DosStatus};

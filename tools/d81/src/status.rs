@@ -64,6 +64,12 @@ pub enum DosError {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// 31 SYNTAX ERROR: a command or `OPEN` option the drive does not know.
+    #[error("31,SYNTAX ERROR,00,00: invalid command {command:?}")]
+    InvalidCommand {
+        /// The command as ASCII.
+        command: String,
+    },
     /// 34 SYNTAX ERROR: no file name given.
     #[error("34,SYNTAX ERROR,00,00: no file name given")]
     NoName,
@@ -126,6 +132,7 @@ impl DosError {
         match self {
             DosError::WriteProtect => DosStatus::new(26, "WRITE PROTECT ON"),
             DosError::BadName { .. } => DosStatus::new(33, "SYNTAX ERROR"),
+            DosError::InvalidCommand { .. } => DosStatus::new(31, "SYNTAX ERROR"),
             DosError::NoName => DosStatus::new(34, "SYNTAX ERROR"),
             DosError::WriteFileOpen { .. } => DosStatus::new(60, "WRITE FILE OPEN"),
             DosError::FileNotFound { .. } => DosStatus::new(62, "FILE NOT FOUND"),

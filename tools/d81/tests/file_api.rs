@@ -208,3 +208,35 @@ fn soft_write_protection_follows_the_header_version_byte() {
     assert!(d.is_write_protected());
     assert_eq!(d.write_file(b"X", FileType::Seq, b""), Err(DosError::WriteProtect));
 }
+
+#[test]
+fn append_extends_the_chain_in_place() {
+    for (first, more) in [(0usize, 10usize), (10, 244), (10, 245), (254, 1), (300, 1000), (5, 0)] {
+        let mut d = disk();
+        d.write_file(b"LOG", FileType::Seq, &pattern_bytes(first, 1)).unwrap();
+        d.write_file(b"OTHER", FileType::Seq, b"o").unwrap();
+        let e = d.append_file(b"LOG", &pattern_bytes(more, 2)).unwrap();
+        let mut expected = pattern_bytes(first, 1);
+        expected.extend(pattern_bytes(more, 2));
+        assert_eq!(usize::from(e.blocks), d81::blocks_for(expected.len()), "{first}+{more}");
+        let d = reread(&d);
+        assert_eq!(d.read(b"LOG").unwrap().data, expected, "{first}+{more}");
+        assert_eq!(d.read(b"OTHER").unwrap().data, b"o");
+        assert_eq!(usize::from(d.blocks_free()), 3160 - 1 - d81::blocks_for(expected.len()));
+    }
+}
+
+#[test]
+fn append_reports_missing_files_and_full_disks() {
+    let mut d = disk();
+    assert_eq!(d.append_file(b"NONE", b"x").unwrap_err().status().code, 62);
+    d.write_file(b"LOG", FileType::Seq, b"start").unwrap();
+    d.write_file(b"FILL", FileType::Seq, &vec![0; 3159 * 254]).unwrap();
+    let before = d.clone();
+    // 249 bytes still fit in LOG's only sector; one more needs a block.
+    let err = d.append_file(b"LOG", &[1; 250]).unwrap_err();
+    assert_eq!(err.status().code, 72);
+    assert_eq!(d, before);
+    d.append_file(b"LOG", &[1; 249]).unwrap();
+    assert_eq!(reread(&d).read(b"LOG").unwrap().data.len(), 254);
+}

@@ -67,6 +67,21 @@ fn random_operations_agree_with_a_simple_model() {
                 }
                 Err(e) => panic!("step {step}: {e}"),
             },
+            2 if rng.random_bool(0.5) => match disk.append_file(&name, &data) {
+                Ok(_) => {
+                    let (_, old) = model.get_mut(&name).expect("appended to a file the model has");
+                    let needed = d81::blocks_for(old.len() + len) - d81::blocks_for(old.len());
+                    assert!(needed <= free);
+                    old.extend_from_slice(&data);
+                }
+                Err(DosError::FileNotFound { .. }) => assert!(!model.contains_key(&name)),
+                Err(DosError::DiskFull { .. }) => {
+                    let old = &model[&name].1;
+                    assert!(d81::blocks_for(old.len() + len) - d81::blocks_for(old.len()) > free);
+                    full += 1;
+                }
+                Err(e) => panic!("step {step}: {e}"),
+            },
             2 => {
                 let count = disk.scratch(&name).unwrap();
                 assert_eq!(count, u8::from(model.remove(&name).is_some()));
