@@ -22,7 +22,7 @@ pub fn blocks_for(len: usize) -> usize {
 }
 
 /// Checks a name to save under: 1-16 bytes, none of the characters the DOS gives a meaning
-/// (`*?,:="` and CR).
+/// (`*?,:="` and CR), and no trailing `$A0` (it would read back as padding).
 pub fn check_name(name: &[u8]) -> Result<(), DosError> {
     let bad = |reason| DosError::BadName { name: petscii::to_ascii(name), reason };
     if name.is_empty() {
@@ -33,6 +33,9 @@ pub fn check_name(name: &[u8]) -> Result<(), DosError> {
     }
     if dir::has_wildcard(name) {
         return Err(bad("a saved name cannot hold * or ?"));
+    }
+    if name.last() == Some(&dir::PAD) {
+        return Err(bad("a file name cannot end in a shifted space ($A0), the directory's padding"));
     }
     if name.iter().any(|b| b",:=\"\r".contains(b)) {
         return Err(bad("a file name cannot hold , : = \" or RETURN"));

@@ -212,6 +212,9 @@ fn random_corruption_never_panics() {
                 let _ = d.write_file(b"NEW", FileType::Seq, &[9; 700]);
                 let _ = d.replace_file(b"SAVE", FileType::Seq, b"x");
                 let _ = d.scratch(b"BAC*");
+                let _ = d.append_file(b"BAC HELP", &[3; 300]);
+                let _ = d.command(b"R0:RENAMED=SAVE");
+                let _ = d.directory_listing(None);
                 let mut out = Vec::new();
                 d.write_to(&mut out).unwrap();
                 if let Err(e) = Disk::from_bytes(&out) {

@@ -139,7 +139,7 @@ fn rename_checks_both_names() {
 #[test]
 fn bad_names_are_syntax_errors() {
     let mut d = disk();
-    for name in [&b"A*"[..], b"A?", b"A,B", b"A:B", b"A=B", b"A\"", &[b'N'; 17]] {
+    for name in [&b"A*"[..], b"A?", b"A,B", b"A:B", b"A=B", b"A\"", &[b'N'; 17], b"A\xa0"] {
         let err = d.write_file(name, FileType::Seq, b"").unwrap_err();
         assert_eq!(err.status().code, 33, "{name:?}");
     }
