@@ -127,6 +127,9 @@ impl Disk {
             b'S' => {
                 let args = args.ok_or_else(invalid)?;
                 self.check_writable()?;
+                if args.split(|&b| b == b',').any(<[u8]>::is_empty) {
+                    return Err(DosError::NoName);
+                }
                 let mut total = 0u8;
                 for pattern in args.split(|&b| b == b',') {
                     total = total.saturating_add(self.scratch(pattern)?);
@@ -211,6 +214,8 @@ mod tests {
         assert_eq!(d.command(b"R0:Z=AB"), Ok(DosStatus::OK));
         assert_eq!(d.command(b"SCRATCH0:A,B"), Ok(DosStatus::files_scratched(2)));
         assert_eq!(d.command(b"S:NONE"), Ok(DosStatus::files_scratched(0)));
+        assert_eq!(d.command(b"S0:Z,"), Err(DosError::NoName));
+        assert!(d.find(b"Z").is_some(), "nothing is scratched when a pattern is missing");
         assert_eq!(d.entries().len(), 1);
         assert_eq!(d.command(b"I0"), Ok(DosStatus::OK));
         assert_eq!(d.command(b""), Ok(DosStatus::OK));

@@ -29,8 +29,9 @@
 //! ON ([`Disk::set_write_protected`]), 33/34 SYNTAX ERROR (bad or missing name), 60 WRITE
 //! FILE OPEN (an unclosed file), 64 FILE TYPE MISMATCH. A failed operation changes nothing.
 //!
-//! New files are placed as a 1581 places them (see the `alloc` module): from track 39
-//! downward, then from track 41 upward, interleave 1.
+//! New files are placed as a 1581 places them (see the `alloc` module): each file starts on
+//! the track nearest track 40 that has room (39, 41, 38, 42, …) and grows away from it with
+//! an interleave of 1; track 40 holds only the header, the BAM and the directory.
 
 mod alloc;
 mod bam;
