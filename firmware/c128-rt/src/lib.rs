@@ -1,15 +1,88 @@
+//! The runtime of Rust programs on the Commodore 128 (built for `avr-none` and translated
+//! to 6502 code by `avr2mos`).
+//!
+//! A program is a `no_std`, `no_main` bin crate that depends on this crate and defines
+//! `#[unsafe(no_mangle)] pub extern "C" fn main() -> u8`. This crate supplies:
+//! - `_start`, which calls `main` and ends the program with its return value as the exit
+//!   code (the translator's start-up code has already zeroed `.bss`, set up the stack and
+//!   saved BASIC's state; [`exit`] writes the code to $D7FF, the VICE debug cartridge port,
+//!   and returns to BASIC's `READY.`);
+//! - a panic handler that prints `PANIC: ` and the message through CHROUT and exits
+//!   with code [`PANIC_EXIT_CODE`];
+//! - the KERNAL calls ([`kernal`]) and typed volatile access to hardware registers
+//!   ([`hw`]).
+//!
+//! # How AVR code reaches the KERNAL
+//! `avr2mos` implements two symbols natively (its linker script defines them, its
+//! translator turns a call to them into 6502 code): `__c128_kernal` loads A, X, Y and the
+//! carry from its arguments, `JSR`s to the address and returns A, X, Y and the status
+//! register; `__c128_exit` writes the exit port and returns to BASIC. Data addresses are
+//! the C128's own (one to one), so a pointer passed to the KERNAL is valid as it is.
+
 #![no_std]
+
+pub mod hw;
+pub mod kernal;
+
+use core::fmt;
+
+/// Exit code of a program that panicked.
+pub const PANIC_EXIT_CODE: u8 = 101;
+
 unsafe extern "C" {
-    fn __c128_kernal(addr: u16, a: u8, x: u8, y: u8, carry: u8) -> u32;
     fn __c128_exit(code: u8) -> !;
+    fn main() -> u8;
 }
-unsafe extern "Rust" {
+
+/// Writes bytes to the current output channel (the screen unless redirected) through
+/// CHROUT. The bytes are PETSCII: digits, upper-case letters, space, punctuation and
+/// RETURN (13) are as in ASCII.
+pub fn print(bytes: &[u8]) {
+    for &b in bytes {
+        kernal::chrout(b);
+    }
 }
-pub fn chrout(c: u8) { unsafe { __c128_kernal(0xffd2, c, 0, 0, 0); } }
-pub fn print(s: &[u8]) { for &c in s { chrout(c) } }
-pub fn exit(code: u8) -> ! { unsafe { __c128_exit(code) } }
+
+/// Ends the program with an exit code: writes it to $D7FF and returns to BASIC.
+pub fn exit(code: u8) -> ! {
+    // SAFETY: implemented natively by the translator; it never returns.
+    unsafe { __c128_exit(code) }
+}
+
+/// ASCII to PETSCII in the C128's default (upper case and graphics) character set:
+/// lower-case letters print as upper case and `\n` becomes RETURN.
+pub fn petscii(c: u8) -> u8 {
+    match c {
+        b'a'..=b'z' => c - 32,
+        b'\n' => 13,
+        _ => c,
+    }
+}
+
+/// A `core::fmt::Write` sink that prints text through CHROUT, converted with [`petscii`].
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Console;
+
+impl fmt::Write for Console {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for b in s.bytes() {
+            kernal::chrout(petscii(b));
+        }
+        Ok(())
+    }
+}
+
 #[panic_handler]
-fn panic(_i: &core::panic::PanicInfo) -> ! { print(b"PANIC"); exit(101) }
-unsafe extern "C" { fn main() -> u8; }
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    use fmt::Write as _;
+    let _ = write!(Console, "PANIC: {}\r", info.message());
+    exit(PANIC_EXIT_CODE)
+}
+
+/// The program's entry point, called by the translator's start-up code.
 #[unsafe(no_mangle)]
-pub extern "C" fn _start() -> ! { let c = unsafe { main() }; exit(c) }
+pub extern "C" fn _start() -> ! {
+    // SAFETY: the program defines `main` with this signature (the crate's contract).
+    let code = unsafe { main() };
+    exit(code)
+}

@@ -1,6 +1,8 @@
 //! `bac`: the bac128 command line. Every subcommand is a thin layer over a library crate.
 
 mod analyze;
+mod bench;
+mod disk_cmd;
 mod rules_args;
 mod sim;
 
@@ -21,6 +23,10 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Monte-Carlo play of whole shoes with the real end-of-shoe policy.
     Sim(sim::SimArgs),
+    /// Measure the speed figures the README reports.
+    Bench(bench::BenchArgs),
+    /// Build the game's .d81 and inspect or change disk images.
+    Disk(disk_cmd::DiskArgs),
 }
 
 fn main() -> ExitCode {
@@ -28,6 +34,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(args),
         Command::Sim(args) => sim::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Disk(args) => disk_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,70 @@
+//! The command line as a user meets it: output shapes, and clear failures on bad input.
+
+use std::process::{Command, Output};
+
+fn bac(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bac")).args(args).output().expect("the bac binary runs")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = bac(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn analyze_json_has_the_documented_fields() {
+    let v = json(&["analyze", "--rules", "punto-banco", "--decks", "8", "--tie-pays", "9", "--json"]);
+    assert_eq!(v["rules"], "punto-banco");
+    assert_eq!(v["decks"], 8);
+    assert_eq!(v["tie_pays"], 9);
+    let (b, p, t) = (v["banker"].as_f64().unwrap(), v["player"].as_f64().unwrap(), v["tie"].as_f64().unwrap());
+    assert!((b + p + t - 1.0).abs() < 1e-10);
+    assert!((v["edge"]["tie"].as_f64().unwrap() - 0.048_440).abs() < 5e-6, "9:1 tie edge");
+    for key in ["4", "5", "6"] {
+        assert!(v["cards"][key].as_f64().unwrap() > 0.2);
+    }
+    assert!(v.get("optimal").is_none(), "Punto Banco has no choices to solve");
+
+    let sahara = json(&["analyze", "--rules", "sahara", "--json"]);
+    assert!(sahara["edge"].get("banker").is_none(), "Sahara Sands takes no banker bets");
+
+    let chemin = json(&["analyze", "--rules", "chemin-de-fer", "--decks", "6", "--json"]);
+    let p5 = chemin["optimal"]["player_draw_on_5"].as_f64().unwrap();
+    assert!(p5 > 0.7 && p5 < 0.9, "{p5}");
+    assert!(chemin["optimal"]["value"].as_f64().unwrap() < 0.0);
+}
+
+#[test]
+fn sim_json_is_deterministic_for_a_seed() {
+    let args = ["sim", "--rules", "loadstar", "--hands", "200000", "--seed", "9", "--threads", "2", "--json"];
+    let (a, b) = (json(&args), json(&args));
+    for key in ["banker", "player", "tie", "natural", "hands"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    assert_eq!(a["hands"], 200_000);
+    assert!(a["hands_per_second"].as_f64().unwrap() > 0.0);
+    assert!(a["banker_ci95"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bad_arguments_fail_clearly() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["analyze", "--decks", "0"], "--decks"),
+        (&["analyze", "--decks", "9"], "--decks"),
+        (&["analyze", "--rules", "blackjack"], "--rules"),
+        (&["analyze", "--tie-pays", "7"], "--tie-pays"),
+        (&["analyze", "--rules", "loadstar", "--tie-pays", "9"], "tie odds"),
+        (&["sim", "--hands", "0"], "--hands"),
+        (&["sim", "--hands", "many"], "--hands"),
+        (&["sim", "--threads", "0"], "--threads"),
+        (&["frobnicate"], "frobnicate"),
+    ];
+    for (args, mentions) in cases {
+        let out = bac(args);
+        assert!(!out.status.success(), "{args:?} should fail");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(mentions), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

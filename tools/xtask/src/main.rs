@@ -1,0 +1,65 @@
+//! `cargo xtask`: the project's chores.
+//!
+//! - `cargo xtask test`: installs what the tests need on a fresh machine, then runs them.
+//! - `cargo xtask ci`: what CI runs: formatting, clippy, the tests, and the AVR build of the
+//!   rules crate with its check that no floating-point or 64-bit division helpers creep in.
+//! - `cargo xtask avr`: only the AVR build check.
+
+mod avr;
+mod setup;
+
+use anyhow::{Context, Result, bail};
+use std::process::{Command, ExitCode};
+
+fn main() -> ExitCode {
+    let task = std::env::args().nth(1).unwrap_or_default();
+    let result = match task.as_str() {
+        "test" => setup::system_packages().and_then(|()| test()),
+        "ci" => ci(),
+        "avr" => avr::check(),
+        "setup" => setup::system_packages(),
+        _ => {
+            eprintln!("usage: cargo xtask <test|ci|avr|setup>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("xtask {task}: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs `cargo` with `args` in the workspace root, failing on a non-zero exit.
+pub fn cargo(args: &[&str]) -> Result<()> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    eprintln!("$ cargo {}", args.join(" "));
+    let status = Command::new(cargo)
+        .args(args)
+        .current_dir(workspace_root())
+        .status()
+        .with_context(|| format!("running cargo {}", args.join(" ")))?;
+    if !status.success() {
+        bail!("cargo {} failed ({status})", args.join(" "));
+    }
+    Ok(())
+}
+
+/// The repository's top level.
+pub fn workspace_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn test() -> Result<()> {
+    cargo(&["test", "--workspace", "--all-targets"])
+}
+
+fn ci() -> Result<()> {
+    setup::system_packages()?;
+    cargo(&["fmt", "--all", "--check"])?;
+    cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
+    test()?;
+    avr::check()
+}
