@@ -105,6 +105,9 @@ pub enum DiskError {
         /// What is wrong with it.
         reason: String,
     },
+    /// Booting needs a disk in device 8.
+    #[error("there is no disk in device 8 to boot")]
+    NoDisk,
     /// There is nothing to boot on the disk.
     #[error("disk image {path}: no boot sector and no program file to run")]
     NothingToBoot {
@@ -127,6 +130,11 @@ pub trait Drive {
     fn names(&mut self) -> Vec<(Vec<u8>, FileType)>;
     /// The boot sector (track 1 sector 0) if it holds a C128 boot header ("CBM").
     fn boot_sector(&mut self) -> Option<[u8; 256]> {
+        None
+    }
+    /// The disk image as it is now, for drives backed by one (so a front end can save the
+    /// files a program wrote).
+    fn image(&self) -> Option<Vec<u8>> {
         None
     }
 }

@@ -146,6 +146,15 @@ pub enum RunError {
         /// Where (PC is the entry, the caller is on the stack).
         at: Where,
     },
+    /// BASIC was asked for something the trapped interpreter cannot do, or failed as BASIC
+    /// would (`?FILE NOT FOUND ERROR`).
+    #[error("BASIC: {message}; at {at}")]
+    Basic {
+        /// What BASIC would say.
+        message: String,
+        /// Where.
+        at: Where,
+    },
     /// The run used up its cycle budget.
     #[error("the budget of {limit} cycles ran out at {at}")]
     CycleBudget {
@@ -164,6 +173,7 @@ impl RunError {
             RunError::Stuck { at, .. }
             | RunError::OutsideProgram { at, .. }
             | RunError::UnsupportedKernal { at, .. }
+            | RunError::Basic { at, .. }
             | RunError::CycleBudget { at, .. } => at,
         }
     }

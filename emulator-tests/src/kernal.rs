@@ -135,6 +135,9 @@ enum Channel {
     Read { data: Vec<u8>, pos: usize },
     /// A disk file being written; written out on CLOSE.
     Write { name: Vec<u8>, file_type: FileType, replace: bool, data: Vec<u8> },
+    /// A disk file the drive refused to open (its error is on the command channel): as on
+    /// the serial bus, bytes sent to it are lost and reading it gives end of file.
+    Refused,
     /// The command channel (secondary address 15): commands written, status read.
     Command { command: Vec<u8>, status: Option<Vec<u8>> },
 }
@@ -476,7 +479,7 @@ impl Kernal {
                 let dirs = self.file(x).map(|f| match f.channel {
                     Channel::Write { .. } | Channel::Screen => (false, true),
                     Channel::Read { .. } | Channel::Keyboard => (true, false),
-                    Channel::Command { .. } => (true, true),
+                    Channel::Command { .. } | Channel::Refused => (true, true),
                 });
                 match dirs {
                     None => fail(cpu, 3),
@@ -631,6 +634,7 @@ impl Kernal {
         };
         match self.file(lfn).map(|f| &mut f.channel) {
             Some(Channel::Screen) | None => self.print(&mut cpu.memory, c),
+            Some(Channel::Refused) => or_status(cpu, 0x80),
             Some(Channel::Write { data, .. }) => data.push(c),
             Some(Channel::Command { command, .. }) => {
                 if c == 0x0D {
@@ -706,7 +710,7 @@ impl Kernal {
                     (c, 0)
                 }
             }
-            Channel::Screen | Channel::Write { .. } => (0x0D, 0x42),
+            Channel::Screen | Channel::Write { .. } | Channel::Refused => (0x0D, 0x42),
         };
         if status_read {
             self.dos_status = DosStatus::OK;
@@ -754,17 +758,17 @@ impl Kernal {
         let drive = self.drive.as_mut().expect("checked by the caller");
         if spec.name.is_empty() {
             self.dos_status = DosStatus::NO_NAME;
-            return Channel::Read { data: Vec::new(), pos: 0 };
+            return Channel::Refused;
         }
         if spec.write {
             let exists = drive.read(&spec.name).is_ok();
             if exists && !spec.replace {
                 self.dos_status = DosStatus::EXISTS;
-                return Channel::Read { data: Vec::new(), pos: 0 };
+                return Channel::Refused;
             }
             if spec.name.iter().any(|&c| c == b'*' || c == b'?') {
                 self.dos_status = DosStatus::INVALID_NAME;
-                return Channel::Read { data: Vec::new(), pos: 0 };
+                return Channel::Refused;
             }
             self.dos_status = DosStatus::OK;
             Channel::Write {
@@ -781,11 +785,11 @@ impl Kernal {
                 }
                 Ok(_) => {
                     self.dos_status = DosStatus::TYPE_MISMATCH;
-                    Channel::Read { data: Vec::new(), pos: 0 }
+                    Channel::Refused
                 }
                 Err(e) => {
                     self.dos_status = e;
-                    Channel::Read { data: Vec::new(), pos: 0 }
+                    Channel::Refused
                 }
             }
         }

@@ -42,14 +42,19 @@
 //! - [`disk::Drive`] is what the KERNAL's file calls (OPEN, CHKIN, CHKOUT, CHRIN, CHROUT,
 //!   READST, CLOSE, LOAD, SAVE, the command channel) use; [`disk::MemoryDrive`] keeps files
 //!   in memory. The DOS status reads as a 1581's (`62,FILE NOT FOUND,00,00`).
+//! - [`run_disk_until_exit`] boots a `.d81` ([`d81drive::D81Drive`]) the way the real machine
+//!   does: the boot sector's loader runs and its `RUN"NAME"` is honoured; without a boot
+//!   sector the first program file runs.
 //! - [`bench::measure`] reports emulated cycles per second for `bac bench`.
 //!
 //! Runs are deterministic: the same program, keys and disk give the same cycles, output and
 //! screen. The TOD clocks start at 00:00:00.0 at power-on.
 
 pub mod bench;
+pub mod boot;
 pub mod bus;
 pub mod chips;
+pub mod d81drive;
 pub mod disk;
 pub mod editor;
 pub mod error;
@@ -139,4 +144,15 @@ pub fn run_until_exit(prg: &[u8], options: RunOptions) -> Result<RunReport, Erro
         Ok(exit) => Ok(RunReport { exit, machine }),
         Err(error) => Err(Error::Run { error, output: machine.output_text() }),
     }
+}
+
+/// Inserts a `.d81` image (read from `image`; `origin` names it in errors) as device 8,
+/// boots it as the C128 does at power-on, and runs the program to its end. The disk as the
+/// program left it is `report.machine.kernal.drive` ([`disk::Drive::image`] gives its bytes).
+pub fn run_disk_until_exit(image: &[u8], origin: &str, mut options: RunOptions) -> Result<RunReport, Error> {
+    let drive = d81drive::D81Drive::from_bytes(image, origin)?;
+    options.drive = Some(Box::new(drive));
+    let mut machine = machine_for(options)?;
+    let exit = machine.boot()?;
+    Ok(RunReport { exit, machine })
 }

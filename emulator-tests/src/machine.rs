@@ -296,6 +296,10 @@ impl Machine {
                 }
                 Trap::NotAnEntry => "KERNAL ROM away from its trapped entry points (there is no ROM image)".to_string(),
             },
+            Page::Rom(Rom::BasicHigh, _) if pc == crate::boot::BASIC_EXECUTE_LINE => {
+                self.basic_execute_line()?;
+                return Ok(Flow::Continue);
+            }
             Page::Rom(rom, _) => format!("{rom:?} ROM (there is no ROM image)"),
         };
         Err(RunError::OutsideProgram { region, at: self.location() })
