@@ -3,6 +3,7 @@
 mod analyze;
 mod bench;
 mod disk_cmd;
+mod play;
 mod rules_args;
 mod sim;
 
@@ -23,6 +24,8 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Monte-Carlo play of whole shoes with the real end-of-shoe policy.
     Sim(sim::SimArgs),
+    /// Play Baccarat at the terminal, on the rules core.
+    Play(play::PlayArgs),
     /// Measure the speed figures the README reports.
     Bench(bench::BenchArgs),
     /// Build the game's .d81 and inspect or change disk images.
@@ -34,6 +37,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(args),
         Command::Sim(args) => sim::run(args),
+        Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Disk(args) => disk_cmd::run(args),
     };

@@ -68,3 +68,58 @@ fn bad_arguments_fail_clearly() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+fn play(args: &[&str], input: &str) -> (bool, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bac"))
+        .arg("play")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("bac play starts");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn play_deals_settles_and_keeps_the_books() {
+    let (ok, out) = play(&["--seed", "3"], "p 10\nd\nb 20\nt 5\nd\nx\np abc\nq\n");
+    assert!(ok, "{out}");
+    assert!(out.matches(" gets ").count() >= 8, "two coups dealt: {out}");
+    assert!(out.contains("unknown command `x`"));
+    assert!(out.contains("`abc` is not a whole number"));
+    // The last line's bankroll is the start plus every win minus every loss printed.
+    let mut expected: i64 = 1000;
+    for line in out.lines().filter(|l| l.starts_with("  You: ") && l.contains(" on ")) {
+        let stake: i64 = line.split(": ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        if let Some(won) = line.split(" wins ").nth(1) {
+            expected += won.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse::<i64>().unwrap();
+        } else if line.ends_with("loses") {
+            expected -= stake;
+        }
+    }
+    assert!(out.trim_end().ends_with(&format!("You leave the table with {expected}.")), "{out}");
+}
+
+#[test]
+fn play_asks_the_loadstar_player_on_five() {
+    // Enough coups that a 5 comes up; every question is answered "n".
+    let input = "p 100\nd\nn\n".repeat(40) + "q\n";
+    let (ok, out) = play(&["--rules", "loadstar", "--seed", "5"], &input);
+    assert!(ok, "{out}");
+    assert!(out.contains("You hold 5. Draw a card?"), "{out}");
+    assert!(out.contains("Player stands"));
+}
+
+#[test]
+fn play_refuses_bad_bets_and_survives_end_of_input() {
+    let (ok, out) = play(&["--rules", "sahara", "--seed", "1"], "b 10\np 5000\np 0\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("this table takes no bets on Banker"));
+    assert!(out.contains("you have 1000"));
+    assert!(out.contains("the minimum is 1"));
+    assert!(out.contains("You leave the table with 1000."));
+}
