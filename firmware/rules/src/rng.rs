@@ -143,6 +143,17 @@ mod tests {
         assert!((0..1000).all(|_| rng.below(u16::MAX) < u16::MAX));
     }
 
+    /// `rand_core` 0.10 names the trait `Rng`; `RngCore` is its (deprecated) alias, and
+    /// code written against either accepts the game's generator.
+    #[test]
+    #[allow(deprecated)]
+    fn implements_rand_core() {
+        fn takes_rng_core<R: rand_core::RngCore + SeedableRng>(mut rng: R) -> u32 {
+            rng.next_u32()
+        }
+        assert_eq!(takes_rng_core(Xorshift32::new(1)), 270_369);
+    }
+
     #[test]
     fn rand_core_interface_uses_the_same_stream() {
         let mut a = Xorshift32::new(99);

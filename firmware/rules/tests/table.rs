@@ -311,3 +311,39 @@ fn the_same_seed_replays_the_same_events() {
     assert_eq!(run(77), run(77));
     assert_ne!(run(77), run(78));
 }
+
+/// Any sequence of calls, in any order, with any arguments: errors are fine, panics are not,
+/// and the money is always all there.
+#[test]
+fn random_calls_never_panic_and_never_lose_money() {
+    let mut dice = Xorshift32::new(99);
+    for preset in Preset::ALL {
+        for round in 0..20 {
+            let rules = RuleSet::preset(preset).with_decks(1 + (round % 8) as u8).unwrap();
+            let mut table = Table::new(rules, dice.next_word()).unwrap();
+            for _ in 0..1 + dice.below(6) {
+                let kind = if dice.below(2) == 0 { SeatKind::Human } else { SeatKind::Computer };
+                let _ = table.sit(kind, Some(Money::units(u32::from(dice.below(5000)))));
+            }
+            let total = table.total_money();
+            for _ in 0..3_000 {
+                let seat = dice.below(8) as u8;
+                let amount = Money::cents(u32::from(dice.below(40_000)));
+                let spot = Spot::ALL[usize::from(dice.below(3))];
+                let decision = Decision::draw_if(dice.below(2) == 0);
+                let _ = match dice.below(10) {
+                    0 => table.place(seat, spot, amount),
+                    1 => table.clear(seat),
+                    2 => table.deal(&mut quiet()),
+                    3 | 4 => table.step(&mut quiet()).map(|_| ()),
+                    5 => table.answer(decision, &mut quiet()),
+                    6 => table.stake_bank(amount, &mut quiet()),
+                    7 => table.banco(seat, &mut quiet()),
+                    8 => table.draw_for_bank(&mut quiet()).map(|_| ()),
+                    _ => table.place(seat, spot, Money::units(u32::from(dice.below(100)))),
+                };
+                assert_eq!(table.total_money(), total, "{preset:?}");
+            }
+        }
+    }
+}
