@@ -19,6 +19,13 @@ pub const BOOT_SECTOR: u16 = 0x0B00;
 impl Machine {
     /// Boots the disk in device 8 and runs until the program ends.
     pub fn boot(&mut self) -> Result<Exit, Error> {
+        self.start_boot()?;
+        self.run().map_err(|error| Error::Run { error, output: self.output_text() })
+    }
+
+    /// Prepares booting the disk in device 8 without running it (see [`Machine::run`] and
+    /// [`Machine::run_frame`]).
+    pub fn start_boot(&mut self) -> Result<(), Error> {
         let wrap = |m: &Machine, error| Error::Run { error, output: m.output_text() };
         let drive = self.kernal.drive.as_mut().ok_or(DiskError::NoDisk)?;
         let sector = drive.boot_sector();
@@ -47,7 +54,7 @@ impl Machine {
                 }
             }
         }
-        self.run().map_err(|e| wrap(self, e))
+        Ok(())
     }
 
     /// BASIC's `RUN"NAME"`: loads a program from device 8 to the start of BASIC (relocating,

@@ -118,7 +118,7 @@ pub enum DiskError {
 
 /// A disk drive (device 8) as the KERNAL's file calls need it. File names are PETSCII bytes
 /// without drive prefix or type suffix; patterns may use `*` and `?` when reading.
-pub trait Drive {
+pub trait Drive: Send {
     /// Reads a whole file.
     fn read(&mut self, pattern: &[u8]) -> Result<(FileType, Vec<u8>), DosStatus>;
     /// Writes a whole file; with `replace` an existing file of that name is replaced

@@ -170,6 +170,9 @@ pub struct Kernal {
     output_lfn: Option<u8>,
     line: VecDeque<u8>,
     typed: Vec<u8>,
+    /// The inactive screen's cursor row, column and colour, which SWAPPER exchanges with
+    /// the active one's (each screen keeps its own, as the editor does).
+    pub inactive_screen: [u8; 3],
 }
 
 impl std::fmt::Debug for Kernal {
@@ -201,6 +204,7 @@ impl Default for Kernal {
             output_lfn: None,
             line: VecDeque::new(),
             typed: Vec::new(),
+            inactive_screen: [0, 0, 3],
         }
     }
 }
@@ -575,8 +579,14 @@ impl Kernal {
                 done(Return, 10)
             }
             0xFF5F => {
-                let m = cpu.memory.ram_peek(0, crate::editor::MODE);
-                cpu.memory.ram_poke(0, crate::editor::MODE, m ^ 0x80);
+                use crate::editor::{COLOR, MODE, PNTR, TBLX};
+                let m = cpu.memory.ram_peek(0, MODE);
+                cpu.memory.ram_poke(0, MODE, m ^ 0x80);
+                for (i, at) in [TBLX, PNTR, COLOR].into_iter().enumerate() {
+                    let active = cpu.memory.ram_peek(0, at);
+                    cpu.memory.ram_poke(0, at, self.inactive_screen[i]);
+                    self.inactive_screen[i] = active;
+                }
                 done(Return, 200)
             }
             0xFF74 => {

@@ -194,6 +194,13 @@ pub fn char_press(c: char) -> Option<KeyPress> {
     Some(press(&name, shifted, Some(petscii)))
 }
 
+/// The press for a named key as the script writes it (`RETURN`, `F1`, `DOWN`, ...), for
+/// interactive front ends that map their own keys.
+pub fn named(name: &str) -> Option<KeyPress> {
+    let upper = name.to_ascii_uppercase();
+    NAMED.iter().find(|(n, ..)| *n == upper).map(|&(_, key, shifted, petscii)| press(key, shifted, petscii))
+}
+
 /// Parses a key script.
 pub fn parse_keys(text: &str) -> Result<Vec<KeyEvent>, KeysError> {
     let mut events = Vec::new();
@@ -298,6 +305,12 @@ impl Keyboard {
         } else {
             *slot &= !(1 << bit);
         }
+    }
+
+    /// Types one key now, ahead of the script (for interactive front ends): it is held for
+    /// [`HOLD_FRAMES`] and its code queued for the KERNAL.
+    pub fn press_now(&mut self, press: KeyPress) {
+        self.script.push_front(KeyEvent::Press(press));
     }
 
     /// Presses or releases a key directly (for interactive front ends).

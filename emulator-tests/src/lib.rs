@@ -66,6 +66,7 @@ pub mod mmu;
 pub mod petscii;
 pub mod prg;
 pub mod screenshot;
+pub mod text;
 
 use std::path::Path;
 
@@ -80,7 +81,7 @@ pub struct RunOptions {
     pub config: Config,
     /// A key script typed while the program runs.
     pub keys: Option<String>,
-    /// Device 8.
+    /// Device 8 (replaced by the disk when a `.d81` is booted).
     pub drive: Option<Box<dyn disk::Drive>>,
     /// Describes program addresses in error reports.
     pub source_map: Option<SourceMap>,
@@ -108,6 +109,11 @@ impl Machine {
         screenshot::render(self.bus(), screen)
     }
 
+    /// A screen as text, one line per row (see [`text::cells`] for colours).
+    pub fn screen_text(&self, screen: Screen) -> String {
+        text::text(self.bus(), screen)
+    }
+
     /// The screen the program shows (MODE bit 7).
     pub fn active_screen(&self) -> Screen {
         if self.eighty_active() { Screen::Eighty } else { Screen::Forty }
@@ -133,14 +139,60 @@ pub fn machine_for(options: RunOptions) -> Result<Machine, Error> {
     Ok(m)
 }
 
+/// What to run: a `.prg`, or a `.d81` to boot.
+#[derive(Debug, Clone, Copy)]
+pub enum Program<'a> {
+    /// A program file loading at $1C01 with a `SYS` line.
+    Prg(&'a [u8]),
+    /// A disk image, booted from device 8; `origin` names it in errors.
+    D81 {
+        /// The image bytes.
+        image: &'a [u8],
+        /// Its path or name.
+        origin: &'a str,
+    },
+}
+
+impl<'a> Program<'a> {
+    /// Chooses by file name: `.d81` (any case) is a disk, anything else a program.
+    pub fn from_file(path: &'a str, bytes: &'a [u8]) -> Self {
+        if path.to_ascii_lowercase().ends_with(".d81") {
+            Program::D81 { image: bytes, origin: path }
+        } else {
+            Program::Prg(bytes)
+        }
+    }
+}
+
+/// Builds the machine, loads `program` and sets up its start (`RUN` of a `.prg`, or the
+/// boot of a `.d81`, which becomes device 8), without running it: call [`Machine::run`]
+/// (to the end, within the budget) or [`Machine::run_frame`] (interactive). The machine
+/// stays available when the run fails, for screenshots and output (`bac run`).
+pub fn start(program: Program<'_>, mut options: RunOptions) -> Result<Machine, Error> {
+    if let Program::D81 { image, origin } = program {
+        options.drive = Some(Box::new(d81drive::D81Drive::from_bytes(image, origin)?));
+    }
+    let mut machine = machine_for(options)?;
+    match program {
+        Program::Prg(bytes) => {
+            machine.load_prg(bytes)?;
+            let entry = machine.sys_address()?;
+            machine.start(entry);
+        }
+        Program::D81 { .. } => machine.start_boot()?,
+    }
+    Ok(machine)
+}
+
 /// Loads a `.prg`, `RUN`s it and runs it to its end: the single helper every test uses.
 ///
 /// On a run error the output printed so far is part of the error.
 pub fn run_until_exit(prg: &[u8], options: RunOptions) -> Result<RunReport, Error> {
-    let mut machine = machine_for(options)?;
-    machine.load_prg(prg)?;
-    let entry = machine.sys_address()?;
-    match machine.call(entry) {
+    finish(start(Program::Prg(prg), options)?)
+}
+
+fn finish(mut machine: Machine) -> Result<RunReport, Error> {
+    match machine.run() {
         Ok(exit) => Ok(RunReport { exit, machine }),
         Err(error) => Err(Error::Run { error, output: machine.output_text() }),
     }

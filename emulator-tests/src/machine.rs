@@ -65,7 +65,7 @@ pub struct Exit {
 
 /// Describes an address of the running program (for translated code, the AVR instruction
 /// it came from), for error messages.
-pub type SourceMap = Box<dyn Fn(u16) -> Option<String>>;
+pub type SourceMap = Box<dyn Fn(u16) -> Option<String> + Send>;
 
 /// Opcodes of the documented NMOS 6502 instruction set.
 const DOCUMENTED: [u8; 151] = [
@@ -136,7 +136,7 @@ impl Machine {
         let mut cpu = CPU::new(bus, Nmos6502);
         cpu.registers.stack_pointer = StackPointer(0xFA);
         cpu.registers.status = Status::PS_UNUSED;
-        let kernal = Kernal::default();
+        let mut kernal = Kernal::default();
         let b = &mut cpu.memory;
         let words: [(u16, u16); 3] = [(0x0314, EDITOR_IRQ), (0x0316, 0xB003), (0x0318, 0xFA40)];
         for (at, v) in words {
@@ -154,6 +154,7 @@ impl Machine {
         if config.eighty_columns {
             b.ram_poke(0, COLOR, 3);
             b.ram_poke(0, MODE, 0x80);
+            kernal.inactive_screen = [0, 0, 13];
         }
         Machine { cpu, kernal, config, source_map: None, same_pc: 0 }
     }
@@ -338,6 +339,15 @@ impl Machine {
         let events = crate::keys::parse_keys(script)?;
         self.cpu.memory.keyboard.type_events(events);
         Ok(())
+    }
+
+    /// Runs for one video frame of time (at the current clock speed), or until the program
+    /// ends or fails. The cycle budget does not apply: interactive front ends call this 50
+    /// or 60 times a second for as long as the user plays.
+    pub fn run_frame(&mut self) -> Result<Option<Exit>, RunError> {
+        let frame = self.config.standard.cycles_per_frame();
+        let cpu_cycles = if self.cpu.memory.vic.fast() { frame * 2 } else { frame };
+        self.run_until(self.cpu.cycles + cpu_cycles)
     }
 
     /// Whether the 80-column screen is the active one (MODE bit 7).

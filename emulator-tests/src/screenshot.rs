@@ -175,3 +175,68 @@ pub fn save_png(img: &RgbaImage, path: &Path) -> Result<(), ScreenshotError> {
         .map_err(|source| ScreenshotError::Write { path: shown.clone(), source })?;
     std::fs::rename(&tmp, path).map_err(|source| ScreenshotError::Rename { path: shown, source })
 }
+
+/// A screenshot that differs from its golden image.
+#[derive(Debug, Error)]
+pub enum GoldenError {
+    /// The pictures differ; the actual image and a difference image were written next to
+    /// the golden one.
+    #[error(
+        "screenshot differs from {golden} in {pixels} pixels; see {actual} and {diff} \
+         (set BLESS=1 to accept it)"
+    )]
+    Mismatch {
+        /// The golden file.
+        golden: String,
+        /// How many pixels differ (all of them when the sizes differ).
+        pixels: usize,
+        /// Where the actual image was written.
+        actual: String,
+        /// Where the difference (changed pixels in magenta) was written.
+        diff: String,
+    },
+    /// The golden file exists but cannot be read as an image.
+    #[error("cannot read golden image {path}: {source}")]
+    Read {
+        /// The golden file.
+        path: String,
+        /// What failed.
+        source: image::ImageError,
+    },
+    /// Writing an image failed.
+    #[error(transparent)]
+    Write(#[from] ScreenshotError),
+}
+
+/// Compares `img` with the golden PNG at `golden`. With `BLESS` set in the environment, or
+/// when the golden file does not exist yet, `img` becomes the golden image.
+pub fn compare_golden(img: &RgbaImage, golden: &Path) -> Result<(), GoldenError> {
+    if std::env::var_os("BLESS").is_some() || !golden.exists() {
+        return Ok(save_png(img, golden)?);
+    }
+    let shown = golden.display().to_string();
+    let want = image::open(golden).map_err(|source| GoldenError::Read { path: shown.clone(), source })?.to_rgba8();
+    let pixels = if want.dimensions() == img.dimensions() {
+        want.pixels().zip(img.pixels()).filter(|(a, b)| a != b).count()
+    } else {
+        (img.width() * img.height()) as usize
+    };
+    if pixels == 0 {
+        return Ok(());
+    }
+    let actual = golden.with_extension("actual.png");
+    let diff_path = golden.with_extension("diff.png");
+    save_png(img, &actual)?;
+    let diff = RgbaImage::from_fn(img.width(), img.height(), |x, y| {
+        let a = img.get_pixel(x, y);
+        let same = x < want.width() && y < want.height() && want.get_pixel(x, y) == a;
+        if same { Rgba([a[0] / 3, a[1] / 3, a[2] / 3, 255]) } else { Rgba([255, 0, 255, 255]) }
+    });
+    save_png(&diff, &diff_path)?;
+    Err(GoldenError::Mismatch {
+        golden: shown,
+        pixels,
+        actual: actual.display().to_string(),
+        diff: diff_path.display().to_string(),
+    })
+}
