@@ -76,6 +76,21 @@ impl Drive for D81Drive {
         s.try_into().ok()
     }
 
+    fn command(&mut self, command: &[u8]) -> Option<DosStatus> {
+        Some(match self.disk.command(command) {
+            Ok(s) => DosStatus { code: s.code, track: s.track, sector: s.sector },
+            Err(e) => status(&e),
+        })
+    }
+
+    fn directory(&mut self, pattern: Option<&[u8]>) -> Option<Vec<u8>> {
+        Some(self.disk.directory_listing(pattern))
+    }
+
+    fn append(&mut self, name: &[u8], data: &[u8]) -> Result<(), DosStatus> {
+        self.disk.append_file(name, data).map(|_| ()).map_err(|e| status(&e))
+    }
+
     fn image(&self) -> Option<Vec<u8>> {
         Some(self.disk.as_bytes().to_vec())
     }

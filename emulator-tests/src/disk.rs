@@ -132,6 +132,25 @@ pub trait Drive: Send {
     fn boot_sector(&mut self) -> Option<[u8; 256]> {
         None
     }
+    /// Runs a DOS command from channel 15 (`S0:NAME`, `R0:NEW=OLD`, ...) if this drive
+    /// understands commands itself; `None` lets the KERNAL emulation handle the basic ones
+    /// (scratch, initialize, reset).
+    fn command(&mut self, command: &[u8]) -> Option<DosStatus> {
+        let _ = command;
+        None
+    }
+    /// The directory as the drive sends it for `LOAD"$",8` (a BASIC program, load address
+    /// first), if this drive can produce one.
+    fn directory(&mut self, pattern: Option<&[u8]>) -> Option<Vec<u8>> {
+        let _ = pattern;
+        None
+    }
+    /// Adds `data` to the end of an existing file (`OPEN` with `,A`).
+    fn append(&mut self, name: &[u8], data: &[u8]) -> Result<(), DosStatus> {
+        let (file_type, mut old) = self.read(name)?;
+        old.extend_from_slice(data);
+        self.write(name, file_type, &old, true)
+    }
     /// The disk image as it is now, for drives backed by one (so a front end can save the
     /// files a program wrote).
     fn image(&self) -> Option<Vec<u8>> {

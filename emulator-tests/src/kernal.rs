@@ -133,8 +133,8 @@ enum Channel {
     Screen,
     /// A disk file being read, or the command channel's status text.
     Read { data: Vec<u8>, pos: usize },
-    /// A disk file being written; written out on CLOSE.
-    Write { name: Vec<u8>, file_type: FileType, replace: bool, data: Vec<u8> },
+    /// A disk file being written (or appended to); written out on CLOSE.
+    Write { name: Vec<u8>, file_type: FileType, replace: bool, append: bool, data: Vec<u8> },
     /// A disk file the drive refused to open (its error is on the command channel): as on
     /// the serial bus, bytes sent to it are lost and reading it gives end of file.
     Refused,
@@ -265,9 +265,24 @@ struct FileSpec {
     replace: bool,
     file_type: Option<FileType>,
     write: bool,
+    append: bool,
+    /// `$[:PATTERN]`: the directory listing.
+    directory: bool,
 }
 
 fn parse_spec(raw: &[u8], sa: u8) -> FileSpec {
+    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+    if let Some(rest) = raw.strip_prefix(b"$") {
+        let pattern = rest.iter().position(|&c| c == b':').map(|c| rest[c + 1..].to_vec());
+        return FileSpec {
+            name: pattern.unwrap_or_default(),
+            replace: false,
+            file_type: Some(FileType::Prg),
+            write: false,
+            append: false,
+            directory: true,
+        };
+    }
     let mut s = raw;
     let mut replace = false;
     if let Some(rest) = s.strip_prefix(b"@") {
@@ -281,6 +296,7 @@ fn parse_spec(raw: &[u8], sa: u8) -> FileSpec {
     let name = parts.next().unwrap_or_default().to_vec();
     let mut file_type = None;
     let mut write = sa == 1;
+    let mut append = false;
     for p in parts {
         match p.first() {
             Some(b'P') => file_type = Some(FileType::Prg),
@@ -288,6 +304,10 @@ fn parse_spec(raw: &[u8], sa: u8) -> FileSpec {
             Some(b'U') => file_type = Some(FileType::Usr),
             Some(b'L') => file_type = Some(FileType::Rel),
             Some(b'W') => write = true,
+            Some(b'A') => {
+                write = true;
+                append = true;
+            }
             Some(b'R') => write = false,
             _ => {}
         }
@@ -295,7 +315,18 @@ fn parse_spec(raw: &[u8], sa: u8) -> FileSpec {
     if sa == 1 && file_type.is_none() {
         file_type = Some(FileType::Prg);
     }
-    FileSpec { name, replace, file_type, write }
+    FileSpec { name, replace, file_type, write, append, directory: false }
+}
+
+impl FileSpec {
+    /// Reads what this spec names: a file, or the directory listing.
+    fn read(&self, drive: &mut dyn Drive) -> Result<(FileType, Vec<u8>), DosStatus> {
+        if self.directory {
+            let pattern = (!self.name.is_empty()).then_some(self.name.as_slice());
+            return drive.directory(pattern).map(|d| (FileType::Prg, d)).ok_or(DosStatus::NOT_FOUND);
+        }
+        drive.read(&self.name)
+    }
 }
 
 impl Kernal {
@@ -765,10 +796,24 @@ impl Kernal {
 
     fn open_disk_file(&mut self, sa: u8) -> Channel {
         let spec = parse_spec(&self.name, sa);
-        let drive = self.drive.as_mut().expect("checked by the caller");
-        if spec.name.is_empty() {
+        let Some(drive) = self.drive.as_mut() else {
+            return Channel::Refused;
+        };
+        if spec.name.is_empty() && !spec.directory {
             self.dos_status = DosStatus::NO_NAME;
             return Channel::Refused;
+        }
+        if spec.append {
+            return match drive.read(&spec.name) {
+                Ok((file_type, _)) => {
+                    self.dos_status = DosStatus::OK;
+                    Channel::Write { name: spec.name, file_type, replace: false, append: true, data: Vec::new() }
+                }
+                Err(e) => {
+                    self.dos_status = e;
+                    Channel::Refused
+                }
+            };
         }
         if spec.write {
             let exists = drive.read(&spec.name).is_ok();
@@ -785,10 +830,11 @@ impl Kernal {
                 name: spec.name,
                 file_type: spec.file_type.unwrap_or(FileType::Seq),
                 replace: spec.replace,
+                append: false,
                 data: Vec::new(),
             }
         } else {
-            match drive.read(&spec.name) {
+            match spec.read(drive.as_mut()) {
                 Ok((t, data)) if spec.file_type.is_none_or(|want| want == t) => {
                     self.dos_status = DosStatus::OK;
                     Channel::Read { data, pos: 0 }
@@ -808,6 +854,10 @@ impl Kernal {
     /// Runs a DOS command sent to the command channel.
     fn command(&mut self, cmd: &[u8]) {
         let Some(drive) = self.drive.as_mut() else { return };
+        if let Some(status) = drive.command(cmd) {
+            self.dos_status = status;
+            return;
+        }
         let cmd: Vec<u8> = cmd.iter().copied().filter(|&c| c != 0x0D).collect();
         self.dos_status = match cmd.first() {
             Some(b'S') => {
@@ -848,9 +898,11 @@ impl Kernal {
             self.output_lfn = None;
         }
         match f.channel {
-            Channel::Write { name, file_type, replace, data } => {
+            Channel::Write { name, file_type, replace, append, data } => {
                 if let Some(drive) = self.drive.as_mut() {
-                    self.dos_status = match drive.write(&name, file_type, &data, replace) {
+                    let written =
+                        if append { drive.append(&name, &data) } else { drive.write(&name, file_type, &data, replace) };
+                    self.dos_status = match written {
                         Ok(()) => DosStatus::OK,
                         Err(e) => e,
                     };
@@ -873,8 +925,8 @@ impl Kernal {
             return fail(cpu, 5);
         }
         let spec = parse_spec(&self.name, 0);
-        let drive = self.drive.as_mut().expect("checked above");
-        match drive.read(&spec.name) {
+        let Some(drive) = self.drive.as_mut() else { return fail(cpu, 5) };
+        match spec.read(drive.as_mut()) {
             Ok((_, data)) if data.len() >= 2 => {
                 let start =
                     if self.sa == 0 { u16::from_le_bytes([x, y]) } else { u16::from_le_bytes([data[0], data[1]]) };
@@ -918,7 +970,7 @@ impl Kernal {
             p = p.wrapping_add(1);
         }
         let spec = parse_spec(&self.name, 1);
-        let drive = self.drive.as_mut().expect("checked above");
+        let Some(drive) = self.drive.as_mut() else { return fail(cpu, 5) };
         match drive.write(&spec.name, FileType::Prg, &data, spec.replace) {
             Ok(()) => {
                 self.dos_status = DosStatus::OK;

@@ -144,6 +144,8 @@ const NAMED: &[(&str, &str, bool, Option<u8>)] = &[
     ("F6", "F5", true, Some(0x8B)),
     ("F8", "F7", true, Some(0x8C)),
     ("STOP", "STOP", false, Some(0x03)),
+    ("RUN/STOP", "STOP", false, Some(0x03)),
+    ("RUNSTOP", "STOP", false, Some(0x03)),
     ("ESC", "ESC", false, Some(0x1B)),
     ("TAB", "TAB", false, Some(0x09)),
     ("HELP", "HELP", false, Some(0x84)),
@@ -372,6 +374,7 @@ mod tests {
 
     #[test]
     fn script_parses_text_and_named_keys() {
+        assert_eq!(parse_keys("{RUN/STOP}").unwrap(), parse_keys("{STOP}").unwrap());
         let events = parse_keys("A!{return}{WAIT 50}{F2}").unwrap();
         assert_eq!(events.len(), 5);
         assert_eq!(

@@ -61,8 +61,41 @@ fn program(body: impl FnOnce(&mut Asm)) -> Asm {
         .label("rep")
         .op(b"@0:DATA,S,W")
         .label("nope")
-        .op(b"NOPE");
+        .op(b"NOPE")
+        .label("ren")
+        .op(b"R0:NEW=DATA")
+        .label("app")
+        .op(b"DATA,S,A")
+        .label("dir")
+        .op(b"$");
     a
+}
+
+#[test]
+fn d81_commands_append_and_the_directory_go_through_the_disk() {
+    let a = program(|a| {
+        write_file(a, "w", 10, "st1");
+        write_file(a, "app", 8, "st2");
+        setnam(a, "ren", 11);
+        open(a, 4, 15);
+        close(a, 4);
+        print_status(a, "st3");
+        // LOAD"$",8 to $3000 (secondary address 0: to X/Y).
+        setnam(a, "dir", 1);
+        a.op(&[0xA9, 0x00, 0xA2, 0x00, 0x20, 0x68, 0xFF]);
+        a.op(&[0xA9, 5, 0xA2, 8, 0xA0, 0, 0x20, 0xBA, 0xFF]);
+        a.op(&[0xA9, 0x00, 0xA2, 0x00, 0xA0, 0x30, 0x20, 0xD5, 0xFF]);
+    });
+    let disk = d81::Disk::new(b"TEST", *b"01").unwrap();
+    let d = emulator_tests::d81drive::D81Drive { disk };
+    let r = run_until_exit(&a.prg(), with_drive(d)).unwrap();
+    assert_eq!(r.output(), "00, OK,00,00\n00, OK,00,00\n00, OK,00,00\n");
+    let image = r.machine.kernal.drive.as_ref().unwrap().image().unwrap();
+    let back = d81::Disk::from_bytes(&image).unwrap();
+    assert_eq!(back.read(b"NEW").unwrap().data, b"HI!HI!");
+    let listing = back.directory_listing(None);
+    let loaded: Vec<u8> = (0..listing.len() - 2).map(|i| r.machine.bus().ram_peek(0, 0x3000 + i as u16)).collect();
+    assert_eq!(loaded, listing[2..]);
 }
 
 #[test]
