@@ -504,7 +504,7 @@ impl Kernal {
                 done(Return, 400)
             }
             0xFFC3 => {
-                self.close(cpu, a);
+                self.close(a);
                 ok(cpu);
                 done(Return, 300)
             }
@@ -550,7 +550,7 @@ impl Kernal {
                 let down = cpu.memory.keyboard.main[7] & 0x80 != 0;
                 set_flag(cpu, Status::PS_ZERO, down);
                 if down {
-                    self.clall(cpu);
+                    self.clall();
                 }
                 done(Return, 30)
             }
@@ -572,14 +572,14 @@ impl Kernal {
                 done(Jumped, 100 + 120 * n)
             }
             0xFFE7 => {
-                self.clall(cpu);
+                self.clall();
                 done(Return, 60)
             }
             0xFF4A => {
                 let device = a;
                 let lfns: Vec<u8> = self.files.iter().filter(|f| f.device == device).map(|f| f.lfn).collect();
                 for l in lfns {
-                    self.close(cpu, l);
+                    self.close(l);
                 }
                 done(Return, 100)
             }
@@ -658,10 +658,10 @@ impl Kernal {
         }
     }
 
-    fn clall(&mut self, cpu: &mut Cpu) {
+    fn clall(&mut self) {
         let lfns: Vec<u8> = self.files.iter().map(|f| f.lfn).collect();
         for l in lfns {
-            self.close(cpu, l);
+            self.close(l);
         }
         self.input = None;
         self.output_lfn = None;
@@ -888,7 +888,7 @@ impl Kernal {
         };
     }
 
-    fn close(&mut self, cpu: &mut Cpu, lfn: u8) {
+    fn close(&mut self, lfn: u8) {
         let Some(i) = self.files.iter().position(|f| f.lfn == lfn) else { return };
         let f = self.files.remove(i);
         if self.input == Some(lfn) {
@@ -911,7 +911,6 @@ impl Kernal {
             Channel::Command { command, .. } if !command.is_empty() => self.command(&command),
             _ => {}
         }
-        let _ = cpu;
     }
 
     fn load(&mut self, cpu: &mut Cpu) {

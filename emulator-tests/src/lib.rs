@@ -47,6 +47,31 @@
 //!   sector the first program file runs.
 //! - [`bench::measure`] reports emulated cycles per second for `bac bench`.
 //!
+//! # The machine a program finds
+//!
+//! The state the KERNAL leaves after power-on, at the READY prompt: $FF00 = $00 (bank 15)
+//! when `SYS` starts the program, interrupts enabled, SP = $F8 below the return to BASIC,
+//! 1 KB of common RAM at the bottom ($D506 = $04), cleared 40- and 80-column screens with
+//! the cursor at home (80 columns active when [`Config::eighty_columns`], the 40/80 key),
+//! the VIC raster interrupt on line 251 driving the editor's frame interrupt (50 Hz PAL by
+//! default), the IRQ vector $0314 = $FA65, the VDC character set copied to $2000 from the
+//! built-in font, and no Commodore ROM: reads of ROM give $FF (the character ROM gives the
+//! built-in font, the KERNAL vectors at $FFFA-$FFFF point at the trapped entries).
+//!
+//! Trapped KERNAL entries (JSR with the KERNAL ROM mapped; cycle costs are estimates):
+//! CHROUT, CHRIN (a line from the keyboard, or a file), GETIN, PLOT, PRIMM, SCNKEY, STOP,
+//! SETBNK, SETLFS, SETNAM, OPEN, CLOSE, CHKIN, CKOUT, CLRCH, READST, CLALL, CLOSE_ALL, LOAD,
+//! SAVE, RDTIM, SETTIM, UDTIM, SCRORG, IOBASE, SETMSG, SWAPPER, INDFET, INDSTA, INDCMP;
+//! and the interrupt path: $FF17 (IRQ entry, dispatching through $0314/$0316), $FA65 (the
+//! editor's frame work: shadow registers such as $0A2C into the VIC, jiffy clock, keyboard
+//! scan) and $FF33 (return from interrupt), $FF05 (NMI). Any other jump-table entry is
+//! [`RunError::UnsupportedKernal`]. BASIC's "execute a line" ($AFA5) understands
+//! `RUN"NAME"`, for boot sectors.
+//!
+//! Not modelled: sprites, VIC bad-line cycle stealing, the VDC's real block-copy timing
+//! (its ready bit is always set), the SID's sound, the CIA serial port and TOD alarm, the
+//! RS-232 and cassette KERNAL calls.
+//!
 //! Runs are deterministic: the same program, keys and disk give the same cycles, output and
 //! screen. The TOD clocks start at 00:00:00.0 at power-on.
 

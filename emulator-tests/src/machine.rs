@@ -28,6 +28,11 @@ pub struct Config {
     pub allow_undocumented: bool,
     /// How many times a jump to itself may run before the run stops as stuck.
     pub stuck_limit: u32,
+    /// Where the program's code is (for translated programs, from the translator's map).
+    /// When not empty, executing RAM outside these ranges stops the run with
+    /// [`RunError::OutsideProgram`]; KERNAL traps are always allowed. Empty by default
+    /// (a booting disk runs code at $0B00 first).
+    pub code_ranges: Vec<std::ops::Range<u16>>,
 }
 
 impl Default for Config {
@@ -39,6 +44,7 @@ impl Default for Config {
             vdc_ram_kb: 16,
             allow_undocumented: false,
             stuck_limit: 100_000,
+            code_ranges: Vec::new(),
         }
     }
 }
@@ -237,6 +243,18 @@ impl Machine {
                     Flow::Continue => continue,
                     Flow::Exit(e) => return Ok(Some(e)),
                 }
+            }
+            if !self.config.code_ranges.is_empty() && !self.config.code_ranges.iter().any(|r| r.contains(&pc)) {
+                let region = format!(
+                    "RAM outside the program's code {}",
+                    self.config
+                        .code_ranges
+                        .iter()
+                        .map(|r| format!("${:04X}-${:04X}", r.start, r.end.wrapping_sub(1)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                return Err(RunError::OutsideProgram { region, at: self.location() });
             }
             let op = self.cpu.memory.peek(pc);
             match OPCODE_CLASS[usize::from(op)] {

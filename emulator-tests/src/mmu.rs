@@ -119,13 +119,15 @@ impl Mmu {
             } else if p == 1 {
                 (u32::from(self.p1h & 1) << 16) | (u32::from(self.p1l) << 8)
             } else {
-                let mut off = (self.ram_bank(addr) << 16) | addr;
+                // The page a relocated zero page or stack moved to shows page 0 or 1 of the
+                // relocation's bank instead.
                 if p == u32::from(self.p0l) && self.p0l != 0 {
-                    off = (u32::from(self.p0h & 1) << 16) & !0xFFFF;
+                    u32::from(self.p0h & 1) << 16
                 } else if p == u32::from(self.p1l) && self.p1l != 1 {
-                    off = ((u32::from(self.p1h & 1)) << 16) | 0x100;
+                    (u32::from(self.p1h & 1) << 16) | 0x100
+                } else {
+                    (self.ram_bank(addr) << 16) | addr
                 }
-                off
             };
             let cr = self.cr;
             let page = match p {

@@ -65,30 +65,71 @@ fn px(rgb: [u8; 3]) -> Rgba<u8> {
     Rgba([rgb[0], rgb[1], rgb[2], 0xFF])
 }
 
-/// Draws the 40-column screen: 320 x 200 text plus a [`BORDER`]-pixel border.
+/// Draws the 40-column screen: 320 x 200 plus a [`BORDER`]-pixel border, in the mode the
+/// VIC is in: standard, multicolour or extended-colour text, hires or multicolour bitmap.
+/// Sprites are not drawn.
 pub fn render_40(bus: &C128Bus) -> RgbaImage {
-    let border = px(VIC_PALETTE[usize::from(bus.vic.regs[0x20] & 0x0F)]);
-    let background = px(VIC_PALETTE[usize::from(bus.vic.regs[0x21] & 0x0F)]);
-    let mut img = RgbaImage::from_pixel(320 + 2 * BORDER, 200 + 2 * BORDER, border);
-    if bus.vic.regs[0x11] & 0x10 == 0 {
+    let regs = &bus.vic.regs;
+    let colour = |c: u8| px(VIC_PALETTE[usize::from(c & 0x0F)]);
+    let mut img = RgbaImage::from_pixel(320 + 2 * BORDER, 200 + 2 * BORDER, colour(regs[0x20]));
+    if regs[0x11] & 0x10 == 0 {
         // Display blanked ($D011 bit 4): only the border colour shows.
         return img;
     }
+    let bitmap = regs[0x11] & 0x20 != 0;
+    let extended = regs[0x11] & 0x40 != 0;
+    let multi = regs[0x16] & 0x10 != 0;
     let screen = bus.vic.screen_base();
     let chars = bus.vic.charset_base();
+    let bitmap_base = u16::from(regs[0x18] & 0x08) * 0x400;
     for row in 0..25u16 {
         for col in 0..40u16 {
             let cell = row * 40 + col;
             let code = bus.vic_fetch(screen + cell);
-            let colour = px(VIC_PALETTE[usize::from(bus.colour_ram[usize::from(cell)] & 0x0F)]);
+            let cram = bus.colour_ram[usize::from(cell)] & 0x0F;
             for line in 0..8u16 {
-                let bits = bus.vic_fetch(chars + u16::from(code) * 8 + line);
-                for x in 0..8u16 {
-                    let on = bits & (0x80 >> x) != 0;
+                // Each pixel pair or pixel resolves to a colour number.
+                let mut pixels = [0u8; 8];
+                if bitmap {
+                    let bits = bus.vic_fetch(bitmap_base + cell * 8 + line);
+                    for (x, p) in pixels.iter_mut().enumerate() {
+                        *p = if multi {
+                            match (bits >> (6 - (x & !1))) & 3 {
+                                0 => regs[0x21],
+                                1 => code >> 4,
+                                2 => code,
+                                _ => cram,
+                            }
+                        } else if bits & (0x80 >> x) != 0 {
+                            code >> 4
+                        } else {
+                            code
+                        };
+                    }
+                } else {
+                    let glyph = if extended { code & 0x3F } else { code };
+                    let bits = bus.vic_fetch(chars + u16::from(glyph) * 8 + line);
+                    let background = if extended { regs[0x21 + usize::from(code >> 6)] } else { regs[0x21] };
+                    for (x, p) in pixels.iter_mut().enumerate() {
+                        *p = if multi && !extended && cram & 0x08 != 0 {
+                            match (bits >> (6 - (x & !1))) & 3 {
+                                0 => regs[0x21],
+                                1 => regs[0x22],
+                                2 => regs[0x23],
+                                _ => cram & 0x07,
+                            }
+                        } else if bits & (0x80 >> x) != 0 {
+                            cram
+                        } else {
+                            background
+                        };
+                    }
+                }
+                for (x, &c) in pixels.iter().enumerate() {
                     img.put_pixel(
-                        BORDER + u32::from(col * 8 + x),
+                        BORDER + u32::from(col * 8) + x as u32,
                         BORDER + u32::from(row * 8 + line),
-                        if on { colour } else { background },
+                        colour(c),
                     );
                 }
             }

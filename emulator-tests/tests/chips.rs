@@ -82,6 +82,21 @@ fn screenshot_40_draws_border_background_and_glyphs() {
 }
 
 #[test]
+fn screenshot_40_draws_a_hires_bitmap() {
+    // Bitmap at $2000, colours from the screen at $0400: cell 0's first line is $F0
+    // (left half white on black).
+    let mut a = Asm::new();
+    a.op(&[0xA9, 0x01, 0x85, 0xD8]) // GRAPHM: the editor keeps its hands off $D011/$D018
+        .op(&[0xA9, 0x3B, 0x8D, 0x11, 0xD0, 0xA9, 0x18, 0x8D, 0x18, 0xD0])
+        .op(&[0xA9, 0xF0, 0x8D, 0x00, 0x20, 0xA9, 0x10, 0x8D, 0x00, 0x04])
+        .exit(0);
+    let img = run(&a).machine.screenshot(Screen::Forty);
+    assert_eq!(*img.get_pixel(BORDER, BORDER), rgba(VIC_PALETTE[1]));
+    assert_eq!(*img.get_pixel(BORDER + 3, BORDER), rgba(VIC_PALETTE[1]));
+    assert_eq!(*img.get_pixel(BORDER + 4, BORDER), rgba(VIC_PALETTE[0]));
+}
+
+#[test]
 fn the_editor_interrupt_restores_d018_from_its_shadow() {
     let mut a = Asm::new();
     a.op(&[0xA9, 0x18, 0x8D, 0x18, 0xD0]); // $D018 = $18 behind the editor's back

@@ -169,6 +169,23 @@ fn jumping_into_rom_or_io_leaves_the_program() {
 }
 
 #[test]
+fn code_ranges_catch_a_jump_into_data() {
+    let mut a = Asm::new();
+    a.print(b"A").op(&[0x4C, 0x00, 0x20]); // JMP $2000: RAM, zeros
+    let end = a.here();
+    let opts = RunOptions {
+        config: Config { code_ranges: std::iter::once(common::ORIGIN..end).collect(), ..Config::default() },
+        ..RunOptions::default()
+    };
+    let e = run_error(&a, opts);
+    assert!(
+        matches!(&e, RunError::OutsideProgram { region, at } if at.cpu.pc == 0x2000
+            && region.contains("$1C0D-$1C14")),
+        "{e}"
+    );
+}
+
+#[test]
 fn kernal_entries_need_the_kernal_mapped() {
     // With all RAM ($3F) a JSR $FFD2 runs whatever is in RAM there: zeros, a BRK.
     let mut a = Asm::new();
