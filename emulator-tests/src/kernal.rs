@@ -23,6 +23,10 @@ pub type Cpu = CPU<C128Bus, Nmos6502>;
 pub const RETURN_TRAP: u16 = 0xFFF6;
 /// The screen editor's interrupt routine, the default target of the IRQ vector at $0314.
 pub const EDITOR_IRQ: u16 = 0xFA65;
+/// The KERNAL's default NMI handler, the target of the NMI vector at $0318.
+pub const EDITOR_NMI: u16 = 0xFA40;
+/// Shadow of $D018 for the bitmap screen.
+const VM2: u16 = 0x0A2D;
 /// The KERNAL status byte ST.
 pub const STATUS: u16 = 0x0090;
 /// The keyboard buffer.
@@ -373,29 +377,30 @@ impl Kernal {
         let done = |o, c| Trap::Done(o, c);
         match addr {
             IRQ_ENTRY => {
-                push(cpu, a);
-                push(cpu, x);
-                push(cpu, y);
-                let cr = cpu.memory.mmu.cr;
-                push(cpu, cr);
-                cpu.memory.mmu.write_ff(0, 0x00);
                 let sp = cpu.registers.stack_pointer.0;
-                let stacked_p = cpu.memory.get_byte(0x0100 + u16::from(sp.wrapping_add(5)));
+                let stacked_p = cpu.memory.get_byte(0x0100 + u16::from(sp.wrapping_add(1)));
                 let vector = if stacked_p & 0x10 != 0 { 0x0316 } else { 0x0314 };
-                let lo = cpu.memory.get_byte(vector);
-                let hi = cpu.memory.get_byte(vector + 1);
-                cpu.registers.program_counter = u16::from_le_bytes([lo, hi]);
+                self.enter_interrupt(cpu, vector);
                 done(Jumped, 29)
             }
             EDITOR_IRQ => {
                 let bus = &mut cpu.memory;
                 if bus.vic.irq_flags & 0x01 != 0 {
                     bus.vic.write(0x19, 0x01);
-                    if bus.ram_peek(0, GRAPHM) == 0 {
+                    // The editor puts the VIC in the mode GRAPHM asks for, from the shadows:
+                    // text from VM1, a bitmap (GRAPHM bit 5) from VM2, multicolour (bit 7).
+                    let graphm = bus.ram_peek(0, GRAPHM);
+                    let d011 = bus.vic.regs[0x11];
+                    if graphm & 0x20 == 0 {
                         let vm1 = bus.ram_peek(0, VM1);
                         bus.vic.write(0x18, vm1);
-                        let d011 = bus.vic.regs[0x11];
                         bus.vic.write(0x11, d011 & !0x20);
+                    } else {
+                        let vm2 = bus.ram_peek(0, VM2);
+                        bus.vic.write(0x18, vm2);
+                        bus.vic.write(0x11, d011 | 0x20);
+                        let d016 = bus.vic.regs[0x16] & !0x10;
+                        bus.vic.write(0x16, d016 | if graphm & 0x80 != 0 { 0x10 } else { 0 });
                     }
                     let t = u32::from_be_bytes([
                         0,
@@ -429,14 +434,15 @@ impl Kernal {
                 done(Jumped, 26)
             }
             NMI_ENTRY => {
+                // As the IRQ entry, through the NMI vector at $0318.
+                self.enter_interrupt(cpu, 0x0318);
+                done(Jumped, 29)
+            }
+            EDITOR_NMI => {
                 let now = cpu.memory.now();
                 cpu.memory.cia2.read(13, now, 0xFF, 0xFF);
-                let p = pull(cpu);
-                cpu.registers.status = Status::from_bits_truncate(p & !0x10) | Status::PS_UNUSED;
-                let lo = pull(cpu);
-                let hi = pull(cpu);
-                cpu.registers.program_counter = u16::from_le_bytes([lo, hi]);
-                done(Jumped, 40)
+                cpu.registers.program_counter = IRQ_EXIT;
+                done(Jumped, 60)
             }
             0xFFD2 => {
                 self.chrout(cpu, a);
@@ -656,6 +662,21 @@ impl Kernal {
                 None => Trap::NotAnEntry,
             },
         }
+    }
+
+    /// The KERNAL's interrupt entry: saves A, X, Y and the MMU configuration on the stack,
+    /// switches to bank 15 and jumps through `vector`.
+    fn enter_interrupt(&mut self, cpu: &mut Cpu, vector: u16) {
+        let (a, x, y) = (cpu.registers.accumulator, cpu.registers.index_x, cpu.registers.index_y);
+        push(cpu, a);
+        push(cpu, x);
+        push(cpu, y);
+        let cr = cpu.memory.mmu.cr;
+        push(cpu, cr);
+        cpu.memory.mmu.write_ff(0, 0x00);
+        let lo = cpu.memory.get_byte(vector);
+        let hi = cpu.memory.get_byte(vector + 1);
+        cpu.registers.program_counter = u16::from_le_bytes([lo, hi]);
     }
 
     fn clall(&mut self) {
