@@ -63,8 +63,9 @@ pub struct C128Bus {
 }
 
 impl C128Bus {
-    /// A machine in the state the KERNAL leaves it after boot.
-    pub fn new(standard: VideoStandard, vdc_ram_kb: usize, key_80: bool) -> Self {
+    /// A machine in the state the KERNAL leaves it after boot, its TOD clocks at
+    /// `tod_start` tenths of a second after midnight.
+    pub fn new(standard: VideoStandard, vdc_ram_kb: usize, key_80: bool, tod_start: u64) -> Self {
         let tenth = standard.clock_hz() / 10;
         let mut bus = C128Bus {
             ram: vec![0u8; 0x2_0000].into_boxed_slice().try_into().expect("128 KB"),
@@ -74,8 +75,8 @@ impl C128Bus {
             colour_ram: [13; 1024],
             vic: Vic::new(standard),
             vdc: Vdc::new(vdc_ram_kb),
-            cia1: Cia::new(0, tenth),
-            cia2: Cia::new(0, tenth),
+            cia1: Cia::new(tod_start, tenth),
+            cia2: Cia::new(tod_start, tenth),
             sid: Sid::default(),
             keyboard: Keyboard::default(),
             key_80,
@@ -342,7 +343,7 @@ mod tests {
     use super::*;
 
     fn bus() -> C128Bus {
-        C128Bus::new(VideoStandard::Pal, 16, false)
+        C128Bus::new(VideoStandard::Pal, 16, false, 0)
     }
 
     #[test]

@@ -33,6 +33,10 @@ pub struct Config {
     /// [`RunError::OutsideProgram`]; KERNAL traps are always allowed. Empty by default
     /// (a booting disk runs code at $0B00 first).
     pub code_ranges: Vec<std::ops::Range<u16>>,
+    /// Where the CIAs' time-of-day clocks start, in tenths of a second after midnight.
+    /// 0 by default so that runs repeat; an interactive front end may pass the wall clock
+    /// so that programs seeding a PRNG from the TOD clock deal differently each time.
+    pub tod_start_tenths: u64,
 }
 
 impl Default for Config {
@@ -45,6 +49,7 @@ impl Default for Config {
             allow_undocumented: false,
             stuck_limit: 100_000,
             code_ranges: Vec::new(),
+            tod_start_tenths: 0,
         }
     }
 }
@@ -138,7 +143,7 @@ impl Machine {
     /// A machine in the state the KERNAL leaves it after power-on, at the READY prompt with
     /// cleared screens (the 80-column one active when `config.eighty_columns`).
     pub fn new(config: Config) -> Self {
-        let bus = C128Bus::new(config.standard, config.vdc_ram_kb, config.eighty_columns);
+        let bus = C128Bus::new(config.standard, config.vdc_ram_kb, config.eighty_columns, config.tod_start_tenths);
         let mut cpu = CPU::new(bus, Nmos6502);
         cpu.registers.stack_pointer = StackPointer(0xFA);
         cpu.registers.status = Status::PS_UNUSED;

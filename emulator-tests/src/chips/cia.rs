@@ -258,6 +258,22 @@ mod tests {
     }
 
     #[test]
+    fn timer_b_counts_timer_a_underflows() {
+        let mut cia = Cia::new(0, 98_525);
+        cia.write(4, 9, 0);
+        cia.write(5, 0, 0);
+        cia.write(6, 2, 0);
+        cia.write(7, 0, 0);
+        cia.write(15, 0x51, 0); // start B, load, count A underflows
+        cia.write(14, 0x11, 0);
+        cia.tick(25);
+        assert_eq!(cia.read(6, 0, 0xFF, 0xFF), 0, "two underflows of A");
+        assert_eq!(cia.read(13, 0, 0xFF, 0xFF) & 0x03, 0x01);
+        cia.tick(10);
+        assert_eq!(cia.read(13, 0, 0xFF, 0xFF) & 0x02, 0x02, "B underflowed on the third");
+    }
+
+    #[test]
     fn one_shot_stops_after_underflow() {
         let mut cia = Cia::new(0, 98_525);
         cia.write(4, 10, 0);
