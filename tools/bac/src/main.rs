@@ -5,6 +5,7 @@ mod bench;
 mod disk_cmd;
 mod play;
 mod rules_args;
+mod run_cmd;
 mod sim;
 
 use clap::{Parser, Subcommand};
@@ -28,6 +29,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Measure the speed figures the README reports.
     Bench(bench::BenchArgs),
+    /// Run a .prg or boot a .d81 in the built-in C128; exits with the program's code.
+    Run(run_cmd::RunArgs),
     /// Build the game's .d81 and inspect or change disk images.
     Disk(disk_cmd::DiskArgs),
 }
@@ -35,14 +38,19 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Run(args) => return finish(run_cmd::run(args).map(ExitCode::from)),
         Command::Analyze(args) => analyze::run(args),
         Command::Sim(args) => sim::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Disk(args) => disk_cmd::run(args),
     };
+    finish(result.map(|()| ExitCode::SUCCESS))
+}
+
+fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
             eprintln!("bac: {error:#}");
             ExitCode::FAILURE

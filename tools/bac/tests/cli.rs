@@ -123,3 +123,47 @@ fn play_refuses_bad_bets_and_survives_end_of_input() {
     assert!(out.contains("the minimum is 1"));
     assert!(out.contains("You leave the table with 1000."));
 }
+
+/// `10 SYS 7181` at $1C01, then: print "HI" through CHROUT and exit with 7 via $D7FF.
+fn hello_prg() -> Vec<u8> {
+    let mut prg = vec![0x01, 0x1C, 0x0B, 0x1C, 0x0A, 0x00, 0x9E];
+    prg.extend_from_slice(b"7181");
+    prg.extend_from_slice(&[0, 0, 0]);
+    prg.extend_from_slice(&[
+        0xA9, b'H', 0x20, 0xD2, 0xFF, 0xA9, b'I', 0x20, 0xD2, 0xFF, 0xA9, 7, 0x8D, 0xFF, 0xD7, 0x60,
+    ]);
+    prg
+}
+
+#[test]
+fn run_prints_the_output_and_returns_the_exit_code() {
+    let dir = std::env::temp_dir().join(format!("bac-cli-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prg = dir.join("hi.prg");
+    std::fs::write(&prg, hello_prg()).unwrap();
+    let png = dir.join("hi.png");
+    let out = bac(&["run", prg.to_str().unwrap(), "--screenshot", png.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(7));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "HI");
+    let shot = std::fs::read(&png).unwrap();
+    assert!(shot.starts_with(b"\x89PNG"), "a PNG was written");
+
+    let truncated = dir.join("short.prg");
+    std::fs::write(&truncated, [0x01]).unwrap();
+    let broken_disk = dir.join("broken.d81");
+    std::fs::write(&broken_disk, vec![0u8; 1000]).unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["run", truncated.to_str().unwrap()], "too short"),
+        (&["run", broken_disk.to_str().unwrap()], "819200"),
+        (&["run", prg.to_str().unwrap(), "--keys", "{NOSUCHKEY}"], "NOSUCHKEY"),
+        (&["run", "/nonexistent/x.prg"], "/nonexistent/x.prg"),
+        (&["run", prg.to_str().unwrap(), "--max-cycles", "ten"], "--max-cycles"),
+    ];
+    for (args, mentions) in cases {
+        let out = bac(args);
+        assert_eq!(out.status.code(), Some(if args.contains(&"ten") { 2 } else { 1 }), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(mentions), "{args:?}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

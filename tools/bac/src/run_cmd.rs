@@ -1,0 +1,67 @@
+//! `bac run`: a `.prg` or a `.d81` in the built-in C128, its output on stdout, its exit
+//! code as ours.
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use emulator_tests::{Config, RunOptions, Screen, run_disk_until_exit, run_until_exit};
+use std::path::PathBuf;
+
+/// `bac run` options.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+KEYS: text is typed as it stands; named keys go in braces: {RETURN}, {F1}..{F8}, {DOWN}, {UP},
+{LEFT}, {RIGHT}, {HOME}, {CLR}, {DEL}, {ESC}, {RUN/STOP}, ... and {WAIT 50} waits 50 frames.
+An unknown name is an error.
+
+A .d81 boots as a C128 does at power-on: the boot sector on track 1 sector 0 runs (its
+RUN\"NAME\" is honoured); without one, the first program file is loaded and run.
+
+The exit code is the program's: the value it wrote to $D7FF (VICE's debug cartridge), or 0
+if it returned to BASIC. A run that goes wrong (BRK, a jammed CPU, the cycle budget spent,
+...) prints the machine state and exits with 1.")]
+pub struct RunArgs {
+    /// The program (.prg) or disk image (.d81).
+    file: PathBuf,
+    /// Keys to type while it runs.
+    #[arg(long)]
+    keys: Option<String>,
+    /// The cycle budget.
+    #[arg(long, default_value_t = Config::default().max_cycles)]
+    max_cycles: u64,
+    /// Write a PNG of the screen when the program ends (the active one, or --40/--80).
+    #[arg(long, value_name = "OUT.png")]
+    screenshot: Option<PathBuf>,
+    /// The 40-column (VIC-IIe) screen for the screenshot.
+    #[arg(long = "40", conflicts_with = "eighty")]
+    forty: bool,
+    /// Start with the 40/80 key down (80 columns) and screenshot the VDC screen.
+    #[arg(long = "80")]
+    eighty: bool,
+}
+
+/// A `.d81` is recognised by its size, whatever its name.
+const D81_SIZE: usize = 819_200;
+
+/// Runs `bac run`, returning the program's exit code.
+pub fn run(args: RunArgs) -> Result<u8> {
+    let bytes = std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    if bytes.is_empty() {
+        bail!("{} is empty", args.file.display());
+    }
+    let config = Config { max_cycles: args.max_cycles, eighty_columns: args.eighty, ..Config::default() };
+    let options = RunOptions { config, keys: args.keys.clone(), ..RunOptions::default() };
+    let origin = args.file.display().to_string();
+    let is_disk = bytes.len() == D81_SIZE || args.file.extension().is_some_and(|e| e.eq_ignore_ascii_case("d81"));
+    let result = if is_disk { run_disk_until_exit(&bytes, &origin, options) } else { run_until_exit(&bytes, options) };
+    let report = result.with_context(|| format!("running {origin}"))?;
+    print!("{}", report.output());
+    if let Some(path) = &args.screenshot {
+        let screen = match (args.forty, args.eighty) {
+            (true, _) => Some(Screen::Forty),
+            (_, true) => Some(Screen::Eighty),
+            _ => None,
+        };
+        report.machine.save_screenshot(screen, path).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(report.exit.code)
+}
