@@ -92,3 +92,18 @@ fn a_wrong_size_disk_is_refused_by_name() {
     let e = start(Program::from_file("GAME.D81", &[0; 10]), RunOptions::default()).unwrap_err();
     assert!(matches!(e, Error::Disk(_)) && e.to_string().contains("GAME.D81"), "{e}");
 }
+
+#[test]
+fn errors_suit_anyhow_and_the_machine_can_move_to_a_thread() {
+    fn send_sync<T: Send + Sync + 'static>() {}
+    fn send<T: Send>() {}
+    send_sync::<Error>();
+    send::<emulator_tests::Machine>();
+    let prg = Asm::new().exit(3).prg();
+    let m = start(Program::Prg(&prg), RunOptions::default()).unwrap();
+    let code = std::thread::spawn(move || {
+        let mut m = m;
+        m.run().unwrap().code
+    });
+    assert_eq!(code.join().unwrap(), 3);
+}
