@@ -117,6 +117,16 @@ fn every_end_of_shoe_policy_and_the_burn_agree() {
 }
 
 #[test]
+fn every_deck_count_under_both_policies_agrees() {
+    for decks in 1..=8u8 {
+        for (n, policy) in [Policy::ReshuffleAt(8), Policy::CutCard(14)].into_iter().enumerate() {
+            let seed = 0x9E37_79B9u32.wrapping_mul(u32::from(decks) * 2 + n as u32);
+            agree(&Params { seed, coups: 150, decks, policy, burn: n == 0 });
+        }
+    }
+}
+
+#[test]
 fn refused_shoes_end_with_the_same_error() {
     let cases = [
         Params { decks: 0, ..Params::punto_banco(1, 1) },
