@@ -40,21 +40,41 @@ impl fmt::Display for CpuState {
             .collect();
         write!(
             f,
-            "PC=${:04X} opcode=${:02X} A=${:02X} X=${:02X} Y=${:02X} SP=${:02X} P={} \
+            "PC=${:04X} opcode=${:02X} ({}) A=${:02X} X=${:02X} Y=${:02X} SP=${:02X} P={} \
              $FF00=${:02X} after {} cycles",
-            self.pc, self.opcode, self.a, self.x, self.y, self.sp, flags, self.mmu, self.cycles
+            self.pc,
+            self.opcode,
+            mnemonic(self.opcode),
+            self.a,
+            self.x,
+            self.y,
+            self.sp,
+            flags,
+            self.mmu,
+            self.cycles
         )
     }
 }
 
-/// Where a run stopped: the CPU state and, when the caller can tell, what that address is
-/// in the source program.
+/// The NMOS mnemonic of an opcode (`JAM` for the halting ones), for error reports.
+pub fn mnemonic(opcode: u8) -> String {
+    use mos6502::Variant as _;
+    match mos6502::instruction::Nmos6502::decode(opcode) {
+        Some((instruction, _)) => format!("{instruction:?}"),
+        None => "???".to_string(),
+    }
+}
+
+/// Where a run stopped: the CPU state, the addresses of the instructions run just before,
+/// and, when the caller can tell, what that address is in the source program.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Where {
     /// Registers and PC.
     pub cpu: CpuState,
     /// The caller's description of PC (for translated code, the AVR instruction).
     pub source: Option<String>,
+    /// PCs of the last instructions executed before this one, oldest first.
+    pub trail: Vec<u16>,
 }
 
 impl fmt::Display for Where {
@@ -62,6 +82,12 @@ impl fmt::Display for Where {
         write!(f, "{}", self.cpu)?;
         if let Some(s) = &self.source {
             write!(f, " [{s}]")?;
+        }
+        if !self.trail.is_empty() {
+            write!(f, "; before:")?;
+            for pc in &self.trail {
+                write!(f, " ${pc:04X}")?;
+            }
         }
         Ok(())
     }
@@ -106,26 +132,26 @@ pub enum LoadError {
     },
 }
 
-/// Why a run ended without a clean exit.
+/// Why a run ended without a clean exit. The [`Where`] is boxed to keep results small.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum RunError {
     /// The CPU executed BRK (opcode $00), which bac128 programs never do on purpose.
     #[error("BRK executed at {0}")]
-    Brk(Where),
+    Brk(Box<Where>),
     /// One of the NMOS opcodes that halt the CPU.
     #[error("the CPU jammed at {0}")]
-    Jam(Where),
+    Jam(Box<Where>),
     /// An undocumented opcode, which no bac128 toolchain emits (see
     /// [`crate::Config::allow_undocumented`]).
     #[error("undocumented opcode at {0}")]
-    Undocumented(Where),
+    Undocumented(Box<Where>),
     /// A jump to itself repeated far past any plausible wait loop.
     #[error("the PC stopped moving ({count} jumps to itself) at {at}")]
     Stuck {
         /// How many times the instruction ran.
         count: u32,
         /// Where.
-        at: Where,
+        at: Box<Where>,
     },
     /// Execution reached an address that holds no code: ROM without a trapped entry, the I/O
     /// block or the MMU registers.
@@ -134,7 +160,7 @@ pub enum RunError {
         /// What is at PC.
         region: String,
         /// Where.
-        at: Where,
+        at: Box<Where>,
     },
     /// A KERNAL entry point this emulator does not implement.
     #[error("KERNAL call {name} (${addr:04X}) is not emulated; called at {at}")]
@@ -144,7 +170,7 @@ pub enum RunError {
         /// The entry's address.
         addr: u16,
         /// Where (PC is the entry, the caller is on the stack).
-        at: Where,
+        at: Box<Where>,
     },
     /// BASIC was asked for something the trapped interpreter cannot do, or failed as BASIC
     /// would (`?FILE NOT FOUND ERROR`).
@@ -153,7 +179,7 @@ pub enum RunError {
         /// What BASIC would say.
         message: String,
         /// Where.
-        at: Where,
+        at: Box<Where>,
     },
     /// The run used up its cycle budget.
     #[error("the budget of {limit} cycles ran out at {at}")]
@@ -161,7 +187,7 @@ pub enum RunError {
         /// The budget.
         limit: u64,
         /// Where.
-        at: Where,
+        at: Box<Where>,
     },
 }
 

@@ -127,7 +127,13 @@ pub struct Machine {
     pub config: Config,
     source_map: Option<SourceMap>,
     same_pc: u32,
+    /// The PCs of the last [`TRAIL`] instructions, a ring indexed by `steps`.
+    trail: [u16; TRAIL],
+    steps: usize,
 }
+
+/// How many recent PCs an error report lists.
+const TRAIL: usize = 8;
 
 impl std::fmt::Debug for Machine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -167,7 +173,7 @@ impl Machine {
             b.ram_poke(0, MODE, 0x80);
             kernal.inactive_screen = [0, 0, 13];
         }
-        Machine { cpu, kernal, config, source_map: None, same_pc: 0 }
+        Machine { cpu, kernal, config, source_map: None, same_pc: 0, trail: [0; TRAIL], steps: 0 }
     }
 
     /// Installs the function that describes program addresses in error messages.
@@ -270,6 +276,8 @@ impl Machine {
                 _ => return Err(RunError::Undocumented(self.location())),
             }
             let before = self.cpu.cycles;
+            self.trail[self.steps % TRAIL] = pc;
+            self.steps = self.steps.wrapping_add(1);
             self.cpu.single_step();
             if std::mem::take(&mut self.cpu.memory.interrupt_taken) {
                 self.cpu.cycles += 7;
@@ -330,7 +338,7 @@ impl Machine {
     }
 
     /// The CPU state and source description for an error report.
-    pub fn location(&self) -> Where {
+    pub fn location(&self) -> Box<Where> {
         let r = &self.cpu.registers;
         let cpu = CpuState {
             pc: r.program_counter,
@@ -344,7 +352,9 @@ impl Machine {
             cycles: self.cpu.cycles,
         };
         let source = self.source_map.as_ref().and_then(|m| m(r.program_counter));
-        Where { cpu, source }
+        let n = self.steps.min(TRAIL);
+        let trail = (0..n).map(|i| self.trail[(self.steps - n + i) % TRAIL]).collect();
+        Box::new(Where { cpu, source, trail })
     }
 
     /// Everything printed to the screen through CHROUT, as PETSCII.

@@ -124,8 +124,11 @@ fn brk_stops_with_the_registers_and_the_source_description() {
     let e = run_error(&a, RunOptions { source_map: Some(map), ..RunOptions::default() });
     let RunError::Brk(w) = &e else { panic!("{e}") };
     assert_eq!((w.cpu.pc, w.cpu.opcode, w.cpu.a, w.cpu.x, w.cpu.y), (brk_at, 0, 0x12, 0x34, 0x56));
+    let o = common::ORIGIN;
+    assert_eq!(w.trail, [o, o + 2, o + 4]);
     let text = e.to_string();
     assert!(text.contains("PC=$1C13") && text.contains("avr: ret in main+0x10"), "{text}");
+    assert!(text.contains("(BRK)") && text.contains("before: $1C0D $1C0F $1C11"), "{text}");
 }
 
 #[test]
