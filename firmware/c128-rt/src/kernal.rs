@@ -13,15 +13,8 @@ pub struct Regs {
     pub x: u8,
     /// Y register.
     pub y: u8,
-    /// Status register (carry is bit 0).
-    pub p: u8,
-}
-
-impl Regs {
     /// The carry flag, which most KERNAL calls set on error.
-    pub fn carry(&self) -> bool {
-        self.p & 1 != 0
-    }
+    pub carry: bool,
 }
 
 unsafe extern "C" {
@@ -33,8 +26,8 @@ pub fn call(addr: u16, a: u8, x: u8, y: u8, carry: bool) -> Regs {
     // SAFETY: the gateway is implemented natively by the translator; it only changes
     // the registers it returns.
     let r = unsafe { __c128_kernal(addr, a, x, y, u8::from(carry)) };
-    let [a, x, y, p] = r.to_le_bytes();
-    Regs { a, x, y, p }
+    let [a, x, y, c] = r.to_le_bytes();
+    Regs { a, x, y, carry: c & 1 != 0 }
 }
 
 /// Entry points, as in the C128 KERNAL jump table.
@@ -68,7 +61,7 @@ pub mod addr {
 }
 
 fn result(r: Regs) -> Result<(), u8> {
-    if r.carry() { Err(r.a) } else { Ok(()) }
+    if r.carry { Err(r.a) } else { Ok(()) }
 }
 
 /// Writes one byte to the output channel.

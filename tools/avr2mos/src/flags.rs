@@ -40,11 +40,12 @@ pub fn sreg_bit(s: u8) -> Option<FlagSet> {
     }
 }
 
-/// Flags the instruction reads.
-pub fn uses(i: &Insn) -> FlagSet {
+/// Flags the instruction reads, given the flags live after it: `cpc`, `sbc` and `sbci`
+/// read the old Z only to and it into the new one, so only when the new Z is live.
+pub fn uses(i: &Insn, live_after: FlagSet) -> FlagSet {
     match i.op {
         Op::Adc | Op::Ror => C,
-        Op::Sbc | Op::Cpc | Op::Sbci => C | Z,
+        Op::Sbc | Op::Cpc | Op::Sbci => C | (live_after & Z),
         Op::Brbs | Op::Brbc => sreg_bit(i.r).unwrap_or(0),
         Op::Bld => T,
         _ => 0,
@@ -93,7 +94,7 @@ pub fn live_out(insns: &[Insn], succs: &[Vec<usize>]) -> Vec<FlagSet> {
         changed = false;
         for i in (0..n).rev() {
             let o = succs[i].iter().fold(0, |acc, &s| acc | live_in[s]);
-            let li = uses(&insns[i]) | (o & !defs(&insns[i]));
+            let li = uses(&insns[i], o) | (o & !defs(&insns[i]));
             if o != out[i] || li != live_in[i] {
                 out[i] = o;
                 live_in[i] = li;
@@ -119,6 +120,10 @@ mod tests {
         let succs = vec![vec![1], vec![2], vec![3], vec![]];
         let live = live_out(&insns, &succs);
         assert_eq!(live, vec![C | Z, Z, 0, 0]);
+        // Without a Z reader at the end, the chain only carries C.
+        let insns = [insn(Op::Sub, 22), insn(Op::Sbc, 23), insn(Op::Brbs, 0)];
+        let live = live_out(&insns, &[vec![1], vec![2], vec![]]);
+        assert_eq!(live, vec![C, C, 0]);
     }
 
     #[test]

@@ -11,16 +11,18 @@
 //! The memory map of a translated program is in [`mmap`].
 
 pub mod asm;
+pub mod avrsim;
 pub mod decode;
 pub mod error;
 pub mod flags;
 pub mod link;
 pub mod lower;
 pub mod mmap;
+pub mod pipeline;
 pub mod program;
 pub mod runtime;
 pub mod translate;
 
 pub use error::{Location, PipelineError, TranslateError};
 pub use program::AvrProgram;
-pub use translate::{Stats, Translation, translate};
+pub use translate::{Options, Stats, Translation, translate, translate_with};

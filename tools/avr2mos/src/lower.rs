@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use crate::asm::{Asm, Label, Part, Sym, op::*};
+use crate::asm::{Asm, Item, Label, Part, Sym, op::*};
 use crate::decode::{Insn, Mode, Op};
 use crate::error::TranslateError;
 use crate::flags::{self, C, CZNV, FlagSet, T, V, Z};
@@ -41,6 +41,8 @@ pub struct Ctx<'a> {
     pub adjusts: &'a [bool],
     /// Flags live after each instruction.
     pub live_out: &'a [FlagSet],
+    /// Whether each instruction can be reached other than from the one before it.
+    pub is_target: &'a [bool],
 }
 
 /// The label of instruction `i`.
@@ -133,6 +135,37 @@ fn capture(a: &mut Asm, kind: Kind, defs: FlagSet, live: FlagSet) {
     a.b(STA_ZP, FLAGS);
 }
 
+/// The result of lowering one instruction.
+#[derive(Debug, Clone)]
+pub struct Lowered {
+    /// The code.
+    pub asm: Asm,
+    /// How many following instructions were folded into this one (their code is empty).
+    pub consumed: usize,
+    /// The AVR carry is in the 6502 carry at the end (inverted for subtraction chains),
+    /// for the next instruction, which reads it.
+    pub carry_out: bool,
+}
+
+/// Whether the 6502 carry holds the AVR carry after an instruction of this kind, and
+/// inverted (`Some(true)`, subtraction) or not.
+fn carry_polarity(kind: Kind) -> Option<bool> {
+    match kind {
+        Kind::Arith { inv, .. } | Kind::Wide { inv, .. } => Some(inv),
+        Kind::Shift => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether an instruction reads the carry through the 6502 carry, and inverted or not.
+fn consumes_carry(i: &Insn) -> Option<bool> {
+    match i.op {
+        Op::Adc | Op::Ror => Some(false),
+        Op::Sbc | Op::Sbci | Op::Cpc => Some(true),
+        _ => None,
+    }
+}
+
 /// Loads the AVR carry into the 6502 carry (`inv`: inverted, for subtraction).
 fn carry_in(a: &mut Asm, inv: bool) {
     a.b(LDA_ZP, FLAGS);
@@ -176,7 +209,7 @@ impl Ctx<'_> {
     }
 
     /// A symbolic operand for a relocation of instruction `i` at `offset`, if there is one.
-    fn reloc_sym(&self, i: usize, offset: u32) -> Result<Option<(Sym, Part)>, TranslateError> {
+    pub(crate) fn reloc_sym(&self, i: usize, offset: u32) -> Result<Option<(Sym, Part)>, TranslateError> {
         let Some(rel) = self.prog.text_relocs.get(&offset) else {
             return Ok(None);
         };
@@ -232,8 +265,9 @@ impl Ctx<'_> {
         a.to(JMP, target);
     }
 
-    /// Lowers instruction `i`.
-    pub fn lower(&self, i: usize) -> Result<Asm, TranslateError> {
+    /// Lowers instruction `i`. `cpu_carry` says that the previous instruction left the
+    /// AVR carry in the 6502 carry (see [`Lowered::carry_out`]).
+    pub fn lower(&self, i: usize, cpu_carry: bool) -> Result<Lowered, TranslateError> {
         let insn = self.insns[i];
         let live = self.live_out[i];
         let defs = flags::defs(&insn);
@@ -246,6 +280,9 @@ impl Ctx<'_> {
             && self.prog.functions[f].addr == self.addrs[i]
         {
             a.to(JSR, Routine::Enter.label());
+        }
+        if let Some(consumed) = self.compare_chain(i, &mut a)? {
+            return Ok(Lowered { asm: a, consumed, carry_out: false });
         }
         let mut kind = Kind::None;
         let arith = |inv, chain| Kind::Arith { inv, chain };
@@ -260,7 +297,9 @@ impl Ctx<'_> {
                 kind = arith(false, false);
             }
             Op::Adc => {
-                carry_in(&mut a, false);
+                if !cpu_carry {
+                    carry_in(&mut a, false);
+                }
                 if d == rr && need & V == 0 {
                     a.b(ROL_ZP, rd);
                 } else {
@@ -273,7 +312,9 @@ impl Ctx<'_> {
                 kind = arith(true, false);
             }
             Op::Sbc => {
-                carry_in(&mut a, true);
+                if !cpu_carry {
+                    carry_in(&mut a, true);
+                }
                 a.b(LDA_ZP, rd).b(SBC_ZP, rs).b(STA_ZP, rd);
                 kind = arith(true, true);
             }
@@ -284,7 +325,9 @@ impl Ctx<'_> {
                 kind = arith(true, false);
             }
             Op::Sbci => {
-                carry_in(&mut a, true);
+                if !cpu_carry {
+                    carry_in(&mut a, true);
+                }
                 a.b(LDA_ZP, rd);
                 self.imm(i, &mut a, SBC_IMM)?;
                 a.b(STA_ZP, rd);
@@ -309,7 +352,9 @@ impl Ctx<'_> {
             }
             Op::Cpc => {
                 if need & CZNV != 0 {
-                    carry_in(&mut a, true);
+                    if !cpu_carry {
+                        carry_in(&mut a, true);
+                    }
                     a.b(LDA_ZP, rd).b(SBC_ZP, rs);
                     kind = arith(true, true);
                 }
@@ -376,7 +421,9 @@ impl Ctx<'_> {
                 kind = Kind::Shift;
             }
             Op::Ror => {
-                carry_in(&mut a, false);
+                if !cpu_carry {
+                    carry_in(&mut a, false);
+                }
                 a.b(ROR_ZP, rd);
                 kind = Kind::Shift;
             }
@@ -573,8 +620,167 @@ impl Ctx<'_> {
                 return Err(self.err(i, "AVR I/O bit instructions have no C128 equivalent"));
             }
         }
+        // A branch right after: test the 6502 flags directly.
+        if let Some(j) = self.fusable_branch(i)
+            && self.branch_from_p(&mut a, kind, self.insns[j].r, self.insns[j].op == Op::Brbs, j)?
+        {
+            return Ok(Lowered { asm: a, consumed: 1, carry_out: false });
+        }
+        // A carry chain: leave the carry in the 6502 carry for the next instruction.
+        if live & CZNV == C
+            && let Some(inv) = carry_polarity(kind)
+            && let Some(next) = self.insns.get(i + 1)
+            && !self.is_target[i + 1]
+            && consumes_carry(next) == Some(inv)
+        {
+            return Ok(Lowered { asm: a, consumed: 0, carry_out: true });
+        }
         capture(&mut a, kind, defs, live);
-        Ok(a)
+        Ok(Lowered { asm: a, consumed: 0, carry_out: false })
+    }
+
+    /// The branch after instruction `i` if it can test the flags `i` leaves in `P`: not a
+    /// jump target, and no flag live after it.
+    fn fusable_branch(&self, i: usize) -> Option<usize> {
+        let j = i + 1;
+        let b = self.insns.get(j)?;
+        (matches!(b.op, Op::Brbs | Op::Brbc) && !self.is_target[j] && self.live_out[j] & flags::ALL == 0).then_some(j)
+    }
+
+    /// Emits branch `j` on SREG bit `s` testing the 6502 flags left by an instruction of
+    /// `kind`; `false` (and nothing emitted) if `P` does not hold that flag.
+    fn branch_from_p(&self, a: &mut Asm, kind: Kind, s: u8, set: bool, j: usize) -> Result<bool, TranslateError> {
+        let arith = matches!(kind, Kind::Arith { .. });
+        let plain = matches!(
+            kind,
+            Kind::Arith { chain: false, .. } | Kind::Logic | Kind::Com | Kind::Shift | Kind::IncDec { .. }
+        );
+        let (if_set, if_clear) = match s {
+            0 => match carry_polarity(kind) {
+                Some(true) => (BCC, BCS),
+                Some(false) => (BCS, BCC),
+                None => return Ok(false),
+            },
+            1 if plain => (BEQ, BNE),
+            2 if plain || matches!(kind, Kind::Wide { .. }) => (BMI, BPL),
+            3 if arith => (BVS, BVC),
+            4 if arith => {
+                a.b(BVC, 2).b(EOR_IMM, 0x80);
+                (BMI, BPL)
+            }
+            4 if kind == Kind::Logic => (BMI, BPL),
+            _ => return Ok(false),
+        };
+        let target = self.branch_target(j, self.insns[j].k)?;
+        a.br(if set { if_set } else { if_clear }, target);
+        Ok(true)
+    }
+
+    /// A compare chain (`cp`/`cpi`, then `cpc`s, with `ldi`/`mov`/`movw` between) ending in
+    /// a branch that only reads the chain's flags: lowered to the 6502's own multi-byte
+    /// compare. Returns the number of instructions folded into `i`.
+    fn compare_chain(&self, i: usize, a: &mut Asm) -> Result<Option<usize>, TranslateError> {
+        if !matches!(self.insns[i].op, Op::Cp | Op::Cpi) {
+            return Ok(None);
+        }
+        let mut j = i + 1;
+        let mut last_cmp = i;
+        while let Some(n) = self.insns.get(j) {
+            if self.is_target[j] {
+                return Ok(None);
+            }
+            match n.op {
+                Op::Cpc => last_cmp = j,
+                Op::Ldi | Op::Mov | Op::Movw => {}
+                Op::Brbs | Op::Brbc => break,
+                _ => return Ok(None),
+            }
+            j += 1;
+        }
+        let Some(br) = self.insns.get(j) else { return Ok(None) };
+        if last_cmp != j - 1 || self.live_out[j] & flags::ALL != 0 || !matches!(br.r, 0..=4) {
+            return Ok(None);
+        }
+        let target = self.branch_target(j, br.k)?;
+        let set = br.op == Op::Brbs;
+        let cmp = |a: &mut Asm, m: usize, first: bool, sbc: bool| {
+            let n = self.insns[m];
+            if first && sbc {
+                a.i(SEC);
+            }
+            a.b(LDA_ZP, r(n.d));
+            let o = match (n.op, first && !sbc) {
+                (Op::Cpi, true) => CMP_IMM,
+                (Op::Cpi, false) => SBC_IMM,
+                (_, true) => CMP_ZP,
+                (_, false) => SBC_ZP,
+            };
+            if n.op == Op::Cpi {
+                a.b(o, n.k as u8)
+            } else {
+                a.b(o, r(n.r))
+            };
+        };
+        if br.r == 1 {
+            // Equality: compare byte by byte and leave at the first difference. Moves
+            // between compares are done first (they must not feed an earlier compare).
+            let cmps: Vec<usize> = (i..j).filter(|&m| matches!(self.insns[m].op, Op::Cp | Op::Cpi | Op::Cpc)).collect();
+            for m in i..j {
+                let n = self.insns[m];
+                if matches!(n.op, Op::Ldi | Op::Mov | Op::Movw) {
+                    let width = if n.op == Op::Movw { 2 } else { 1 };
+                    let clash = cmps.iter().filter(|&&c| c < m).any(|&c| {
+                        let cn = self.insns[c];
+                        (n.d..n.d + width).any(|w| w == cn.d || (cn.op != Op::Cpi && w == cn.r))
+                    });
+                    if clash {
+                        return Ok(None);
+                    }
+                }
+            }
+            for m in i..j {
+                if matches!(self.insns[m].op, Op::Ldi | Op::Mov | Op::Movw) {
+                    let l = self.lower(m, false)?;
+                    a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+                }
+            }
+            let after = insn_label(j + 1);
+            if j + 1 >= self.insns.len() {
+                return Ok(None);
+            }
+            for (n, &m) in cmps.iter().enumerate() {
+                cmp(a, m, true, false);
+                if n + 1 < cmps.len() {
+                    a.br(BNE, if set { after } else { target });
+                } else {
+                    a.br(if set { BEQ } else { BNE }, target);
+                }
+            }
+            return Ok(Some(j - i));
+        }
+        // Ordered: one multi-byte subtraction, then the 6502 flags of the last byte.
+        let sbc = matches!(br.r, 3 | 4);
+        for m in i..j {
+            match self.insns[m].op {
+                Op::Cp | Op::Cpi => cmp(a, m, true, sbc),
+                Op::Cpc => cmp(a, m, false, true),
+                _ => {
+                    let l = self.lower(m, false)?;
+                    a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+                }
+            }
+        }
+        let (if_set, if_clear) = match br.r {
+            0 => (BCC, BCS),
+            2 => (BMI, BPL),
+            3 => (BVS, BVC),
+            _ => {
+                a.b(BVC, 2).b(EOR_IMM, 0x80);
+                (BMI, BPL)
+            }
+        };
+        a.br(if set { if_set } else { if_clear }, target);
+        Ok(Some(j - i))
     }
 
     /// The label after the instruction that a skip instruction skips.

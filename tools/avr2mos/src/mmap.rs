@@ -8,6 +8,7 @@
 //! | `$0032`        | AVR flags C, Z, V, N in 6502 `P` layout (bits 0, 1, 6, 7)        |
 //! | `$0033`        | AVR T flag (non-zero = set)                                      |
 //! | `$0034-$003F`  | scratch bytes of the runtime routines (T0..T11)                  |
+//! | `$0040-$005F`  | scratch of the wide multiplies (`__mulosi4`, `__mulodi4`)        |
 //! | `$0100-$01FF`  | 6502 stack: return addresses of translated calls                |
 //! | `$1C01-$1C0C`  | BASIC 7.0 stub `10 SYS 7181`                                     |
 //! | `$1C0D-`       | start-up code, runtime routines and save area, translated code  |
@@ -15,7 +16,7 @@
 //! | after the data | AVR `.bss`, zeroed at start-up                                   |
 //! | `-$BFFF`       | AVR software stack, growing down from `$BFFF`                   |
 //!
-//! BASIC's zero page `$10-$3F` is saved at start-up and restored on exit, as are the
+//! BASIC's zero page `$10-$5F` is saved at start-up and restored on exit, as are the
 //! 6502 stack pointer and `$FF00`, so the program returns cleanly to `READY.`.
 
 /// Zero-page address of AVR register r0; rN is at `REGS + N`.
@@ -33,7 +34,7 @@ pub const TEMP: u8 = 0x34;
 /// First zero-page byte saved at start-up and restored on exit.
 pub const ZP_SAVE_START: u8 = 0x10;
 /// Number of zero-page bytes saved.
-pub const ZP_SAVE_LEN: u8 = 0x30;
+pub const ZP_SAVE_LEN: u8 = 0x50;
 /// Load address of the `.prg` (start of BASIC text on the C128).
 pub const LOAD_ADDR: u16 = 0x1C01;
 /// First byte after the BASIC stub: the `SYS` target.

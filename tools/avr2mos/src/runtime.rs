@@ -13,11 +13,18 @@
 //! - `__divmodhi4`: r23:r22 = r25:r24 / r23:r22, r25:r24 = remainder (signed, truncating).
 //! - `__c128_kernal(addr: u16, a: u8, x: u8, y: u8, carry: u8) -> u32`: loads A, X, Y and
 //!   the carry (bit 0 of `carry`) and does `JSR addr`; returns A in bits 0-7, X in 8-15,
-//!   Y in 16-23 and the status register `P` in 24-31.
+//!   Y in 16-23 and the carry in bit 24 (the KERNAL's error flag).
 //! - `__c128_exit(code: u8) -> !`: writes `code` to $D7FF and returns to BASIC.
+//! - `__mulosi4(a: i32, b: i32, overflow: *mut c_int) -> i32` and
+//!   `__mulodi4(a: i64, b: i64, overflow: *mut c_int) -> i64`: multiply with overflow
+//!   check. They replace `compiler_builtins`' versions, which store a 32-bit overflow flag
+//!   where LLVM's AVR code reserved a 16-bit C `int`, overwriting two stack bytes.
 
 use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 use crate::mmap::*;
+
+/// Zero-page scratch of the wide multiply ($40-$59), saved and restored like the rest.
+const WIDE: u8 = 0x40;
 
 /// Native symbols the linker script defines, with the address it gives each (outside
 /// the AVR code, so that a call to it can only mean the native routine).
@@ -27,6 +34,8 @@ pub const NATIVE: &[(&str, u32, Routine)] = &[
     ("__divmodqi4", 0x3F008, Routine::Divmodqi4),
     ("__c128_kernal", 0x3F00C, Routine::Kernal),
     ("__c128_exit", 0x3F010, Routine::Exit),
+    ("__mulosi4", 0x3F014, Routine::Mulosi4),
+    ("__mulodi4", 0x3F018, Routine::Mulodi4),
 ];
 
 /// The runtime routines, each with its own label.
@@ -48,6 +57,8 @@ pub enum Routine {
     Divmodhi4,
     Kernal,
     KernalJump,
+    Mulosi4,
+    Mulodi4,
     Save,
 }
 
@@ -254,15 +265,88 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     let mut a = Asm::default();
     a.b(LDA_ZP, r(16)).i(LSR_A).b(LDA_ZP, r(22)).b(LDX_ZP, r(20)).b(LDY_ZP, r(18));
     a.to(JSR, Routine::KernalJump.label());
-    a.b(STA_ZP, r(22)).b(STX_ZP, r(23)).b(STY_ZP, r(24)).i(PHP).i(PLA).b(STA_ZP, r(25)).i(RTS);
+    a.b(STA_ZP, r(22)).b(STX_ZP, r(23)).b(STY_ZP, r(24)).b(LDA_IMM, 0).i(ROL_A).b(STA_ZP, r(25)).i(RTS);
     out.push((Routine::Kernal, a));
     let mut a = Asm::default();
     a.w(JMP_IND, u16::from(r(24)));
     out.push((Routine::KernalJump, a));
+
+    out.push((Routine::Mulosi4, mulo(loc, 4, 22, 18, 16)));
+    out.push((Routine::Mulodi4, mulo(loc, 8, 18, 10, 8)));
 
     // Save area: $FF00, the 6502 SP, then the saved zero page.
     let mut a = Asm::default();
     a.items.push(Item::Bytes(vec![0; 2 + usize::from(ZP_SAVE_LEN)]));
     out.push((Routine::Save, a));
     out
+}
+
+/// Signed `n`-byte multiply with overflow check (`__mulosi4`, `__mulodi4`): `a` in the
+/// registers from `ar`, `b` from `br`, the pointer to the 16-bit overflow flag in `pr`;
+/// the product replaces `a`. Works in zero page from [`WIDE`]: multiplicand `M`, the
+/// product `P` (multiplier shifted out of its low half) and the sign.
+fn mulo(loc: &mut Locals, n: u8, ar: u8, br: u8, pr: u8) -> Asm {
+    let m = WIDE;
+    let plo = WIDE + n;
+    let phi = WIDE + 2 * n;
+    let sign = WIDE + 3 * n;
+    let mut a = Asm::default();
+    let neg = |a: &mut Asm, base: u8| {
+        a.i(SEC);
+        for i in 0..n {
+            a.b(LDA_IMM, 0).b(SBC_ZP, base + i).b(STA_ZP, base + i);
+        }
+    };
+    a.b(LDA_ZP, r(ar + n - 1)).b(EOR_ZP, r(br + n - 1)).b(STA_ZP, sign);
+    for i in 0..n {
+        a.b(LDA_ZP, r(ar + i)).b(STA_ZP, plo + i).b(LDA_ZP, r(br + i)).b(STA_ZP, m + i);
+        a.b(LDA_IMM, 0).b(STA_ZP, phi + i);
+    }
+    let (p1, p2) = (loc.fresh(), loc.fresh());
+    a.b(LDA_ZP, plo + n - 1).br(BPL, p1);
+    neg(&mut a, plo);
+    a.label(p1).b(LDA_ZP, m + n - 1).br(BPL, p2);
+    neg(&mut a, m);
+    a.label(p2);
+    let (lp, na) = (loc.fresh(), loc.fresh());
+    a.b(LDX_IMM, 8 * n).b(LSR_ZP, plo + n - 1);
+    for i in (0..n - 1).rev() {
+        a.b(ROR_ZP, plo + i);
+    }
+    a.label(lp).br(BCC, na).i(CLC);
+    for i in 0..n {
+        a.b(LDA_ZP, phi + i).b(ADC_ZP, m + i).b(STA_ZP, phi + i);
+    }
+    a.label(na);
+    for i in (0..n).rev() {
+        a.b(ROR_ZP, phi + i);
+    }
+    for i in (0..n).rev() {
+        a.b(ROR_ZP, plo + i);
+    }
+    a.i(DEX).br(BNE, lp);
+    // Overflow: any bit in the high half, or bit 8n-1 set unless the result is exactly
+    // the most negative value.
+    let (ovf, ok, store, pos) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDA_IMM, 0);
+    for i in 0..n {
+        a.b(ORA_ZP, phi + i);
+    }
+    a.br(BNE, ovf).b(LDA_ZP, plo + n - 1).br(BPL, ok).b(LDA_ZP, sign).br(BPL, ovf);
+    a.b(LDA_ZP, plo + n - 1).b(CMP_IMM, 0x80).br(BNE, ovf).b(LDA_IMM, 0);
+    for i in 0..n - 1 {
+        a.b(ORA_ZP, plo + i);
+    }
+    a.br(BNE, ovf);
+    a.label(ok).b(LDA_IMM, 0).br(BEQ, store);
+    a.label(ovf).b(LDA_IMM, 1);
+    a.label(store).b(LDY_IMM, 0).b(STA_IZY, r(pr)).b(LDA_IMM, 0).i(INY).b(STA_IZY, r(pr));
+    a.b(LDA_ZP, sign).br(BPL, pos);
+    neg(&mut a, plo);
+    a.label(pos);
+    for i in 0..n {
+        a.b(LDA_ZP, plo + i).b(STA_ZP, r(ar + i));
+    }
+    a.i(RTS);
+    a
 }

@@ -51,10 +51,23 @@ pub struct Translation {
     pub listing: String,
     /// Sizes.
     pub stats: Stats,
-    /// 6502 address of each translated AVR instruction, sorted: `(6502 address, AVR address)`.
+    /// 6502 address of each AVR instruction that became code, sorted:
+    /// `(6502 address, AVR address)` (instructions folded into others are left out).
     pub pc_map: Vec<(u16, u32)>,
     /// 6502 address of every function and runtime routine, by name.
     pub symbols: Vec<(String, u16)>,
+    /// The AVR code with every relocated immediate and address rewritten to its C128
+    /// value: what [`crate::avrsim`] runs to compare with the translation.
+    pub relocated_text: Vec<u8>,
+}
+
+/// Translation settings.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Give every function the 2-byte return address footprint on the AVR stack, not only
+    /// those that read SP. Slower; makes SP equal to the AVR's at every instruction, which
+    /// the lockstep comparison with [`crate::avrsim`] needs.
+    pub adjust_all: bool,
 }
 
 impl Translation {
@@ -104,12 +117,17 @@ fn decode_all(prog: &AvrProgram) -> Result<(Vec<u32>, Vec<Insn>), TranslateError
 
 /// Translates a linked AVR program into a C128 program.
 pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
+    translate_with(prog, &Options::default())
+}
+
+/// Translates with explicit [`Options`].
+pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, TranslateError> {
     let (addrs, insns) = decode_all(prog)?;
     let index: HashMap<u32, usize> = addrs.iter().enumerate().map(|(i, &a)| (a, i)).collect();
     let func_starts: HashMap<u32, usize> = prog.functions.iter().enumerate().map(|(i, f)| (f.addr, i)).collect();
     let func_of: Vec<Option<usize>> =
         addrs.iter().map(|&a| prog.functions.partition_point(|f| f.addr <= a).checked_sub(1)).collect();
-    let mut adjusts = vec![false; prog.functions.len()];
+    let mut adjusts = vec![opts.adjust_all; prog.functions.len()];
     for (i, insn) in insns.iter().enumerate() {
         if insn.op == Op::In
             && (insn.k == 0x3D || insn.k == 0x3E)
@@ -138,6 +156,34 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
         })
         .collect();
     let live_out = flags::live_out(&insns, &succs);
+    // Instructions reachable other than by falling through: they start new blocks, and
+    // nothing may be folded across them.
+    let mut is_target = vec![false; insns.len()];
+    let mut mark = |a: u32| {
+        if let Some(&t) = index.get(&a) {
+            is_target[t] = true;
+        }
+    };
+    for f in &prog.functions {
+        mark(f.addr);
+    }
+    mark(prog.entry);
+    for (i, insn) in insns.iter().enumerate() {
+        match insn.op {
+            Op::Brbs | Op::Brbc | Op::Rjmp | Op::Jmp | Op::Call | Op::Rcall => mark(insn.k),
+            Op::Cpse | Op::Sbrc | Op::Sbrs | Op::Sbic | Op::Sbis => {
+                if let Some(&a) = addrs.get(i + 2) {
+                    mark(a);
+                }
+            }
+            _ => {}
+        }
+    }
+    for rel in prog.text_relocs.values().chain(&prog.data_relocs) {
+        if let Target::Code(a) = rel.target {
+            mark(a);
+        }
+    }
     let ctx = Ctx {
         prog,
         addrs: &addrs,
@@ -147,6 +193,7 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
         func_starts: &func_starts,
         adjusts: &adjusts,
         live_out: &live_out,
+        is_target: &is_target,
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
 
@@ -157,10 +204,18 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
         chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });
     }
     let runtime_chunks = chunks.len();
-    for i in 0..insns.len() {
+    let mut i = 0;
+    let mut cpu_carry = false;
+    while i < insns.len() {
+        let lowered = ctx.lower(i, cpu_carry)?;
         let mut items = vec![Item::Label(insn_label(i))];
-        items.extend(ctx.lower(i)?.items);
+        items.extend(lowered.asm.items);
         chunks.push(Chunk { owner: Owner::Insn(i), items });
+        for f in 1..=lowered.consumed {
+            chunks.push(Chunk { owner: Owner::Insn(i + f), items: vec![Item::Label(insn_label(i + f))] });
+        }
+        cpu_carry = lowered.carry_out;
+        i += 1 + lowered.consumed;
     }
 
     let link::Layout { labels, long, size: code_len } = link::layout(&chunks, CODE_START)?;
@@ -203,6 +258,28 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
         data[o..o + 2].copy_from_slice(&value.to_le_bytes());
     }
 
+    // The AVR code as the C128 sees its addresses, for the reference interpreter.
+    let mut relocated_text = prog.text.clone();
+    for (i, insn) in insns.iter().enumerate() {
+        let a = addrs[i] as usize;
+        let imm = matches!(insn.op, Op::Ldi | Op::Subi | Op::Sbci | Op::Cpi | Op::Ori | Op::Andi);
+        let abs = matches!(insn.op, Op::Lds | Op::Sts);
+        let at = if abs { addrs[i] + 2 } else { addrs[i] };
+        if !(imm || abs) {
+            continue;
+        }
+        if let Some((sym, part)) = ctx.reloc_sym(i, at)? {
+            let v = link::resolve(sym, part, 0, &placed.labels, &dp).unwrap_or(0);
+            if abs {
+                relocated_text[a + 2..a + 4].copy_from_slice(&v.to_le_bytes());
+            } else {
+                let w = u16::from_le_bytes([relocated_text[a], relocated_text[a + 1]]);
+                let w = (w & 0xF0F0) | ((v & 0xF0) << 4) | (v & 0x0F);
+                relocated_text[a..a + 2].copy_from_slice(&w.to_le_bytes());
+            }
+        }
+    }
+
     let mut prg = LOAD_ADDR.to_le_bytes().to_vec();
     prg.extend(basic_stub());
     prg.extend(&placed.code);
@@ -236,7 +313,9 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
             Owner::Insn(i) => {
                 code_bytes += usize::from(len);
                 let a = addrs[i];
-                pc_map.push((start, a));
+                if len > 0 {
+                    pc_map.push((start, a));
+                }
                 if let Some(&f) = func_starts.get(&a) {
                     let _ = writeln!(listing, "\n{}:", prog.functions[f].name);
                 }
@@ -287,5 +366,5 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
         stats.bytes_per_insn(),
         stats.runtime_bytes
     );
-    Ok(Translation { prg, map, listing, stats, pc_map, symbols })
+    Ok(Translation { prg, map, listing, stats, pc_map, symbols, relocated_text })
 }

@@ -50,34 +50,53 @@ pub struct Run {
     pub returned: bool,
 }
 
-/// Loads a `.prg` and runs it as `RUN` would (`SYS 7181`), up to `max_cycles`.
-pub fn run(prg: &[u8], max_cycles: u64) -> Result<Run, String> {
-    let mut mem = vec![0u8; 0x10000];
-    let load = usize::from(u16::from_le_bytes([prg[0], prg[1]]));
-    mem[load..load + prg.len() - 2].copy_from_slice(&prg[2..]);
-    // BASIC's zero page holds something; the program must give it back unchanged.
-    for (i, b) in mem[0x02..0x90].iter_mut().enumerate() {
-        *b = (i as u8).wrapping_mul(37) ^ 0x5A;
+/// A loaded program on the CPU, with the KERNAL traps.
+pub struct Machine {
+    /// The CPU and its bus.
+    pub cpu: CPU<FlatBus, Nmos6502>,
+    /// Bytes written through CHROUT.
+    pub output: Vec<u8>,
+    /// Whether the program returned to the `SYS` caller.
+    pub returned: bool,
+    basic_zp: Vec<u8>,
+}
+
+impl Machine {
+    /// Loads a `.prg` and prepares `SYS 7181`.
+    pub fn new(prg: &[u8]) -> Self {
+        let mut mem = vec![0u8; 0x10000];
+        let load = usize::from(u16::from_le_bytes([prg[0], prg[1]]));
+        mem[load..load + prg.len() - 2].copy_from_slice(&prg[2..]);
+        // BASIC's zero page holds something; the program must give it back unchanged.
+        for (i, b) in mem[0x02..0x90].iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(37) ^ 0x5A;
+        }
+        let basic_zp = mem[..0x90].to_vec();
+        let mut cpu = CPU::new(FlatBus { mem, exit: None, zp_at_exit: vec![] }, Nmos6502);
+        let ret = RETURN_TRAP - 1;
+        cpu.memory.mem[0x1FF] = (ret >> 8) as u8;
+        cpu.memory.mem[0x1FE] = ret as u8;
+        cpu.registers.stack_pointer = StackPointer(0xFD);
+        cpu.registers.program_counter = 0x1C0D;
+        Machine { cpu, output: Vec::new(), returned: false, basic_zp }
     }
-    let basic_zp = mem[..0x90].to_vec();
-    let mut cpu = CPU::new(FlatBus { mem, exit: None, zp_at_exit: vec![] }, Nmos6502);
-    let ret = RETURN_TRAP - 1;
-    cpu.memory.mem[0x1FF] = (ret >> 8) as u8;
-    cpu.memory.mem[0x1FE] = ret as u8;
-    cpu.registers.stack_pointer = StackPointer(0xFD);
-    cpu.registers.program_counter = 0x1C0D;
-    let mut output = Vec::new();
-    let mut returned = false;
-    while cpu.cycles < max_cycles {
+
+    /// Executes one instruction or KERNAL trap. `Ok(false)` once the program has
+    /// returned to BASIC.
+    pub fn step(&mut self) -> Result<bool, String> {
+        let cpu = &mut self.cpu;
         let pc = cpu.registers.program_counter;
         match pc {
             RETURN_TRAP => {
-                returned = true;
-                break;
+                self.returned = true;
+                if cpu.memory.mem[..0x90] != self.basic_zp[..] {
+                    return Err("BASIC zero page not restored".into());
+                }
+                return Ok(false);
             }
             0xFFD2 | 0xFFE4 => {
                 if pc == 0xFFD2 {
-                    output.push(cpu.registers.accumulator);
+                    self.output.push(cpu.registers.accumulator);
                 } else {
                     cpu.registers.accumulator = 0;
                 }
@@ -87,27 +106,107 @@ pub fn run(prg: &[u8], max_cycles: u64) -> Result<Run, String> {
                 cpu.registers.stack_pointer = StackPointer(sp.wrapping_add(2));
                 cpu.registers.program_counter = u16::from_le_bytes([lo, hi]).wrapping_add(1);
                 cpu.cycles += 6;
-                continue;
+                return Ok(true);
             }
             _ => {}
         }
         let op = cpu.memory.mem[usize::from(pc)];
         if op == 0x00 {
-            return Err(format!("BRK at {pc:04x}, output so far {:?}", String::from_utf8_lossy(&output)));
+            return Err(format!("BRK at {pc:04x}, output so far {:?}", String::from_utf8_lossy(&self.output)));
         }
         if !cpu.single_step() {
             return Err(format!("CPU stopped at {pc:04x} (opcode {op:02x})"));
         }
+        Ok(true)
     }
-    if returned && cpu.memory.mem[..0x90] != basic_zp[..] {
-        return Err("BASIC zero page not restored".into());
-    }
+}
+
+/// Loads a `.prg` and runs it as `RUN` would (`SYS 7181`), up to `max_cycles`.
+pub fn run(prg: &[u8], max_cycles: u64) -> Result<Run, String> {
+    let mut m = Machine::new(prg);
+    while m.cpu.cycles < max_cycles && m.step()? {}
     Ok(Run {
-        exit: cpu.memory.exit,
-        output,
-        zp: cpu.memory.zp_at_exit.clone(),
-        mem: cpu.memory.mem.clone(),
-        cycles: cpu.cycles,
-        returned,
+        exit: m.cpu.memory.exit,
+        output: m.output,
+        zp: m.cpu.memory.zp_at_exit.clone(),
+        mem: m.cpu.memory.mem.clone(),
+        cycles: m.cpu.cycles,
+        returned: m.returned,
     })
+}
+
+/// Runs an AVR ELF file translated (with every function keeping the AVR stack footprint)
+/// and on the reference interpreter side by side, comparing r0..r31 whenever the 6502
+/// reaches the start of a translated instruction. Returns the output and every register
+/// divergence (with the instructions that ran since the last agreement; the interpreter
+/// then takes the 6502's registers and goes on, because a divergence can be harmless: a
+/// rotate through a carry left undefined by a call, whose bit is overwritten next).
+pub fn lockstep(elf: &[u8], max_cycles: u64) -> Result<(Vec<u8>, Vec<String>), String> {
+    use avr2mos::avrsim::{Avr, Stop};
+    use std::collections::HashMap;
+    let prog = avr2mos::AvrProgram::from_elf(elf).map_err(|e| e.to_string())?;
+    let t = avr2mos::translate_with(&prog, &avr2mos::Options { adjust_all: true }).map_err(|e| e.to_string())?;
+    let mut m = Machine::new(&t.prg);
+    let mut avr = Avr::new(t.relocated_text.clone(), prog.entry, 0xBFFD);
+    avr.mem.copy_from_slice(&m.cpu.memory.mem);
+    avr.ptr_table = prog.functions.iter().filter_map(|f| Some((t.symbol(&f.name)?, f.addr))).collect();
+    avr.code_ptr = |a, z| a.ptr_table.iter().find(|(p, _)| *p == z).map(|&(_, x)| x);
+    let mut groups: HashMap<u16, Vec<u32>> = HashMap::new();
+    for &(pc, a) in &t.pc_map {
+        groups.entry(pc).or_default().push(a);
+    }
+    let mut last = prog.entry;
+    let mut trace: Vec<u32> = Vec::new();
+    let mut first = true;
+    let mut divergences = Vec::new();
+    while m.cpu.cycles < max_cycles {
+        if !m.step()? {
+            return Ok((m.output, divergences));
+        }
+        let pc = m.cpu.registers.program_counter;
+        let Some(group) = groups.get(&pc) else { continue };
+        trace.clear();
+        let mut steps = 0;
+        while !group.contains(&avr.pc) {
+            trace.push(avr.pc);
+            if let Some(stop) = avr.step() {
+                let ran: Vec<String> = trace.iter().map(|&a| prog.locate(a).to_string()).collect();
+                return Err(format!(
+                    "AVR stopped with {stop:?} while the 6502 is at {pc:04x}, after {}",
+                    ran.join(" ; ")
+                ));
+            }
+            steps += 1;
+            if steps > 100_000 {
+                return Err(format!(
+                    "control flow diverged after {} (6502 at {pc:04x}, AVR wants {:?})",
+                    prog.locate(last),
+                    group
+                ));
+            }
+        }
+        let zp = &m.cpu.memory.mem[0x10..0x30];
+        if first {
+            // Registers are undefined at the entry: start from the same values.
+            avr.r.copy_from_slice(zp);
+            first = false;
+        }
+        if zp != avr.r {
+            let diffs: Vec<String> = (0..32)
+                .filter(|&i| zp[i] != avr.r[i])
+                .map(|i| format!("r{i}: 6502 {:02x} avr {:02x}", zp[i], avr.r[i]))
+                .collect();
+            let ran: Vec<String> = trace.iter().map(|&a| prog.locate(a).to_string()).collect();
+            divergences.push(format!(
+                "registers differ before {}: {}\nafter running {}",
+                prog.locate(avr.pc),
+                diffs.join(", "),
+                ran.join(" ; ")
+            ));
+            avr.r.copy_from_slice(zp);
+        }
+        last = avr.pc;
+        let _ = Stop::Exit(0);
+    }
+    Err("cycle budget exhausted".into())
 }

@@ -1,0 +1,97 @@
+//! End to end: test programs from `emulator-tests/programs/` built through the pipeline
+//! (cargo for avr-none, rust-lld, translation) and run on the `mos6502` CPU.
+
+mod common;
+
+use std::path::PathBuf;
+
+use avr2mos::pipeline::{BuildOptions, build_prg};
+
+#[allow(dead_code)] // Only the digests are compared here; the program prints them.
+#[path = "../../../emulator-tests/programs/arith/src/ops.rs"]
+mod ops;
+
+fn build(name: &str, bin: Option<&str>) -> (Vec<u8>, avr2mos::pipeline::BuildReport) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../emulator-tests/programs");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("avr-programs");
+    let opts = BuildOptions {
+        manifest_path: root.join(name).join("Cargo.toml"),
+        bin: bin.map(str::to_string),
+        out: Some(out.join(format!("{}.prg", bin.unwrap_or(name)))),
+        target_dir: Some(out.join("target")),
+        quiet: true,
+    };
+    let report = build_prg(&opts).unwrap_or_else(|e| panic!("building {name}: {e}"));
+    (std::fs::read(&report.prg).unwrap(), report)
+}
+
+#[test]
+fn hello_prints_formats_and_exits() {
+    let (prg, report) = build("hello", None);
+    let run = common::run(&prg, 2_000_000).unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.output), "HELLO, C128!\rN=86415 Q=4115 R=345\r");
+    assert_eq!(run.exit, Some(42));
+    assert!(run.returned, "returns to BASIC");
+    assert_eq!(&prg[..2], &[0x01, 0x1C], "loads at $1C01");
+    let map = std::fs::read_to_string(&report.map).unwrap();
+    assert!(map.contains(" main\n"), "{map}");
+    let lst = std::fs::read_to_string(&report.listing).unwrap();
+    assert!(lst.contains("\nmain:\n"));
+    eprintln!(
+        "hello: {} AVR instructions -> {} bytes ({:.2} bytes/insn), {} cycles",
+        report.stats.avr_insns,
+        report.stats.code_bytes,
+        report.stats.bytes_per_insn(),
+        run.cycles
+    );
+}
+
+fn arith(width: u32, run_ops: fn(&mut ops::Rng, u32) -> [u64; 2]) {
+    let bin = format!("arith{width}");
+    let (prg, report) = build("arith", Some(&bin));
+    let run = common::run(&prg, 400_000_000).unwrap();
+    let text = String::from_utf8_lossy(&run.output).into_owned();
+    let [u, i] = run_ops(&mut ops::Rng(0x1234_5678), 64);
+    assert_eq!(text, format!("U{width} {u:016X}\rI{width} {i:016X}\r"), "C128 vs host");
+    assert_eq!(run.exit, Some(0));
+    eprintln!(
+        "{bin}: {} AVR instructions -> {} bytes ({:.2} bytes/insn), {} cycles",
+        report.stats.avr_insns,
+        report.stats.code_bytes,
+        report.stats.bytes_per_insn(),
+        run.cycles
+    );
+}
+
+#[test]
+fn arithmetic_on_8_bits_matches_the_host() {
+    arith(8, |r, n| [ops::ops_u8(r, n), ops::ops_i8(r, n)]);
+}
+
+#[test]
+fn arithmetic_on_16_bits_matches_the_host() {
+    arith(16, |r, n| [ops::ops_u16(r, n), ops::ops_i16(r, n)]);
+}
+
+#[test]
+fn arithmetic_on_32_bits_matches_the_host() {
+    arith(32, |r, n| [ops::ops_u32(r, n), ops::ops_i32(r, n)]);
+}
+
+fn arith64(name: &str, run_ops: fn(&mut ops::Rng, u32) -> u64) {
+    let bin = format!("arith_{}", name.to_lowercase());
+    let (prg, report) = build("arith", Some(&bin));
+    let run = common::run(&prg, 400_000_000).unwrap();
+    let d = run_ops(&mut ops::Rng(0x1234_5678), 64);
+    assert_eq!(String::from_utf8_lossy(&run.output), format!("{name} {d:016X}\r"), "C128 vs host");
+    assert_eq!(run.exit, Some(0));
+    eprintln!(
+        "{bin}: {} AVR instructions -> {} bytes, {} cycles",
+        report.stats.avr_insns, report.stats.code_bytes, run.cycles
+    );
+}
+
+#[test]
+fn arithmetic_on_i64_matches_the_host() {
+    arith64("I64", ops::ops_i64);
+}
