@@ -4,7 +4,8 @@
  *
  * A file of its own because the benchmark does not link it: Punto Banco never draws a
  * chance, and ld65 links every function of an object file it is given, used or not, so
- * keeping it in rules.c would count bytes the Rust build's linker drops.
+ * keeping it in rules.c would count bytes the Rust build's linker drops. chance_check.c
+ * links it and tests/cc65.rs checks it against the Rust.
  */
 #include "rules.h"
 

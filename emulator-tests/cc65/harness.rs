@@ -17,10 +17,8 @@ use emulator_tests::{Config, LoadError, Machine, RunError};
 
 use crate::trace::{CoupRecord, FIRST_CARDS, Params, Policy, TRACE_MAX, Trace};
 
-/// The C sources of the benchmark program, with the one file the benchmark does not link.
-pub const SOURCES: [&str; 3] = ["bench.c", "rules.c", "rules.h"];
-/// Other sources of the port, checked to compile but not linked (see `chance.c`).
-pub const UNLINKED: [&str; 1] = ["chance.c"];
+/// The C sources, copied to the scratch directory before a build.
+pub const SOURCES: [&str; 5] = ["rules.h", "rules.c", "bench.c", "chance.c", "chance_check.c"];
 /// The exact command line (after the file names are appended) that builds the program.
 pub const CL65_FLAGS: [&str; 3] = ["-t", "c128", "-Oirs"];
 
@@ -114,9 +112,9 @@ pub fn source_dir() -> PathBuf {
 
 /// Runs `cl65` in `dir` (created if missing) on `files`, copied there first so that the
 /// objects cl65 leaves beside its sources stay out of the repository.
-fn cl65(dir: &Path, files: &[&str], extra: &[&str]) -> Result<std::process::Output, Cc65Error> {
+fn cl65(dir: &Path, files: &[&str], extra: &[&str]) -> Result<(), Cc65Error> {
     std::fs::create_dir_all(dir).map_err(|e| Cc65Error::Io(dir.to_path_buf(), e))?;
-    for name in SOURCES.iter().chain(UNLINKED.iter()) {
+    for name in SOURCES {
         let (from, to) = (source_dir().join(name), dir.join(name));
         std::fs::copy(&from, &to).map_err(|e| Cc65Error::Io(from, e))?;
     }
@@ -127,23 +125,28 @@ fn cl65(dir: &Path, files: &[&str], extra: &[&str]) -> Result<std::process::Outp
         let text = String::from_utf8_lossy(&output.stderr).into_owned() + &String::from_utf8_lossy(&output.stdout);
         return Err(Cc65Error::Build { command: format!("{command:?}"), output: text });
     }
-    Ok(output)
+    Ok(())
 }
 
-/// Builds `bench.prg` (and `bench.map`) in `dir`; also compiles the unlinked sources, so a
-/// port that stops compiling is caught even where the benchmark does not use it.
+/// Reads a file the build wrote.
+fn read(dir: &Path, name: &str) -> Result<Vec<u8>, Cc65Error> {
+    let path = dir.join(name);
+    std::fs::read(&path).map_err(|e| Cc65Error::Io(path, e))
+}
+
+/// Builds the benchmark, `bench.prg` (and `bench.map`), in `dir`.
 pub fn build(dir: &Path) -> Result<Build, Cc65Error> {
-    for name in UNLINKED {
-        cl65(dir, &[name], &["-c"])?;
-    }
     cl65(dir, &["bench.c", "rules.c"], &["-m", "bench.map", "-o", "bench.prg"])?;
-    let read = |name: &str| {
-        let path = dir.join(name);
-        std::fs::read(&path).map_err(|e| Cc65Error::Io(path, e))
-    };
-    let prg = read("bench.prg")?;
-    let map = String::from_utf8_lossy(&read("bench.map")?).into_owned();
+    let prg = read(dir, "bench.prg")?;
+    let map = String::from_utf8_lossy(&read(dir, "bench.map")?).into_owned();
     Ok(Build { prg, map })
+}
+
+/// Builds `chance_check.prg` in `dir`: `rng_happens` (chance.c), which the benchmark does
+/// not link, on its own.
+pub fn build_chance_check(dir: &Path) -> Result<Vec<u8>, Cc65Error> {
+    cl65(dir, &["chance_check.c", "chance.c", "rules.c"], &["-o", "chance_check.prg"])?;
+    read(dir, "chance_check.prg")
 }
 
 /// Sizes in bytes from ld65's map file.
@@ -226,28 +229,24 @@ pub struct Run {
 /// The cycle budget of one run: far more than 10,000 coups take.
 pub const MAX_CYCLES: u64 = 2_000_000_000;
 
-/// Runs a built program with `params` and reads back its trace and timings.
-pub fn run(prg: &[u8], params: &Params) -> Result<Run, Cc65Error> {
+/// A program that ended with exit code 0, and the cycles it spent in each phase.
+struct Finished {
+    machine: Machine,
+    phase_cycles: [u64; 3],
+    coups_timed: u64,
+    total_cycles: u64,
+}
+
+/// Loads `prg`, writes `pokes` (address, bytes) into bank 0, `RUN`s it and steps it one
+/// instruction at a time to its exit code, adding up the cycles of each [`phase`].
+fn run_program(prg: &[u8], pokes: &[(u16, &[u8])]) -> Result<Finished, Cc65Error> {
     let mut m = Machine::new(Config::default());
     m.load_prg(prg).map_err(Cc65Error::Load)?;
-    let (policy, threshold) = match params.policy {
-        Policy::ReshuffleAt(k) => (0, k),
-        Policy::CutCard(k) => (1, k),
-    };
-    let bus = m.bus_mut();
-    let mut poke = |at: u16, bytes: &[u8]| {
+    for &(at, bytes) in pokes {
         for (i, &b) in bytes.iter().enumerate() {
-            bus.ram_poke(0, at + i as u16, b);
+            m.bus_mut().ram_poke(0, at.wrapping_add(i as u16), b);
         }
-    };
-    poke(SEED, &params.seed.to_le_bytes());
-    poke(COUPS, &params.coups.to_le_bytes());
-    poke(DECKS, &[params.decks]);
-    poke(POLICY, &[policy]);
-    poke(THRESHOLD, &threshold.to_le_bytes());
-    poke(BURN, &[u8::from(params.burn)]);
-    poke(PHASE, &[0]);
-
+    }
     let entry = m.sys_address().map_err(Cc65Error::Load)?;
     m.start(entry);
     let start = m.cpu.cycles;
@@ -273,26 +272,77 @@ pub fn run(prg: &[u8], params: &Params) -> Result<Run, Cc65Error> {
     if exit.code != 0 {
         return Err(Cc65Error::Exit(exit.code));
     }
+    let total_cycles = m.cpu.cycles - start;
+    Ok(Finished { machine: m, phase_cycles, coups_timed, total_cycles })
+}
 
-    let peek = |at: u16| m.bus().ram_peek(0, at);
-    let word = |at: u16| u16::from_le_bytes([peek(at), peek(at + 1)]);
-    let long = |at: u16| u32::from_le_bytes([peek(at), peek(at + 1), peek(at + 2), peek(at + 3)]);
-    let trace_at = word(TRACE);
-    let recorded = usize::from(word(RECORDED)).min(TRACE_MAX);
+/// Little-endian reads from bank 0.
+struct Peek<'a>(&'a Machine);
+
+impl Peek<'_> {
+    fn byte(&self, at: u16) -> u8 {
+        self.0.bus().ram_peek(0, at)
+    }
+
+    fn word(&self, at: u16) -> u16 {
+        u16::from_le_bytes([self.byte(at), self.byte(at.wrapping_add(1))])
+    }
+
+    fn long(&self, at: u16) -> u32 {
+        u32::from(self.word(at)) | (u32::from(self.word(at.wrapping_add(2))) << 16)
+    }
+}
+
+/// Runs a built benchmark with `params` and reads back its trace and timings.
+pub fn run(prg: &[u8], params: &Params) -> Result<Run, Cc65Error> {
+    let (policy, threshold) = match params.policy {
+        Policy::ReshuffleAt(k) => (0, k),
+        Policy::CutCard(k) => (1, k),
+    };
+    let finished = run_program(
+        prg,
+        &[
+            (PHASE, &[0]),
+            (SEED, &params.seed.to_le_bytes()),
+            (COUPS, &params.coups.to_le_bytes()),
+            (DECKS, &[params.decks]),
+            (POLICY, &[policy]),
+            (THRESHOLD, &threshold.to_le_bytes()),
+            (BURN, &[u8::from(params.burn)]),
+        ],
+    )?;
+    let peek = Peek(&finished.machine);
+    let trace_at = peek.word(TRACE);
+    let recorded = usize::from(peek.word(RECORDED)).min(TRACE_MAX);
     let coups = (0..recorded)
         .map(|i| {
             let at = trace_at.wrapping_add((i * 8) as u16);
-            CoupRecord(std::array::from_fn(|b| peek(at.wrapping_add(b as u16))))
+            CoupRecord(std::array::from_fn(|b| peek.byte(at.wrapping_add(b as u16))))
         })
         .collect();
     let trace = Trace {
-        first_cards: (0..FIRST_CARDS as u16).map(|i| peek(FIRST + i)).collect(),
+        first_cards: (0..FIRST_CARDS as u16).map(|i| peek.byte(FIRST + i)).collect(),
         coups,
-        bankroll: long(BANKROLL),
-        next_word: long(NEXT_WORD),
-        remaining: word(REMAINING),
+        bankroll: peek.long(BANKROLL),
+        next_word: peek.long(NEXT_WORD),
+        remaining: peek.word(REMAINING),
     };
-    Ok(Run { trace, phase_cycles, coups_timed, total_cycles: m.cpu.cycles - start })
+    Ok(Run {
+        trace,
+        phase_cycles: finished.phase_cycles,
+        coups_timed: finished.coups_timed,
+        total_cycles: finished.total_cycles,
+    })
+}
+
+/// Runs a built `chance_check.prg` from `seed`: its answers (0 or 1 per draw, the chances
+/// cycling through `chance_check.c`'s list) and the generator's next word after them.
+pub fn run_chance_check(prg: &[u8], seed: u32) -> Result<(Vec<u8>, u32), Cc65Error> {
+    let finished = run_program(prg, &[(PHASE, &[0]), (SEED, &seed.to_le_bytes())])?;
+    let peek = Peek(&finished.machine);
+    let at = peek.word(TRACE);
+    let answers = (0..peek.word(RECORDED)).map(|i| peek.byte(at.wrapping_add(i))).collect();
+    Ok((answers, peek.long(NEXT_WORD)))
 }
 
 /// The cc65 column of `bac bench`.

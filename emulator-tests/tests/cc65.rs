@@ -31,8 +31,8 @@ fn built() -> &'static Build {
     BUILD.get_or_init(|| harness::build(&scratch("build")).unwrap_or_else(|e| panic!("{e}")))
 }
 
-/// The Rust rules crate's trace for `params`, or the shoe error code it refuses them with.
-fn rust_trace(params: &Params) -> Result<Trace, u8> {
+/// What the reference program (the Rust rules crate on the host) prints for `args`.
+fn reference(args: &[String]) -> String {
     let manifest = harness::source_dir().join("reference/Cargo.toml");
     let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cc65-reference");
     let output = Command::new(env!("CARGO"))
@@ -41,11 +41,16 @@ fn rust_trace(params: &Params) -> Result<Trace, u8> {
         .arg("--target-dir")
         .arg(&target)
         .arg("--")
-        .args(params.to_args())
+        .args(args)
         .output()
         .unwrap_or_else(|e| panic!("cargo run {}: {e}", manifest.display()));
-    let text = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "the reference failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The Rust rules crate's trace for `params`, or the shoe error code it refuses them with.
+fn rust_trace(params: &Params) -> Result<Trace, u8> {
+    let text = reference(&params.to_args());
     if let Some(code) = text.strip_prefix("shoe-error ") {
         return Err(code.trim().parse().unwrap_or_else(|e| panic!("shoe-error {code:?}: {e}")));
     }
@@ -162,6 +167,21 @@ fn the_comparison_catches_a_divergence() {
     let mut richer = rust;
     richer.bankroll += 95;
     assert!(c.trace.first_difference(&richer).expect("a different bankroll").starts_with("the ends differ"));
+}
+
+#[test]
+fn happens_draws_the_same_chances() {
+    let prg = harness::build_chance_check(&scratch("chance")).unwrap_or_else(|e| panic!("{e}"));
+    for seed in [0, 1, 0x5EED_1234] {
+        let (answers, next) = harness::run_chance_check(&prg, seed).unwrap_or_else(|e| panic!("{e}"));
+        let expected = reference(&["chance".into(), seed.to_string(), answers.len().to_string()]);
+        let words: Vec<String> = answers.iter().map(u8::to_string).collect();
+        assert_eq!(format!("answers {}\nnext {next}\n", words.join(" ")), expected, "seed {seed}");
+        assert_eq!(answers.len(), 512);
+        // NEVER never happens and ALWAYS always does (positions 0 and 4 of the 8 chances).
+        assert!(answers.iter().step_by(8).all(|&a| a == 0), "seed {seed}");
+        assert!(answers.iter().skip(4).step_by(8).all(|&a| a == 1), "seed {seed}");
+    }
 }
 
 /// The figures for `bac bench`, printed (`cargo test --test cc65 -- --nocapture`).

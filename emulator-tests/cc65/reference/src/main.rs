@@ -3,7 +3,7 @@
 //!
 //! `cc65-reference SEED COUPS DECKS reshuffle-at|cut-card THRESHOLD BURN` prints the trace
 //! (`trace.rs`), or `shoe-error N` with `bench.c`'s exit code for parameters the shoe
-//! refuses.
+//! refuses. `cc65-reference chance SEED DRAWS` prints what `chance_check.c` should find.
 
 use std::process::ExitCode;
 
@@ -13,7 +13,7 @@ mod trace;
 
 use bac_rules::shoe::ShoeError;
 use bac_rules::{
-    BetResult, Burn, Coup, DrawRules, EndOfShoe, Money, Outcome, PayTable, Shoe, ShoeNews, Spot, Step, Winner,
+    BetResult, Burn, Chance, Coup, DrawRules, EndOfShoe, Money, Outcome, PayTable, Shoe, ShoeNews, Spot, Step, Winner,
     Xorshift32,
 };
 use trace::{CoupRecord, FIRST_CARDS, Params, Policy, START_BANKROLL, TRACE_MAX, Trace, bet, news};
@@ -109,8 +109,30 @@ fn play(params: &Params) -> Result<Trace, ShoeError> {
     })
 }
 
+/// The chances `chance_check.c` cycles through, in 65,536ths.
+const CHANCES: [u32; 8] = [0, 1, 32_768, 65_535, 65_536, 12_345, 50_000, 40_000];
+
+/// `Xorshift32::happens` as `chance_check.c` draws it: `draws` answers and the next word.
+fn chances(seed: u32, draws: usize) -> (Vec<u8>, u32) {
+    let mut rng = Xorshift32::new(seed);
+    let answers = (0..draws).map(|i| u8::from(rng.happens(Chance::in_65536(CHANCES[i % CHANCES.len()])))).collect();
+    (answers, rng.next_word())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [mode, seed, draws] = args.as_slice()
+        && mode == "chance"
+    {
+        let (Ok(seed), Ok(draws)) = (seed.parse(), draws.parse()) else {
+            eprintln!("cc65-reference: chance SEED DRAWS takes two numbers");
+            return ExitCode::from(2);
+        };
+        let (answers, next) = chances(seed, draws);
+        let words: Vec<String> = answers.iter().map(u8::to_string).collect();
+        println!("answers {}\nnext {next}", words.join(" "));
+        return ExitCode::SUCCESS;
+    }
     let params = match Params::from_args(&args) {
         Ok(params) => params,
         Err(message) => {
