@@ -21,6 +21,12 @@ pub type Cpu = CPU<C128Bus, Nmos6502>;
 /// Where `RUN`'s JSR returns to: reaching it ends the run as "returned to BASIC". It lies in
 /// the KERNAL's page where no entry point is, and is recognised in every configuration.
 pub const RETURN_TRAP: u16 = 0xFFF6;
+/// Where a routine called through JSRFAR returns to: the registers are stored for the
+/// caller and its configuration restored. Recognised in every configuration.
+pub const FAR_RETURN: u16 = 0xFFF7;
+/// The MMU configuration of each KERNAL bank number (what GETCFG returns).
+pub const BANK_CONFIGS: [u8; 16] =
+    [0x3F, 0x7F, 0xBF, 0xFF, 0x16, 0x56, 0x96, 0xD6, 0x2A, 0x6A, 0xAA, 0xEA, 0x06, 0x0A, 0x01, 0x00];
 /// The screen editor's interrupt routine, the default target of the IRQ vector at $0314.
 pub const EDITOR_IRQ: u16 = 0xFA65;
 /// The KERNAL's default NMI handler, the target of the NMI vector at $0318.
@@ -174,6 +180,8 @@ pub struct Kernal {
     output_lfn: Option<u8>,
     line: VecDeque<u8>,
     typed: Vec<u8>,
+    /// MMU configurations to restore when JSRFAR calls return, innermost last.
+    far_calls: Vec<u8>,
     /// The inactive screen's cursor row, column and colour, which SWAPPER exchanges with
     /// the active one's (each screen keeps its own, as the editor does).
     pub inactive_screen: [u8; 3],
@@ -209,6 +217,7 @@ impl Default for Kernal {
             line: VecDeque::new(),
             typed: Vec::new(),
             inactive_screen: [0, 0, 3],
+            far_calls: Vec::new(),
         }
     }
 }
@@ -626,6 +635,28 @@ impl Kernal {
                 }
                 done(Return, 200)
             }
+            0xFF6B => {
+                let cfg = BANK_CONFIGS[usize::from(x & 0x0F)];
+                cpu.registers.accumulator = cfg;
+                done(Return, 20)
+            }
+            0xFF6E | 0xFF71 => {
+                // JSRFAR/JMPFAR: bank, PC high, PC low, status, A, X, Y in $02-$08.
+                let z = |cpu: &Cpu, at: u16| cpu.memory.ram_peek(0, at);
+                let bank = z(cpu, 2);
+                let target = u16::from_be_bytes([z(cpu, 3), z(cpu, 4)]);
+                let (p, a, x, y) = (z(cpu, 5), z(cpu, 6), z(cpu, 7), z(cpu, 8));
+                if addr == 0xFF6E {
+                    self.far_calls.push(cpu.memory.mmu.cr);
+                    push_return(cpu, FAR_RETURN);
+                }
+                cpu.memory.mmu.write_ff(0, BANK_CONFIGS[usize::from(bank & 0x0F)]);
+                let r = &mut cpu.registers;
+                (r.accumulator, r.index_x, r.index_y) = (a, x, y);
+                r.status = Status::from_bits_truncate(p & !0x10) | Status::PS_UNUSED;
+                r.program_counter = target;
+                done(Jumped, 60)
+            }
             0xFF74 => {
                 let ptr = u16::from(a);
                 let base = u16::from_le_bytes([cpu.memory.ram_peek(0, ptr), cpu.memory.ram_peek(0, (ptr + 1) & 0xFF)]);
@@ -662,6 +693,25 @@ impl Kernal {
                 None => Trap::NotAnEntry,
             },
         }
+    }
+
+    /// Whether a JSRFAR call is waiting for its routine to return.
+    pub(crate) fn in_far_call(&self) -> bool {
+        !self.far_calls.is_empty()
+    }
+
+    /// The return from a JSRFAR routine: stores the registers in $05-$08, restores the
+    /// caller's configuration and returns to the caller.
+    pub(crate) fn far_return(&mut self, cpu: &mut Cpu) {
+        let r = cpu.registers;
+        let values = [r.status.bits(), r.accumulator, r.index_x, r.index_y];
+        for (i, v) in values.into_iter().enumerate() {
+            cpu.memory.ram_poke(0, 5 + i as u16, v);
+        }
+        if let Some(cr) = self.far_calls.pop() {
+            cpu.memory.mmu.write_ff(0, cr);
+        }
+        rts(cpu);
     }
 
     /// The KERNAL's interrupt entry: saves A, X, Y and the MMU configuration on the stack,

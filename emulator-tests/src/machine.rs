@@ -308,6 +308,12 @@ impl Machine {
             let cycles = self.cpu.cycles;
             return Ok(Flow::Exit(Exit { code: 0, kind: ExitKind::ReturnedToBasic, cycles }));
         }
+        if pc == kernal::FAR_RETURN && self.kernal.in_far_call() {
+            self.kernal.far_return(&mut self.cpu);
+            self.cpu.cycles += 40;
+            self.cpu.memory.advance(40);
+            return Ok(Flow::Continue);
+        }
         let region = match self.cpu.memory.page(pc) {
             Page::Ram(_) if !(0xFF00..=0xFF04).contains(&pc) => return Ok(Flow::Execute),
             Page::Ram(_) => "the MMU registers at $FF00-$FF04".to_string(),

@@ -199,9 +199,28 @@ fn kernal_entries_need_the_kernal_mapped() {
 #[test]
 fn unemulated_kernal_calls_are_named() {
     let mut a = Asm::new();
-    a.op(&[0x20, 0x6E, 0xFF]);
+    a.op(&[0x20, 0x50, 0xFF]);
     let e = run_error(&a, RunOptions::default());
-    assert!(matches!(e, RunError::UnsupportedKernal { name: "JSRFAR", addr: 0xFF6E, .. }));
+    assert!(matches!(e, RunError::UnsupportedKernal { name: "DMA_CALL", addr: 0xFF50, .. }));
+}
+
+#[test]
+fn jsrfar_calls_a_routine_in_bank_1_and_returns_its_registers() {
+    // Bank 1 holds, at $4000, `LDA $4010 / LDX #$77 / RTS`; $4010 (bank 1) = $5A.
+    let mut m = emulator_tests::machine_for(RunOptions::default()).unwrap();
+    for (i, b) in [0xAD, 0x10, 0x40, 0xA2, 0x77, 0x60].into_iter().enumerate() {
+        m.bus_mut().ram_poke(1, 0x4000 + i as u16, b);
+    }
+    m.bus_mut().ram_poke(1, 0x4010, 0x5A);
+    let mut a = Asm::new();
+    a.op(&[0xA9, 0x01, 0x85, 0x02, 0xA9, 0x40, 0x85, 0x03, 0xA9, 0x00, 0x85, 0x04])
+        .op(&[0x20, 0x6E, 0xFF]) // JSRFAR
+        .op(&[0xA5, 0x06, 0x18, 0x65, 0x07]) // A + X as returned
+        .op(&[0x8D, 0xFF, 0xD7, 0x60]);
+    m.load_prg(&a.prg()).unwrap();
+    let exit = m.run_basic().unwrap();
+    assert_eq!(exit.code, 0x5Au8.wrapping_add(0x77));
+    assert_eq!(m.bus().mmu.cr, 0x00, "bank 15 restored");
 }
 
 #[test]
