@@ -4,8 +4,10 @@
 //!
 //! Timing: the program writes its phase (idle, shuffle, coup) to $0B00 and the harness
 //! steps the 8502 one instruction at a time, adding each instruction's cycles to the phase
-//! the mailbox showed before it ran. The store that changes the phase counts to the phase
-//! it leaves (4 cycles, one `STA abs`, at each end). This module is the adapter to the
+//! the mailbox showed before it ran. A store that changes the phase counts to the phase it
+//! leaves, so each timed section includes its closing `LDA #0 / STA $0B00` (6 cycles) and
+//! not its opening one. Interrupts stay on, as under BASIC: the KERNAL's 50 Hz IRQ (its
+//! emulated cost) falls into whichever phase it interrupts. This module is the adapter to the
 //! emulator's API ([`Machine::start`], [`Machine::run_until`], [`Machine::bus`]): nothing
 //! else here depends on it.
 
