@@ -281,3 +281,32 @@ pub fn compare_golden(img: &RgbaImage, golden: &Path) -> Result<(), GoldenError>
         diff: diff_path.display().to_string(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chips::vic::VideoStandard;
+
+    fn rgba(rgb: [u8; 3]) -> Rgba<u8> {
+        px(rgb)
+    }
+
+    #[test]
+    fn vdc_attributes_reverse_underline_and_alternate_set() {
+        let mut bus = C128Bus::new(VideoStandard::Pal, 16, true, 0);
+        // Cell 0: 'A' reversed in light red; cell 1: 'A' underlined in white; cell 2: 'A'
+        // from the alternate (lower-case) set, which is 'a'.
+        for (i, attr) in [(0u16, 0x40 | 0x09), (1, 0x20 | 0x0F), (2, 0x80 | 0x0F)] {
+            bus.vdc.poke(i, 1);
+            bus.vdc.poke(0x0800 + i, attr);
+        }
+        let img = render_80(&bus);
+        let black = rgba(RGBI_PALETTE[0]);
+        assert_eq!(*img.get_pixel(0, 0), rgba(RGBI_PALETTE[9]), "reverse: background lit");
+        assert_eq!(*img.get_pixel(2, 0), black, "reverse: glyph dark");
+        assert!((8..16).all(|x| *img.get_pixel(x, 7) == rgba(RGBI_PALETTE[15])), "underline");
+        // The upper-case 'A' has its top row lit, the lower-case 'a' does not.
+        assert_eq!(*img.get_pixel(10, 0), rgba(RGBI_PALETTE[15]));
+        assert!((16..24).all(|x| *img.get_pixel(x, 0) == black));
+    }
+}
