@@ -151,7 +151,7 @@ static void shuffle_from(uint16_t from)
         return;
     }
     cards = shoe_cards + from;
-    for (i = shoe_len - from - 1; i != 0; --i) {
+    for (i = (uint16_t)(shoe_len - from - 1); i != 0; --i) {
         other = cards + rng_below(i + 1);
         swap = cards[i];
         cards[i] = *other;
