@@ -130,6 +130,7 @@ impl C128Bus {
         }
     }
 
+    #[cold]
     fn events(&mut self) {
         let now = self.now();
         while self.raster_event <= now {
@@ -156,6 +157,7 @@ impl C128Bus {
 
     /// What the CPU would read at `addr`, without side effects on I/O (for error reports,
     /// opcode checks and disassembly).
+    #[inline]
     pub fn peek(&self, addr: u16) -> u8 {
         let e = self.mmu.read_map[usize::from(addr >> 8)];
         if e & SLOW == 0 {
@@ -180,6 +182,7 @@ impl C128Bus {
         self.mmu.read_map[usize::from(addr >> 8)] & SLOW != 0
     }
 
+    #[cold]
     fn read_slow(&mut self, addr: u16) -> u8 {
         if (0xFF00..=0xFF04).contains(&addr) {
             return self.mmu.read_ff((addr & 0xFF) as u8);
@@ -191,6 +194,7 @@ impl C128Bus {
         }
     }
 
+    #[cold]
     fn write_slow(&mut self, addr: u16, value: u8) {
         if (0xFF00..=0xFF04).contains(&addr) {
             self.mmu.write_ff((addr & 0xFF) as u8, value);
