@@ -4,9 +4,11 @@ mod analyze;
 mod bench;
 mod disk_cmd;
 mod play;
+mod prg_cmd;
 mod rules_args;
 mod run_cmd;
 mod sim;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -29,8 +31,12 @@ enum Command {
     Play(play::PlayArgs),
     /// Measure the speed figures the README reports.
     Bench(bench::BenchArgs),
+    /// Build a no_std crate (using c128-rt) into a C128 .prg.
+    Prg(prg_cmd::PrgArgs),
     /// Run a .prg or boot a .d81 in the built-in C128; exits with the program's code.
     Run(run_cmd::RunArgs),
+    /// Run the rules on the C128 (translated) and on the host, and compare them.
+    Verify(verify::VerifyArgs),
     /// Build the game's .d81 and inspect or change disk images.
     Disk(disk_cmd::DiskArgs),
 }
@@ -40,9 +46,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => return finish(run_cmd::run(args).map(ExitCode::from)),
         Command::Analyze(args) => analyze::run(args),
+        Command::Prg(args) => prg_cmd::run(args),
         Command::Sim(args) => sim::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Verify(args) => verify::run(args),
         Command::Disk(args) => disk_cmd::run(args),
     };
     finish(result.map(|()| ExitCode::SUCCESS))

@@ -1,12 +1,13 @@
 //! The Debian packages the tests need, installed when missing.
 //!
-//! `cc1541` is the independent `.d81` reader and writer the disk tests compare against.
+//! `cc1541` is the independent `.d81` reader and writer the disk tests compare against;
+//! `cc65` builds the C port of the rules that the emulator tests hold to the Rust.
 
 use anyhow::{Context, Result, bail};
 use std::process::Command;
 
 /// (command that proves the package is there, Debian package).
-const PACKAGES: &[(&str, &str)] = &[("cc1541", "cc1541")];
+const PACKAGES: &[(&str, &str)] = &[("cc1541", "cc1541"), ("cl65", "cc65")];
 
 fn have(command: &str) -> bool {
     Command::new("sh").arg("-c").arg(format!("command -v {command}")).output().is_ok_and(|o| o.status.success())

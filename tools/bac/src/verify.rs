@@ -1,0 +1,132 @@
+//! `bac verify`: the rules crate on the C128 against the rules crate on the host.
+//!
+//! `firmware/verify-prg` is built through the AVR-to-6502 pipeline, its plan patched into
+//! the image, and run in the built-in C128; every round's digest must equal the host's
+//! digest of the same round (`bac_verify::play_round`). On the first difference the round
+//! is replayed event by event on both sides and the first differing event is shown.
+
+use anyhow::{Context, Result, bail};
+use avr2mos::pipeline::{BuildOptions, build_prg};
+use bac_verify::{Plan, RoundResult, encode, play_round};
+use clap::Args;
+use emulator_tests::{Config, RunOptions, run_until_exit};
+use std::path::{Path, PathBuf};
+
+/// `bac verify` options.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// Rounds to play (each a fresh shoe of the next preset and deck count).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    rounds: u32,
+    /// Coups per round.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..))]
+    coups: u16,
+    /// The master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u32,
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Builds the C128 verify program and returns its bytes.
+pub fn build_verify_prg() -> Result<Vec<u8>> {
+    let root = repo_root();
+    let options = BuildOptions {
+        manifest_path: root.join("firmware/verify-prg/Cargo.toml"),
+        bin: None,
+        out: Some(root.join("target/c128/verify.prg")),
+        target_dir: Some(root.join("target/c128")),
+        quiet: true,
+    };
+    let report = build_prg(&options).context("building the C128 verify program")?;
+    std::fs::read(&report.prg).with_context(|| format!("reading {}", report.prg.display()))
+}
+
+/// Writes `plan` into the program image after its magic.
+pub fn patch_plan(prg: &mut [u8], plan: &Plan) -> Result<()> {
+    let Some(at) = prg.windows(Plan::MAGIC.len()).position(|w| w == Plan::MAGIC) else {
+        bail!("the verify program carries no plan block (magic {:?} not found)", String::from_utf8_lossy(&Plan::MAGIC));
+    };
+    let start = at + Plan::MAGIC.len();
+    let slot = prg.get_mut(start..start + Plan::LEN).context("the plan block is cut short")?;
+    slot.copy_from_slice(&plan.to_bytes());
+    Ok(())
+}
+
+/// Runs `plan` on the C128 and returns its output lines.
+pub fn run_on_c128(prg: &[u8], plan: &Plan) -> Result<String> {
+    let mut image = prg.to_vec();
+    patch_plan(&mut image, plan)?;
+    let config = Config { max_cycles: u64::MAX / 2, ..Config::default() };
+    let report =
+        run_until_exit(&image, RunOptions { config, ..RunOptions::default() }).context("running the verify program")?;
+    if report.exit.code != 0 {
+        bail!("the verify program ended with exit code {}: {}", report.exit.code, report.output());
+    }
+    Ok(report.output())
+}
+
+/// Reads the `R` lines of the program's output.
+pub fn parse_rounds(output: &str) -> Result<Vec<RoundResult>> {
+    let mut rounds = Vec::new();
+    for line in output.lines().filter(|l| l.starts_with("R ")) {
+        let fields: Vec<u32> = line[2..]
+            .split(' ')
+            .map(|f| u32::from_str_radix(f, 16))
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("unreadable result line `{line}`"))?;
+        let [round, digest, coups, bankroll] = fields[..] else {
+            bail!("result line `{line}` has {} fields", fields.len())
+        };
+        rounds.push(RoundResult { round, digest, coups: coups as u16, bankroll });
+    }
+    if !output.contains("DONE") {
+        bail!("the verify program stopped before DONE:\n{output}");
+    }
+    Ok(rounds)
+}
+
+fn host_events(plan: &Plan, round: u32) -> Vec<String> {
+    let mut lines = Vec::new();
+    play_round(plan, round, &mut |event| {
+        let mut bytes = [0u8; 12];
+        let n = encode(event, &mut bytes);
+        let hex: Vec<String> = bytes[..n].iter().map(|b| format!("{b:02X}")).collect();
+        lines.push(format!("E {}  ({event:?})", hex.join(" ")));
+    });
+    lines
+}
+
+/// Runs `bac verify`.
+pub fn run(args: VerifyArgs) -> Result<()> {
+    let prg = build_verify_prg()?;
+    let plan = Plan { seed: args.seed, first_round: 0, rounds: args.rounds, coups: args.coups, verbose: false };
+    let c128 = parse_rounds(&run_on_c128(&prg, &plan)?)?;
+    for round in 0..args.rounds {
+        let host = play_round(&plan, round, &mut |_| {});
+        let Some(theirs) = c128.get(round as usize) else {
+            bail!("the C128 reported {} rounds of {}", c128.len(), args.rounds)
+        };
+        if *theirs == host {
+            continue;
+        }
+        let one = Plan { first_round: round, rounds: 1, verbose: true, ..plan };
+        let c128_events: Vec<String> =
+            run_on_c128(&prg, &one)?.lines().filter(|l| l.starts_with("E ")).map(String::from).collect();
+        let host_events = host_events(&plan, round);
+        let first = host_events.iter().zip(&c128_events).position(|(h, c)| !h.starts_with(c.as_str()));
+        eprintln!(
+            "round {round} (seed {}, {:?}) differs: host {host:?}, C128 {theirs:?}",
+            args.seed,
+            bac_verify::round_rules(round).preset
+        );
+        if let Some(i) = first {
+            eprintln!("first difference at event {i}:\n  host: {}\n  C128: {}", host_events[i], c128_events[i]);
+        }
+        bail!("the C128 and the host disagree");
+    }
+    println!("{} rounds agree ({} coups)", args.rounds, u64::from(args.rounds) * u64::from(args.coups));
+    Ok(())
+}
