@@ -1,0 +1,368 @@
+//! Per-instruction tests, table-driven and differential: each AVR instruction (or short
+//! sequence) runs with random registers and flags on the reference interpreter
+//! (`avr2mos::avrsim`) and, translated, on the `mos6502` CPU; every register and every
+//! flag a branch can read (C, Z, N, V, S, T) must agree. Flags are observed the way AVR
+//! code observes them: by branches after the instruction, once all together (flags kept
+//! in the flags byte) and once each alone (the branch fused with the instruction).
+
+mod common;
+
+use avr2mos::avrsim::{Avr, Stop};
+use avr2mos::program::{AvrProgram, Function};
+
+/// Registers that hold the probe results; tests never use them as operands.
+const PROBE: [u8; 6] = [19, 20, 21, 22, 23, 2];
+/// SREG bits probed, in the order of `PROBE`: C, Z, N, V, S, T.
+const BITS: [u8; 6] = [0, 1, 2, 3, 4, 6];
+
+fn rr(base: u16, d: u8, r: u8) -> u16 {
+    base | (u16::from(r & 0x10) << 5) | (u16::from(d) << 4) | u16::from(r & 0x0F)
+}
+fn imm(base: u16, d: u8, k: u8) -> u16 {
+    base | (u16::from(k & 0xF0) << 4) | (u16::from(d - 16) << 4) | u16::from(k & 0x0F)
+}
+fn one(base: u16, d: u8) -> u16 {
+    base | (u16::from(d) << 4)
+}
+fn ldi(d: u8, k: u8) -> u16 {
+    imm(0xE000, d, k)
+}
+fn mov(d: u8, r: u8) -> u16 {
+    rr(0x2C00, d, r)
+}
+/// brbc s, .+2 (skip the next one-word instruction if the flag is clear).
+fn brbc_skip1(s: u8) -> u16 {
+    0xF400 | (1 << 3) | u16::from(s)
+}
+fn bset(s: u8, set: bool) -> u16 {
+    (if set { 0x9408 } else { 0x9488 }) | (u16::from(s) << 4)
+}
+const RET: u16 = 0x9508;
+
+/// A small deterministic generator (the tests must not depend on the host's randomness).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u8 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 24) as u8
+    }
+}
+
+/// Builds: all registers from `regs`, probe registers cleared, C/Z/T from `flags`, the
+/// code under test, the probes of `probe_bits`, `ret`.
+fn program(regs: &[u8; 32], flags: (bool, bool, bool), body: &[u16], probe_bits: &[usize]) -> Vec<u16> {
+    let mut w = Vec::new();
+    for k in 0..16u8 {
+        w.push(ldi(16, regs[usize::from(k)]));
+        w.push(mov(k, 16));
+    }
+    for k in 16..32u8 {
+        w.push(ldi(k, regs[usize::from(k)]));
+    }
+    for &p in &PROBE[..5] {
+        w.push(ldi(p, 0));
+    }
+    w.push(mov(2, 1)); // The T probe: r2 = r1, becomes r31 if T is set.
+    w.push(bset(0, flags.0));
+    w.push(bset(1, flags.1));
+    w.push(bset(6, flags.2));
+    w.extend_from_slice(body);
+    for &i in probe_bits {
+        w.push(brbc_skip1(BITS[i]));
+        if PROBE[i] >= 16 {
+            w.push(ldi(PROBE[i], 1));
+        } else {
+            w.push(mov(PROBE[i], 31));
+        }
+    }
+    w.push(RET);
+    w
+}
+
+fn prog_of(words: &[u16]) -> AvrProgram {
+    AvrProgram {
+        text: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        data_base: 0x200,
+        functions: vec![Function { name: "main".into(), addr: 0 }],
+        entry: 0,
+        ..Default::default()
+    }
+}
+
+/// Runs `words` both ways; returns the registers (and memory $3000-$30FF) of each.
+fn both(words: &[u16], mem_init: &[u8]) -> ([u8; 32], [u8; 32], Vec<u8>, Vec<u8>) {
+    let prog = prog_of(words);
+    let t = avr2mos::translate(&prog).unwrap_or_else(|e| panic!("{e}"));
+    let mut prg = t.prg.clone();
+    // Memory under test at $3000 (past the tiny image): patch it into the file image.
+    let load = 0x1C01usize;
+    let end = load + prg.len() - 2;
+    assert!(end <= 0x3000, "test image overlaps the test buffer");
+    prg.resize(0x3000 - load + 2, 0);
+    prg.extend_from_slice(mem_init);
+    let run = common::run(&prg, 200_000).unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.returned && run.exit.is_some(), "translated snippet did not finish");
+    let mut r6502 = [0u8; 32];
+    r6502.copy_from_slice(&run.zp[0x10..0x30]);
+    let mut avr = Avr::new(prog.text.clone(), 0, 0xBFFD);
+    avr.mem[0x3000..0x3000 + mem_init.len()].copy_from_slice(mem_init);
+    match avr.run(100_000) {
+        Some(Stop::Exit(_)) => {}
+        other => panic!("interpreter: {other:?}"),
+    }
+    (r6502, avr.r, run.mem[0x3000..0x3100].to_vec(), avr.mem[0x3000..0x3100].to_vec())
+}
+
+/// Checks one body with random inputs, all flags probed together and each alone.
+fn check(name: &str, body: &dyn Fn(&mut Rng) -> Vec<u16>, defs: &[usize], cases: usize) {
+    let mut rng =
+        Rng(0x9E37_79B9_7F4A_7C15 ^ name.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))));
+    for case in 0..cases {
+        let mut regs = [0u8; 32];
+        for r in regs.iter_mut() {
+            *r = rng.next();
+        }
+        // Edge values often: 0, 0x80, 0x7F, 0xFF in the operands.
+        if case % 3 == 0 {
+            for r in regs.iter_mut() {
+                *r = [0, 0x80, 0x7F, 0xFF, 1][usize::from(rng.next() % 5)];
+            }
+        }
+        // The T probe copies r31 into r2 (which starts as r1): they must differ.
+        regs[31] = regs[1] ^ 0x55;
+        let flags = (rng.next() & 1 != 0, rng.next() & 1 != 0, rng.next() & 1 != 0);
+        let code = body(&mut rng);
+        let mem: Vec<u8> = (0..256).map(|_| rng.next()).collect();
+        let mut variants: Vec<Vec<usize>> = vec![vec![], defs.to_vec()];
+        variants.extend(defs.iter().map(|&d| vec![d]));
+        for probes in variants {
+            let words = program(&regs, flags, &code, &probes);
+            let (a, b, ma, mb) = both(&words, &mem);
+            if a != b || ma != mb {
+                let diff: Vec<String> = (0..32)
+                    .filter(|&i| a[i] != b[i])
+                    .map(|i| format!("r{i}: 6502 {:02x} avr {:02x}", a[i], b[i]))
+                    .collect();
+                panic!(
+                    "{name} case {case} probes {probes:?} body {code:04x?} regs {regs:02x?} flags {flags:?}: {} {}",
+                    diff.join(", "),
+                    if ma != mb { "memory differs" } else { "" }
+                );
+            }
+        }
+    }
+}
+
+/// Operand registers: never the probe registers.
+const OPS: [u8; 12] = [0, 3, 7, 12, 16, 17, 18, 24, 25, 26, 29, 30];
+fn reg(rng: &mut Rng) -> u8 {
+    OPS[usize::from(rng.next()) % OPS.len()]
+}
+fn hreg(rng: &mut Rng) -> u8 {
+    [16, 17, 18, 24, 25, 26, 29, 30][usize::from(rng.next()) % 8]
+}
+
+const C: usize = 0;
+const Z: usize = 1;
+const N: usize = 2;
+const V: usize = 3;
+const S: usize = 4;
+const T: usize = 5;
+const ARITH: &[usize] = &[C, Z, N, V, S];
+
+#[test]
+fn two_register_alu() {
+    for (name, base) in
+        [("add", 0x0C00), ("adc", 0x1C00), ("sub", 0x1800), ("sbc", 0x0800), ("cp", 0x1400), ("cpc", 0x0400)]
+    {
+        check(name, &|r| vec![rr(base, reg(r), reg(r))], ARITH, 40);
+    }
+    for (name, base) in [("and", 0x2000), ("or", 0x2800), ("eor", 0x2400)] {
+        check(name, &|r| vec![rr(base, reg(r), reg(r))], &[Z, N, V, S], 30);
+    }
+}
+
+#[test]
+fn immediate_alu() {
+    for (name, base) in [("subi", 0x5000), ("sbci", 0x4000), ("cpi", 0x3000)] {
+        check(name, &|r| vec![imm(base, hreg(r), r.next())], ARITH, 40);
+    }
+    for (name, base) in [("andi", 0x7000), ("ori", 0x6000)] {
+        check(name, &|r| vec![imm(base, hreg(r), r.next())], &[Z, N, V, S], 30);
+    }
+}
+
+#[test]
+fn one_register_alu() {
+    for (name, base, defs) in [
+        ("com", 0x9400, ARITH),
+        ("neg", 0x9401, ARITH),
+        ("inc", 0x9403, &[Z, N, V, S][..]),
+        ("dec", 0x940A, &[Z, N, V, S][..]),
+        ("asr", 0x9405, ARITH),
+        ("lsr", 0x9406, ARITH),
+        ("ror", 0x9407, ARITH),
+        ("swap", 0x9402, &[][..]),
+    ] {
+        check(name, &|r| vec![one(base, reg(r))], defs, 40);
+    }
+}
+
+#[test]
+fn word_arithmetic_and_moves() {
+    check(
+        "adiw",
+        &|r| {
+            vec![0x9600 | (u16::from(r.next() % 4) << 4) | u16::from(r.next() & 0x0F) | (u16::from(r.next() & 3) << 6)]
+        },
+        ARITH,
+        40,
+    );
+    check(
+        "sbiw",
+        &|r| {
+            vec![0x9700 | (u16::from(r.next() % 4) << 4) | u16::from(r.next() & 0x0F) | (u16::from(r.next() & 3) << 6)]
+        },
+        ARITH,
+        40,
+    );
+    check(
+        "movw",
+        &|r| {
+            vec![
+                0x0100
+                    | u16::from([0u8, 4, 8, 12, 13, 14][usize::from(r.next()) % 6]) << 4
+                    | u16::from([0u8, 6, 12, 13, 14][usize::from(r.next()) % 5]),
+            ]
+        },
+        &[],
+        20,
+    );
+    check("mov", &|r| vec![mov(reg(r), reg(r))], &[], 20);
+}
+
+#[test]
+fn multiplies() {
+    check("mul", &|r| vec![rr(0x9C00, reg(r), reg(r))], &[C, Z], 40);
+    check("muls", &|r| vec![0x0200 | (u16::from(hreg(r) - 16) << 4) | u16::from(hreg(r) - 16)], &[C, Z], 40);
+    for (name, base) in [("mulsu", 0x0300), ("fmul", 0x0308), ("fmuls", 0x0380), ("fmulsu", 0x0388)] {
+        check(
+            name,
+            &|r| {
+                vec![
+                    base | (u16::from([0u8, 1, 2][usize::from(r.next()) % 3]) << 4)
+                        | u16::from([0u8, 1, 2][usize::from(r.next()) % 3]),
+                ]
+            },
+            &[C, Z],
+            30,
+        );
+    }
+}
+
+#[test]
+fn bits_and_t_flag() {
+    check(
+        "bst/bld",
+        &|r| {
+            vec![
+                0xFA00 | (u16::from(reg(r)) << 4) | u16::from(r.next() & 7),
+                0xF800 | (u16::from(reg(r)) << 4) | u16::from(r.next() & 7),
+            ]
+        },
+        &[],
+        40,
+    );
+    check("bst", &|r| vec![0xFA00 | (u16::from(reg(r)) << 4) | u16::from(r.next() & 7)], &[T], 40);
+}
+
+#[test]
+fn skips_over_one_and_two_word_instructions() {
+    // sbrc/sbrs/cpse skipping an ldi, or a two-word sts.
+    let skip = |r: &mut Rng| {
+        let first = match r.next() % 3 {
+            0 => 0xFC00 | (u16::from(reg(r)) << 4) | u16::from(r.next() & 7),
+            1 => 0xFE00 | (u16::from(reg(r)) << 4) | u16::from(r.next() & 7),
+            _ => rr(0x1000, reg(r), reg(r)),
+        };
+        let skipped = if r.next() & 1 == 0 { vec![ldi(17, 0xA5)] } else { vec![0x9200 | (24 << 4), 0x3010] };
+        let mut v = vec![first];
+        v.extend(skipped);
+        v.push(ldi(18, 0x5A));
+        v
+    };
+    check("skips", &skip, &[], 60);
+}
+
+#[test]
+fn loads_and_stores_in_every_pointer_mode() {
+    // Pointers aimed into the buffer at $3000; X = r27:r26, Y = r29:r28, Z = r31:r30.
+    let mem = |r: &mut Rng| {
+        let (ptr, ld_bits, st_bits): (u8, [u16; 3], [u16; 3]) = match r.next() % 3 {
+            0 => (26, [0x900C, 0x900D, 0x900E], [0x920C, 0x920D, 0x920E]),
+            1 => (28, [0x8008, 0x9009, 0x900A], [0x8208, 0x9209, 0x920A]),
+            _ => (30, [0x8000, 0x9001, 0x9002], [0x8200, 0x9201, 0x9202]),
+        };
+        let mut v = vec![ldi(ptr, 0x40 + (r.next() & 0x3F)), ldi(ptr + 1, 0x30)];
+        let d: u8 = [0, 3, 7, 16, 17, 18, 24, 25][usize::from(r.next()) % 8];
+        let mode = usize::from(r.next() % 3);
+        let load = r.next() & 1 == 0;
+        let mut w = if load { ld_bits[mode] } else { st_bits[mode] } | (u16::from(d) << 4);
+        if mode == 0 && ptr != 26 {
+            let q = u16::from(r.next() & 0x3F);
+            w |= ((q & 0x20) << 8) | ((q & 0x18) << 7) | (q & 7);
+        }
+        v.push(w);
+        // lds/sts with an absolute address.
+        v.extend([0x9000 | (u16::from(d) << 4), 0x3000 + u16::from(r.next())]);
+        v.extend([0x9200 | (17 << 4), 0x3000 + u16::from(r.next())]);
+        v
+    };
+    check("ld/st", &mem, &[], 120);
+}
+
+#[test]
+fn push_pop_and_stack_pointer() {
+    let body = |r: &mut Rng| {
+        let (a, b) = (reg(r), reg(r));
+        vec![
+            0x920F | (u16::from(a) << 4), // push a
+            0xB7CD,                       // in r28, SP low
+            0xB7DE,                       // in r29, SP high
+            0x8008 | (18 << 4) | 1,       // ldd r18, Y+1: what was pushed
+            0x900F | (u16::from(b) << 4), // pop b
+        ]
+    };
+    check("push/pop", &body, &[], 30);
+}
+
+#[test]
+fn compare_chains_and_every_branch() {
+    // cp/cpc chains of 1..4 bytes followed by each conditional branch: the fused 6502
+    // compare must take the branch exactly when the AVR would.
+    for s in [0u8, 1, 2, 3, 4] {
+        for set in [false, true] {
+            for len in 1..=4u8 {
+                let body = move |r: &mut Rng| {
+                    let lo = [16u8, 24, 26][usize::from(r.next()) % 3];
+                    let other = if lo == 16 { 24 } else { 16 };
+                    let mut v = Vec::new();
+                    for i in 0..len {
+                        if i == 0 && r.next() & 1 == 0 {
+                            v.push(imm(0x3000, lo, r.next()));
+                        } else {
+                            v.push(rr(if i == 0 { 0x1400 } else { 0x0400 }, lo + i, other + i));
+                        }
+                    }
+                    // brbs/brbc s, .+2 over an ldi
+                    v.push(if set { 0xF000 } else { 0xF400 } | (1 << 3) | u16::from(s));
+                    v.push(ldi(18, 0x77));
+                    v
+                };
+                check(&format!("chain{len} s{s} {set}"), &body, &[], 25);
+            }
+        }
+    }
+}
