@@ -60,6 +60,11 @@ pub struct C128Bus {
     pub frames: u64,
     /// Set when the CPU takes an interrupt, so the run loop can charge its 7 cycles.
     pub interrupt_taken: bool,
+    /// End the run this many frames after the key script has been typed out.
+    pub stop_after_keys: Option<u32>,
+    idle_frames: u32,
+    /// Set when the run should end although the program has not (see `stop_after_keys`).
+    pub stop_requested: bool,
 }
 
 impl C128Bus {
@@ -88,6 +93,9 @@ impl C128Bus {
             frame_event: 0,
             frames: 0,
             interrupt_taken: false,
+            stop_after_keys: None,
+            idle_frames: 0,
+            stop_requested: false,
         };
         bus.cia2.pra = 0x97;
         bus.cia2.ddra = 0x3F;
@@ -140,6 +148,14 @@ impl C128Bus {
         while self.frame_event <= now {
             self.keyboard.frame();
             self.frames += 1;
+            if let Some(limit) = self.stop_after_keys {
+                if self.keyboard.script_done() {
+                    self.idle_frames += 1;
+                    self.stop_requested |= self.idle_frames > limit;
+                } else {
+                    self.idle_frames = 0;
+                }
+            }
             self.frame_event += self.vic.standard.cycles_per_frame();
         }
         self.schedule();

@@ -37,6 +37,10 @@ pub struct Config {
     /// 0 by default so that runs repeat; an interactive front end may pass the wall clock
     /// so that programs seeding a PRNG from the TOD clock deal differently each time.
     pub tod_start_tenths: u64,
+    /// End the run cleanly ([`ExitKind::KeysDone`]) this many frames after the key script
+    /// has been typed out, for interactive programs that never exit (`bac run --keys ...
+    /// --screenshot`). `None` (the default) runs to the program's own end.
+    pub stop_frames_after_keys: Option<u32>,
 }
 
 impl Default for Config {
@@ -50,6 +54,7 @@ impl Default for Config {
             stuck_limit: 100_000,
             code_ranges: Vec::new(),
             tod_start_tenths: 0,
+            stop_frames_after_keys: None,
         }
     }
 }
@@ -61,6 +66,9 @@ pub enum ExitKind {
     DebugCartridge,
     /// It returned from its `SYS` to BASIC without writing $D7FF (exit code 0).
     ReturnedToBasic,
+    /// It was still running when the key script had been typed and
+    /// [`Config::stop_frames_after_keys`] frames had passed (exit code 0).
+    KeysDone,
 }
 
 /// A clean end of a run.
@@ -155,6 +163,7 @@ impl Machine {
         cpu.registers.status = Status::PS_UNUSED;
         let mut kernal = Kernal::default();
         let b = &mut cpu.memory;
+        b.stop_after_keys = config.stop_frames_after_keys;
         let words: [(u16, u16); 3] = [(0x0314, EDITOR_IRQ), (0x0316, 0xB003), (0x0318, 0xFA40)];
         for (at, v) in words {
             b.ram_poke(0, at, v as u8);
@@ -287,6 +296,10 @@ impl Machine {
             if let Some(code) = self.cpu.memory.exit_code {
                 let cycles = self.cpu.cycles;
                 return Ok(Some(Exit { code, kind: ExitKind::DebugCartridge, cycles }));
+            }
+            if self.cpu.memory.stop_requested {
+                let cycles = self.cpu.cycles;
+                return Ok(Some(Exit { code: 0, kind: ExitKind::KeysDone, cycles }));
             }
             if self.cpu.registers.program_counter == pc {
                 self.same_pc += 1;

@@ -182,6 +182,24 @@ fn getin_reads_the_typed_keys() {
 }
 
 #[test]
+fn an_endless_program_ends_after_its_key_script() {
+    // Echo keys forever; the run ends 10 frames after the last key.
+    let mut a = Asm::new();
+    a.label("get").op(&[0x20, 0xE4, 0xFF]).branch(0xF0, "get").op(&[0x20, 0xD2, 0xFF]);
+    a.abs(0x4C, "get");
+    let opts = RunOptions {
+        keys: Some("HI".into()),
+        config: Config { stop_frames_after_keys: Some(10), ..Config::default() },
+        ..RunOptions::default()
+    };
+    let r = run_with(&a, opts);
+    assert_eq!(r.exit.kind, emulator_tests::ExitKind::KeysDone);
+    assert_eq!(r.output(), "HI");
+    let frames = r.machine.bus().frames;
+    assert!((15..25).contains(&frames), "{frames}");
+}
+
+#[test]
 fn chrin_returns_a_typed_line() {
     let mut a = Asm::new();
     a.label("in")
