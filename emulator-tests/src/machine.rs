@@ -340,6 +340,9 @@ impl Machine {
                     }
                     self.cpu.cycles += cost;
                     self.cpu.memory.advance(cost);
+                    if outcome == Outcome::Retry {
+                        self.interrupt_waiting_routine();
+                    }
                     return Ok(Flow::Continue);
                 }
                 Trap::Unsupported(name) => {
@@ -354,6 +357,29 @@ impl Machine {
             Page::Rom(rom, _) => format!("{rom:?} ROM (there is no ROM image)"),
         };
         Err(RunError::OutsideProgram { region, at: self.location() })
+    }
+
+    /// Takes a pending IRQ while a KERNAL routine waits (CHRIN for a line), as the real
+    /// routine's loop would with interrupts enabled; its RTI comes back to the routine.
+    fn interrupt_waiting_routine(&mut self) {
+        use mos6502::memory::Bus as _;
+        let masked = self.cpu.registers.status.contains(Status::PS_DISABLE_INTERRUPTS);
+        if masked || !self.cpu.memory.irq_pending() {
+            return;
+        }
+        let pc = self.cpu.registers.program_counter;
+        let p = (self.cpu.registers.status.bits() | 0x20) & !0x10;
+        for v in [(pc >> 8) as u8, pc as u8, p] {
+            let sp = self.cpu.registers.stack_pointer.to_u16();
+            self.cpu.memory.set_byte(sp, v);
+            self.cpu.registers.stack_pointer.decrement();
+        }
+        self.cpu.registers.status.insert(Status::PS_DISABLE_INTERRUPTS);
+        let lo = self.cpu.memory.get_byte(0xFFFE);
+        let hi = self.cpu.memory.get_byte(0xFFFF);
+        self.cpu.registers.program_counter = u16::from_le_bytes([lo, hi]);
+        self.cpu.cycles += 7;
+        self.cpu.memory.advance(7);
     }
 
     /// The CPU state and source description for an error report.

@@ -211,6 +211,9 @@ fn chrin_returns_a_typed_line() {
     assert_eq!(r.exit.code, 9);
     assert_eq!(r.output(), "\n", "the echo goes to the screen, the RETURN to the log");
     assert_eq!(r.machine.bus().ram_peek(0, 0x0400), 4, "D echoed on the screen");
+    // The frame interrupt kept running while CHRIN waited: the jiffy clock advanced.
+    let jiffies = r.machine.bus().ram_peek(0, 0xA2);
+    assert!(jiffies >= 10, "{jiffies}");
 }
 
 #[test]
