@@ -135,6 +135,12 @@ impl Machine {
         screenshot::render(self.bus(), screen)
     }
 
+    /// The disk in device 8 as the program left it (its bytes, for drives backed by an
+    /// image such as a `.d81`), so that a front end can save what the program wrote.
+    pub fn disk_image(&self) -> Option<Vec<u8>> {
+        self.kernal.drive.as_ref().and_then(|d| d.image())
+    }
+
     /// A screen as text, one line per row (see [`text::cells`] for colours).
     pub fn screen_text(&self, screen: Screen) -> String {
         text::text(self.bus(), screen)

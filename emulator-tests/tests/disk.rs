@@ -163,7 +163,7 @@ fn files_written_to_a_d81_are_on_the_image() {
     let disk = d81::Disk::new(b"TEST", *b"01").unwrap();
     let d = emulator_tests::d81drive::D81Drive { disk };
     let r = run_until_exit(&a.prg(), with_drive(d)).unwrap();
-    let image = r.machine.kernal.drive.as_ref().unwrap().image().unwrap();
+    let image = r.machine.disk_image().unwrap();
     let back = d81::Disk::from_bytes(&image).unwrap();
     let f = back.read(b"DATA").unwrap();
     assert_eq!(f.data, b"HI!");
