@@ -66,8 +66,9 @@ fn px(rgb: [u8; 3]) -> Rgba<u8> {
 }
 
 /// Draws the 40-column screen: 320 x 200 plus a [`BORDER`]-pixel border, in the mode the
-/// VIC is in: standard, multicolour or extended-colour text, hires or multicolour bitmap.
-/// Sprites are not drawn.
+/// VIC is in: standard, multicolour or extended-colour text, hires or multicolour bitmap,
+/// with sprites on top (or behind foreground pixels, per $D01B). Collisions are not
+/// modelled.
 pub fn render_40(bus: &C128Bus) -> RgbaImage {
     let regs = &bus.vic.regs;
     let colour = |c: u8| px(VIC_PALETTE[usize::from(c & 0x0F)]);
@@ -82,6 +83,8 @@ pub fn render_40(bus: &C128Bus) -> RgbaImage {
     let screen = bus.vic.screen_base();
     let chars = bus.vic.charset_base();
     let bitmap_base = u16::from(regs[0x18] & 0x08) * 0x400;
+    // Foreground pixels, for sprites drawn behind the picture.
+    let mut foreground = vec![false; 320 * 200];
     for row in 0..25u16 {
         for col in 0..40u16 {
             let cell = row * 40 + col;
@@ -125,17 +128,71 @@ pub fn render_40(bus: &C128Bus) -> RgbaImage {
                         };
                     }
                 }
+                let background = if bitmap { None } else { Some(regs[0x21] & 0x0F) };
                 for (x, &c) in pixels.iter().enumerate() {
-                    img.put_pixel(
-                        BORDER + u32::from(col * 8) + x as u32,
-                        BORDER + u32::from(row * 8 + line),
-                        colour(c),
-                    );
+                    let (px_x, px_y) = (usize::from(col * 8) + x, usize::from(row * 8 + line));
+                    foreground[px_y * 320 + px_x] = background != Some(c & 0x0F);
+                    img.put_pixel(BORDER + px_x as u32, BORDER + px_y as u32, colour(c));
                 }
             }
         }
     }
+    draw_sprites(bus, &mut img, &foreground);
     img
+}
+
+/// Draws the enabled sprites, sprite 0 on top.
+fn draw_sprites(bus: &C128Bus, img: &mut RgbaImage, foreground: &[bool]) {
+    let regs = &bus.vic.regs;
+    let colour = |c: u8| px(VIC_PALETTE[usize::from(c & 0x0F)]);
+    for n in (0..8usize).rev() {
+        let bit = 1u8 << n;
+        if regs[0x15] & bit == 0 {
+            continue;
+        }
+        let x0 = i32::from(regs[n * 2]) + if regs[0x10] & bit != 0 { 256 } else { 0 };
+        let y0 = i32::from(regs[n * 2 + 1]);
+        let pointer = bus.vic_fetch(bus.vic.screen_base() + 0x3F8 + n as u16);
+        let data = u16::from(pointer) * 64;
+        let multi = regs[0x1C] & bit != 0;
+        let wide = if regs[0x1D] & bit != 0 { 2 } else { 1 };
+        let tall = if regs[0x17] & bit != 0 { 2 } else { 1 };
+        let behind = regs[0x1B] & bit != 0;
+        for line in 0..21i32 {
+            let row = [0u16, 1, 2].map(|b| bus.vic_fetch(data + line as u16 * 3 + b));
+            let bits = (u32::from(row[0]) << 16) | (u32::from(row[1]) << 8) | u32::from(row[2]);
+            for x in 0..24i32 {
+                let c = if multi {
+                    match (bits >> (22 - (x & !1))) & 3 {
+                        0 => continue,
+                        1 => regs[0x25],
+                        2 => regs[0x27 + n],
+                        _ => regs[0x26],
+                    }
+                } else if bits & (1 << (23 - x)) != 0 {
+                    regs[0x27 + n]
+                } else {
+                    continue;
+                };
+                for dy in 0..tall {
+                    for dx in 0..wide {
+                        // Sprite X 24 and Y 50 are the top left of the text area.
+                        let sx = x0 - 24 + x * wide + dx;
+                        let sy = y0 - 50 + line * tall + dy;
+                        let (ix, iy) = (sx + BORDER as i32, sy + BORDER as i32);
+                        if ix < 0 || iy < 0 || ix >= img.width() as i32 || iy >= img.height() as i32 {
+                            continue;
+                        }
+                        let in_text = (0..320).contains(&sx) && (0..200).contains(&sy);
+                        if behind && in_text && foreground[sy as usize * 320 + sx as usize] {
+                            continue;
+                        }
+                        img.put_pixel(ix as u32, iy as u32, colour(c));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Draws the 80-column screen: 640 x 200 from VDC RAM (display, attributes, character set).

@@ -97,6 +97,23 @@ fn screenshot_40_draws_a_hires_bitmap() {
 }
 
 #[test]
+fn screenshot_40_draws_sprites_over_the_text() {
+    // Sprite 0: block 13 ($0340), first row solid, X-expanded, at the text area's corner.
+    let mut a = Asm::new();
+    a.op(&[0xA9, 0xFF, 0x8D, 0x40, 0x03, 0x8D, 0x41, 0x03, 0x8D, 0x42, 0x03])
+        .op(&[0xA9, 13, 0x8D, 0xF8, 0x07]) // pointer
+        .op(&[0xA9, 24, 0x8D, 0x00, 0xD0, 0xA9, 50, 0x8D, 0x01, 0xD0]) // X, Y
+        .op(&[0xA9, 0x07, 0x8D, 0x27, 0xD0]) // yellow
+        .op(&[0xA9, 0x01, 0x8D, 0x1D, 0xD0, 0x8D, 0x15, 0xD0]) // expand X, enable
+        .exit(0);
+    let img = run(&a).machine.screenshot(Screen::Forty);
+    assert_eq!(*img.get_pixel(BORDER, BORDER), rgba(VIC_PALETTE[7]));
+    assert_eq!(*img.get_pixel(BORDER + 47, BORDER), rgba(VIC_PALETTE[7]));
+    assert_eq!(*img.get_pixel(BORDER + 48, BORDER), rgba(VIC_PALETTE[11]));
+    assert_eq!(*img.get_pixel(BORDER, BORDER + 1), rgba(VIC_PALETTE[11]));
+}
+
+#[test]
 fn the_editor_interrupt_restores_d018_from_its_shadow() {
     let mut a = Asm::new();
     a.op(&[0xA9, 0x18, 0x8D, 0x18, 0xD0]); // $D018 = $18 behind the editor's back
