@@ -33,10 +33,15 @@
 //!
 //! # For `bac run`, `bac play` and differential tests
 //!
-//! - [`Machine`] is the machine itself: [`Machine::load_prg`], [`Machine::run_basic`],
-//!   [`Machine::start`] + [`Machine::run_until`] (frame by frame, for a terminal front end),
-//!   [`Machine::type_keys`], [`Machine::screenshot`] / [`Machine::save_screenshot`],
-//!   [`Machine::output_text`], and [`Machine::bus`] for RAM, chips and the SID log.
+//! - [`start`] builds the machine for a [`Program`] (`.prg`, or `.d81` to boot) without
+//!   running it: [`Machine::run`] runs to the end within the budget, [`Machine::run_frame`]
+//!   one frame at a time (`bac play`), and the machine stays there after a failure for
+//!   [`Machine::save_screenshot`], [`Machine::screen_text`] ([`text::cells`] with colours),
+//!   [`Machine::output_text`], [`Machine::disk_image`] and [`Machine::bus`] (RAM, chips,
+//!   the SID log, the keyboard: [`keys::Keyboard::press_now`] with [`keys::named`]).
+//! - [`Config`] holds the budget, the 40/80 key, PAL/NTSC, VDC RAM size, the program's
+//!   code ranges (a jump outside them is an error), the TOD start, and
+//!   [`Config::stop_frames_after_keys`] to end an endless program after its key script.
 //! - [`keys::parse_keys`] reads `--keys` scripts: text, `{RETURN}`, `{F1}`, `{DOWN}`,
 //!   `{WAIT 50}` (frames); unknown names are a [`keys::KeysError`].
 //! - [`disk::Drive`] is what the KERNAL's file calls (OPEN, CHKIN, CHKOUT, CHRIN, CHROUT,
@@ -45,6 +50,8 @@
 //! - [`run_disk_until_exit`] boots a `.d81` ([`d81drive::D81Drive`]) the way the real machine
 //!   does: the boot sector's loader runs and its `RUN"NAME"` is honoured; without a boot
 //!   sector the first program file runs.
+//! - [`screenshot::compare_golden`] compares a screenshot with a golden PNG (`BLESS=1`
+//!   rewrites it; a mismatch writes the actual picture and a difference image).
 //! - [`bench::measure`] reports emulated cycles per second for `bac bench`.
 //!
 //! # The machine a program finds
@@ -69,7 +76,8 @@
 //! [`RunError::UnsupportedKernal`]. BASIC's "execute a line" ($AFA5) understands
 //! `RUN"NAME"`, for boot sectors.
 //!
-//! Not modelled: sprites, VIC bad-line cycle stealing, the VDC's real block-copy timing
+//! Not modelled: sprite collisions, VIC bad-line cycle stealing, the VIC's garbage while in
+//! FAST mode (screenshots show the screen as if in 1 MHz mode), the VDC's real block-copy timing
 //! (its ready bit is always set), the SID's sound, the CIA serial port and TOD alarm, the
 //! RS-232 and cassette KERNAL calls.
 //!
