@@ -376,6 +376,10 @@ impl Ctx<'_> {
                 }
                 kind = Kind::Logic;
             }
+            Op::Andi if k == 0 && self.reloc_sym(i, self.addrs[i])?.is_none() => {
+                a.b(LDA_IMM, 0).b(STA_ZP, rd);
+                kind = Kind::Logic;
+            }
             Op::Andi | Op::Ori => {
                 a.b(LDA_ZP, rd);
                 self.imm(i, &mut a, if insn.op == Op::Andi { AND_IMM } else { ORA_IMM })?;
@@ -401,8 +405,7 @@ impl Ctx<'_> {
                 kind = arith(true, false);
             }
             Op::Swap => {
-                a.b(LDA_ZP, rd).i(ASL_A).b(ADC_IMM, 0x80).i(ROL_A).i(ASL_A).b(ADC_IMM, 0x80);
-                a.i(ROL_A).b(STA_ZP, rd);
+                a.b(LDA_ZP, rd).to(JSR, Routine::SwapA.label()).b(STA_ZP, rd);
             }
             Op::Inc => {
                 a.b(INC_ZP, rd);
@@ -477,11 +480,29 @@ impl Ctx<'_> {
                 a.b(LDA_ZP, rd);
                 self.abs(i, &mut a, STA_ABS)?;
             }
-            Op::Push => {
-                a.b(LDA_ZP, rd).to(JSR, Routine::Push.label());
-            }
-            Op::Pop => {
-                a.to(JSR, Routine::Pop.label()).b(STA_ZP, rd);
+            Op::Push | Op::Pop => {
+                // Prologues push r2, r3, ... and epilogues pop them back in reverse: a run
+                // of two or more becomes one call.
+                let step: i16 = if insn.op == Op::Push { 1 } else { -1 };
+                let mut n = 1usize;
+                while let Some(next) = self.insns.get(i + n)
+                    && !self.is_target[i + n]
+                    && next.op == insn.op
+                    && i16::from(next.d) == i16::from(d) + step * n as i16
+                    && n < 32
+                {
+                    n += 1;
+                }
+                if n >= 2 {
+                    let rt = if insn.op == Op::Push { Routine::PushRun } else { Routine::PopRun };
+                    a.b(LDX_IMM, rd).b(LDA_IMM, n as u8).to(JSR, rt.label());
+                    return Ok(Lowered { asm: a, consumed: n - 1, carry_out: false });
+                }
+                if insn.op == Op::Push {
+                    a.b(LDA_ZP, rd).to(JSR, Routine::Push.label());
+                } else {
+                    a.to(JSR, Routine::Pop.label()).b(STA_ZP, rd);
+                }
             }
             Op::In => match k {
                 0x3D => {

@@ -59,6 +59,9 @@ pub enum Routine {
     KernalJump,
     Mulosi4,
     Mulodi4,
+    SwapA,
+    PushRun,
+    PopRun,
     Save,
 }
 
@@ -175,6 +178,23 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     let mut a = Asm::default();
     a.w(JMP_IND, u16::from(r(30)));
     out.push((Routine::Icall, a));
+
+    // Swap the nibbles of A.
+    let mut a = Asm::default();
+    a.i(ASL_A).b(ADC_IMM, 0x80).i(ROL_A).i(ASL_A).b(ADC_IMM, 0x80).i(ROL_A).i(RTS);
+    out.push((Routine::SwapA, a));
+    // Push A registers starting at zero-page address X, upwards.
+    let mut a = Asm::default();
+    let l = loc.fresh();
+    a.b(STA_ZP, t(0)).label(l).b(LDA_ZPX, 0).b(LDY_IMM, 0).b(STA_IZY, SPL);
+    a.b(LDA_ZP, SPL).b(BNE, 2).b(DEC_ZP, SPH).b(DEC_ZP, SPL).i(INX).b(DEC_ZP, t(0)).br(BNE, l).i(RTS);
+    out.push((Routine::PushRun, a));
+    // Pop A registers into zero-page address X, downwards.
+    let mut a = Asm::default();
+    let l = loc.fresh();
+    a.b(STA_ZP, t(0)).label(l).b(INC_ZP, SPL).b(BNE, 2).b(INC_ZP, SPH).b(LDY_IMM, 0).b(LDA_IZY, SPL);
+    a.b(STA_ZPX, 0).i(DEX).b(DEC_ZP, t(0)).br(BNE, l).i(RTS);
+    out.push((Routine::PopRun, a));
 
     // r1:r0 = T0 * T1, unsigned.
     let mut a = Asm::default();

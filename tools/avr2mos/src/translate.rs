@@ -115,6 +115,60 @@ fn decode_all(prog: &AvrProgram) -> Result<(Vec<u32>, Vec<Insn>), TranslateError
     Ok((addrs, insns))
 }
 
+/// Removes a `LDA zp` that reloads what the previous instruction just stored there (with
+/// at most flag-setting instructions between), when the instruction after it sets N and Z
+/// itself. Nothing is removed across a label that can be jumped to.
+fn peephole(chunks: &mut [Chunk], is_target: &[bool]) {
+    use crate::asm::{Arg, op::*};
+    let sets_nz = |it: Option<&Item>| match it {
+        Some(Item::Ins(o, _)) => matches!(
+            *o,
+            ADC_IMM
+                | ADC_ZP
+                | SBC_IMM
+                | SBC_ZP
+                | AND_IMM
+                | AND_ZP
+                | ORA_IMM
+                | ORA_ZP
+                | EOR_IMM
+                | EOR_ZP
+                | CMP_IMM
+                | CMP_ZP
+                | ASL_A
+                | LSR_A
+                | ROL_A
+                | ROR_A
+        ),
+        _ => false,
+    };
+    let mut stored: Option<u8> = None;
+    for c in chunks.iter_mut() {
+        if let Owner::Insn(i) = c.owner {
+            if is_target[i] {
+                stored = None;
+            }
+        } else {
+            stored = None;
+        }
+        let mut k = 0;
+        while k < c.items.len() {
+            match c.items[k] {
+                Item::Ins(STA_ZP, Arg::Byte(z)) => stored = Some(z),
+                Item::Ins(CLC | SEC | CLV, Arg::None) => {}
+                Item::Ins(LDA_ZP, Arg::Byte(z)) if stored == Some(z) && sets_nz(c.items.get(k + 1)) => {
+                    c.items.remove(k);
+                    continue;
+                }
+                Item::Label(crate::asm::Label(l)) if l >= 0x4000_0000 => stored = None,
+                Item::Label(_) => {}
+                _ => stored = None,
+            }
+            k += 1;
+        }
+    }
+}
+
 /// Translates a linked AVR program into a C128 program.
 pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
     translate_with(prog, &Options::default())
@@ -218,6 +272,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         i += 1 + lowered.consumed;
     }
 
+    peephole(&mut chunks, &is_target);
     let link::Layout { labels, long, size: code_len } = link::layout(&chunks, CODE_START)?;
     let data_addr = u32::from(CODE_START) + code_len;
     let bss_addr = data_addr + prog.data.len() as u32;

@@ -336,6 +336,16 @@ fn push_pop_and_stack_pointer() {
         ]
     };
     check("push/pop", &body, &[], 30);
+    // Runs of pushes (ascending registers) and pops (descending) become one call each.
+    let runs = |r: &mut Rng| {
+        let (first, n) = ([3u8, 7, 12, 24][usize::from(r.next()) % 4], 2 + r.next() % 3);
+        let mut v: Vec<u16> = (0..n).map(|k| 0x920F | (u16::from(first + k) << 4)).collect();
+        v.extend([0xB7CD, 0xB7DE, 0x8008 | (18 << 4) | 2]);
+        // Pop back into shifted registers so the order is visible.
+        v.extend((0..n).rev().map(|k| 0x900F | (u16::from(first + k + 1) << 4)));
+        v
+    };
+    check("push/pop runs", &runs, &[], 30);
 }
 
 #[test]
