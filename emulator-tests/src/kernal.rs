@@ -562,10 +562,13 @@ impl Kernal {
                 done(Return, 300)
             }
             0xFFE1 => {
+                // With RUN/STOP down: Z set, the channels reset and the key buffer emptied.
                 let down = cpu.memory.keyboard.main[7] & 0x80 != 0;
                 set_flag(cpu, Status::PS_ZERO, down);
                 if down {
-                    self.clall();
+                    self.input = None;
+                    self.output_lfn = None;
+                    cpu.memory.ram_poke(0, NDX, 0);
                 }
                 done(Return, 30)
             }

@@ -251,6 +251,16 @@ fn the_key_matrix_shows_held_keys() {
 }
 
 #[test]
+fn stop_reports_the_run_stop_key() {
+    let mut a = Asm::new();
+    a.label("w").op(&[0x20, 0xE1, 0xFF]).branch(0xD0, "w").exit(3);
+    let opts = RunOptions { keys: Some("{WAIT 3}{RUN/STOP}".into()), ..RunOptions::default() };
+    let r = run_with(&a, opts);
+    assert_eq!(r.exit.code, 3);
+    assert!(r.exit.cycles > 3 * 19_656, "not before the key: {}", r.exit.cycles);
+}
+
+#[test]
 fn joystick_2_reads_on_port_a() {
     let mut a = Asm::new();
     a.op(&[0xAD, 0x00, 0xDC, 0x8D, 0xFF, 0xD7, 0x60]);
