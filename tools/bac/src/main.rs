@@ -7,7 +7,9 @@ mod play;
 mod prg_cmd;
 mod rules_args;
 mod run_cmd;
+mod screen_text;
 mod sim;
+mod terminal;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -27,7 +29,7 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Monte-Carlo play of whole shoes with the real end-of-shoe policy.
     Sim(sim::SimArgs),
-    /// Play Baccarat at the terminal, on the rules core.
+    /// Play: a .prg or .d81 in the built-in C128 in the terminal, or Baccarat on the rules core.
     Play(play::PlayArgs),
     /// Measure the speed figures the README reports.
     Bench(bench::BenchArgs),

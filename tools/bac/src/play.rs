@@ -14,7 +14,20 @@ use std::io::{BufRead, Write};
 
 /// `bac play` options.
 #[derive(Args, Debug)]
+#[command(after_help = "\
+With FILE (a .prg or a .d81) the built-in C128 runs it in the terminal: keys go to the C128
+keyboard (Esc is RUN/STOP, F1-F8 the function keys), Ctrl+Q or F12 quits. Without FILE you
+play at the terminal on the rules core, with the --rules options; the C128 game will take
+its place when its disk can be built.")]
 pub struct PlayArgs {
+    /// A .prg or .d81 to run in the built-in C128.
+    file: Option<std::path::PathBuf>,
+    /// Show the 40-column (VIC-IIe) screen.
+    #[arg(long = "40", conflicts_with = "eighty")]
+    forty: bool,
+    /// Start with the 40/80 key down and show the 80-column (VDC) screen.
+    #[arg(long = "80")]
+    eighty: bool,
     #[command(flatten)]
     rules: RulesArgs,
     /// The shuffle's seed (default: from the clock).
@@ -27,8 +40,12 @@ commands:  p N  bet N on Player     b N  bet N on Banker     t N  bet N on a tie
            c    take your bets back d    deal                q    quit
 Chemin de fer:  bank N  put up the bank when it is yours;  banco  match the whole bank";
 
-/// Runs `bac play` on standard input and output.
+/// Runs `bac play`: a file in the built-in C128, or the terminal game on standard input and
+/// output.
 pub fn run(args: PlayArgs) -> Result<()> {
+    if let Some(file) = &args.file {
+        return play_file(file, &args);
+    }
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     play(&args, stdin.lock(), &mut out)
@@ -278,4 +295,34 @@ fn show_event(out: &mut impl Write, event: Event, you: SeatId) {
         Event::HandHolder { seat } => format!("  {} the Player hand.", seat_does(seat, you, "hold")),
     };
     let _ = writeln!(out, "{line}");
+}
+
+/// Starts `file` in a fresh C128 and hands it to the terminal front end.
+fn play_file(file: &std::path::Path, args: &PlayArgs) -> Result<()> {
+    use anyhow::Context;
+    use emulator_tests::{Config, Machine, Screen};
+    let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+    // The TOD clock starts at the time of day, as after a real power-on and a clock setting,
+    // so that programs seeding their generator from it differ from run to run.
+    let tenths = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() / 100);
+    let config =
+        Config { eighty_columns: args.eighty, tod_start_tenths: (tenths % 864_000) as u64, ..Config::default() };
+    let mut machine = Machine::new(config);
+    let origin = file.display().to_string();
+    if bytes.len() == 819_200 || file.extension().is_some_and(|e| e.eq_ignore_ascii_case("d81")) {
+        let drive = emulator_tests::d81drive::D81Drive::from_bytes(&bytes, &origin)
+            .with_context(|| format!("inserting {origin}"))?;
+        machine.kernal.drive = Some(Box::new(drive));
+        machine.start_boot().with_context(|| format!("booting {origin}"))?;
+    } else {
+        machine.load_prg(&bytes).with_context(|| format!("loading {origin}"))?;
+        let entry = machine.sys_address().with_context(|| format!("{origin} has no SYS line to RUN"))?;
+        machine.start(entry);
+    }
+    let screen = match (args.forty, args.eighty) {
+        (true, _) => Some(Screen::Forty),
+        (_, true) => Some(Screen::Eighty),
+        _ => None,
+    };
+    crate::terminal::play(machine, screen)
 }

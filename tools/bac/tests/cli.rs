@@ -167,3 +167,19 @@ fn run_prints_the_output_and_returns_the_exit_code() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn play_with_a_file_needs_a_terminal_and_a_good_file() {
+    let dir = std::env::temp_dir().join(format!("bac-cli-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prg = dir.join("hi.prg");
+    std::fs::write(&prg, hello_prg()).unwrap();
+    let out = bac(&["play", prg.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
+    let short = dir.join("short.prg");
+    std::fs::write(&short, [1]).unwrap();
+    let out = bac(&["play", short.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("too short"), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}

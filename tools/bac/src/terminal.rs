@@ -1,0 +1,144 @@
+//! `bac play FILE`: a C128 in the terminal. Each frame runs a 50th (or 60th) of a second of
+//! the machine, draws the active screen with its colours, and turns key presses into C128
+//! keys. Ctrl+Q or F12 quits; the terminal is restored however the loop ends.
+
+use crate::screen_text::{Cell, cells};
+use anyhow::{Context, Result, bail};
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::style::{Color, Print, SetBackgroundColor, SetForegroundColor};
+use crossterm::{cursor, execute, queue, terminal};
+use emulator_tests::keys::{KeyEvent as C128Key, char_press, parse_keys};
+use emulator_tests::{Machine, Screen};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// Leaves the alternate screen and raw mode when dropped: on return, on error and on panic.
+struct TerminalGuard;
+
+impl TerminalGuard {
+    fn enter() -> Result<TerminalGuard> {
+        terminal::enable_raw_mode().context("the terminal will not enter raw mode")?;
+        let guard = TerminalGuard;
+        execute!(std::io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
+        Ok(guard)
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        let _ = execute!(std::io::stdout(), SetForegroundColor(Color::Reset), SetBackgroundColor(Color::Reset));
+        let _ = execute!(std::io::stdout(), cursor::Show, terminal::LeaveAlternateScreen);
+        let _ = terminal::disable_raw_mode();
+    }
+}
+
+/// The C128 key a terminal key stands for, as a `--keys` name or a character.
+fn translate(key: KeyEvent) -> Option<String> {
+    let named = |name: &str| Some(format!("{{{name}}}"));
+    match key.code {
+        KeyCode::Enter => named("RETURN"),
+        KeyCode::Backspace | KeyCode::Delete => named("DEL"),
+        KeyCode::Up => named("UP"),
+        KeyCode::Down => named("DOWN"),
+        KeyCode::Left => named("LEFT"),
+        KeyCode::Right => named("RIGHT"),
+        KeyCode::Home => named("HOME"),
+        KeyCode::Esc => named("STOP"),
+        KeyCode::Tab => named("TAB"),
+        KeyCode::F(n @ 1..=8) => named(&format!("F{n}")),
+        KeyCode::Char(c) => Some(c.to_string()),
+        _ => None,
+    }
+}
+
+fn is_quit(key: KeyEvent) -> bool {
+    key.code == KeyCode::F(12) || (key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('q'))
+}
+
+fn colour(rgb: [u8; 3]) -> Color {
+    Color::Rgb { r: rgb[0], g: rgb[1], b: rgb[2] }
+}
+
+fn draw(out: &mut impl Write, cols: usize, grid: &[Cell], status: &str) -> Result<()> {
+    queue!(out, cursor::MoveTo(0, 0))?;
+    let mut last: Option<([u8; 3], [u8; 3])> = None;
+    for (row, line) in grid.chunks(cols).enumerate() {
+        queue!(out, cursor::MoveTo(0, row as u16))?;
+        for cell in line {
+            if last != Some((cell.fg, cell.bg)) {
+                queue!(out, SetForegroundColor(colour(cell.fg)), SetBackgroundColor(colour(cell.bg)))?;
+                last = Some((cell.fg, cell.bg));
+            }
+            queue!(out, Print(cell.ch))?;
+        }
+    }
+    let rows = grid.len() / cols.max(1);
+    queue!(
+        out,
+        SetForegroundColor(Color::Reset),
+        SetBackgroundColor(Color::Reset),
+        cursor::MoveTo(0, rows as u16),
+        Print(status)
+    )?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Plays `machine` (already started) until the program ends or the user quits. `screen`
+/// forces one screen; otherwise the active one is shown.
+pub fn play(mut machine: Machine, screen: Option<Screen>) -> Result<()> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        bail!("bac play needs a terminal; to run a program with scripted keys use `bac run FILE --keys ...`");
+    }
+    let (width, height) = terminal::size().unwrap_or((80, 26));
+    let want = screen.unwrap_or(if machine.eighty_active() { Screen::Eighty } else { Screen::Forty });
+    let need = if want == Screen::Eighty { 80 } else { 40 };
+    if width < need || height < 26 {
+        bail!("the terminal is {width}x{height}; the {need}-column screen needs {need}x26");
+    }
+    let frame = Duration::from_micros(if machine.config.standard == emulator_tests::chips::vic::VideoStandard::Pal {
+        20_000
+    } else {
+        16_667
+    });
+    let _guard = TerminalGuard::enter()?;
+    let mut out = std::io::stdout();
+    execute!(out, terminal::Clear(terminal::ClearType::All))?;
+    let mut next = Instant::now();
+    loop {
+        while event::poll(next.saturating_duration_since(Instant::now()))? {
+            if let Event::Key(key) = event::read()? {
+                if key.kind == KeyEventKind::Release {
+                    continue;
+                }
+                if is_quit(key) {
+                    return Ok(());
+                }
+                let Some(text) = translate(key) else { continue };
+                let press = if text.len() == 1 {
+                    text.chars().next().and_then(char_press)
+                } else {
+                    parse_keys(&text).ok().and_then(|events| match events.into_iter().next() {
+                        Some(C128Key::Press(press)) => Some(press),
+                        _ => None,
+                    })
+                };
+                // Appended, not pushed in front: keys typed within one frame keep their order.
+                if let Some(press) = press {
+                    machine.bus_mut().keyboard.type_events([C128Key::Press(press)]);
+                }
+            }
+        }
+        next += frame;
+        if let Some(exit) = machine.run_frame().context("the program stopped")? {
+            drop(_guard);
+            println!("{}", machine.output_text());
+            println!("The program ended with exit code {}.", exit.code);
+            return Ok(());
+        }
+        let shown = screen.unwrap_or(if machine.eighty_active() { Screen::Eighty } else { Screen::Forty });
+        let (cols, _, grid) = cells(machine.bus(), shown);
+        draw(&mut out, cols, &grid, "Ctrl+Q or F12 quits")?;
+    }
+}
