@@ -325,15 +325,19 @@ impl Avr {
                 self.r[d] = match k {
                     0x3D => self.sp as u8,
                     0x3E => (self.sp >> 8) as u8,
-                    // As in the translation: the I flag (the only one read through SREG).
-                    0x3F => 0,
+                    0x3F => self.sreg,
                     _ => return Some(Stop::Fault(pc, format!("in {k:#x}"))),
                 }
             }
             Op::Out => match k {
                 0x3D => self.sp = (self.sp & 0xFF00) | u16::from(a),
                 0x3E => self.sp = (self.sp & 0x00FF) | (u16::from(a) << 8),
-                0x3F => {}
+                // As in the translation: S is always N xor V there.
+                0x3F => {
+                    self.sreg = a;
+                    let s = self.flag(N) ^ self.flag(V);
+                    self.set(S, s);
+                }
                 _ => return Some(Stop::Fault(pc, format!("out {k:#x}"))),
             },
             Op::Bset => self.sreg |= 1 << rr,

@@ -48,6 +48,7 @@ pub fn uses(i: &Insn, live_after: FlagSet) -> FlagSet {
         Op::Sbc | Op::Cpc | Op::Sbci => C | (live_after & Z),
         Op::Brbs | Op::Brbc => sreg_bit(i.r).unwrap_or(0),
         Op::Bld => T,
+        Op::In if i.k == 0x3F => ALL,
         _ => 0,
     }
 }
@@ -79,13 +80,16 @@ pub fn defs(i: &Insn) -> FlagSet {
             s => sreg_bit(s).unwrap_or(0),
         },
         Op::Call | Op::Rcall | Op::Icall | Op::Eicall => ALL,
+        Op::Out if i.k == 0x3F => ALL,
         _ => 0,
     }
 }
 
 /// Computes the flags live after each instruction, given each instruction's successors
-/// (indices into the same slice).
-pub fn live_out(insns: &[Insn], succs: &[Vec<usize>]) -> Vec<FlagSet> {
+/// (indices into the same slice). Instructions marked in `inert` (SREG saves and
+/// restores with no flag change between, see [`inert_sreg_pairs`]) neither read nor write
+/// flags.
+pub fn live_out(insns: &[Insn], succs: &[Vec<usize>], inert: &[bool]) -> Vec<FlagSet> {
     let n = insns.len();
     let mut live_in = vec![0u8; n];
     let mut out = vec![0u8; n];
@@ -94,7 +98,8 @@ pub fn live_out(insns: &[Insn], succs: &[Vec<usize>]) -> Vec<FlagSet> {
         changed = false;
         for i in (0..n).rev() {
             let o = succs[i].iter().fold(0, |acc, &s| acc | live_in[s]);
-            let li = uses(&insns[i], o) | (o & !defs(&insns[i]));
+            let (u, d) = if inert[i] { (0, 0) } else { (uses(&insns[i], o), defs(&insns[i])) };
+            let li = u | (o & !d);
             if o != out[i] || li != live_in[i] {
                 out[i] = o;
                 live_in[i] = li;
@@ -103,6 +108,59 @@ pub fn live_out(insns: &[Insn], succs: &[Vec<usize>]) -> Vec<FlagSet> {
         }
     }
     out
+}
+
+/// Finds `in rX, SREG` ... `out SREG, rX` pairs with nothing between that changes a flag
+/// or rX, jumps or is jumped to: restoring SREG there changes nothing, so both are inert
+/// (LLVM emits them around every stack-pointer update).
+pub fn inert_sreg_pairs(insns: &[Insn], is_target: &[bool]) -> Vec<bool> {
+    let mut inert = vec![false; insns.len()];
+    for i in 0..insns.len() {
+        let first = insns[i];
+        if first.op != Op::In || first.k != 0x3F {
+            continue;
+        }
+        for j in i + 1..insns.len().min(i + 12) {
+            let n = insns[j];
+            if is_target[j] {
+                break;
+            }
+            if n.op == Op::Out && n.k == 0x3F {
+                if n.d == first.d {
+                    inert[i] = true;
+                    inert[j] = true;
+                }
+                break;
+            }
+            let writes_reg = n.d == first.d
+                || (n.d + 1 == first.d && matches!(n.op, Op::Movw | Op::Adiw | Op::Sbiw))
+                || (first.d < 2 && matches!(n.op, Op::Mul | Op::Muls | Op::Mulsu | Op::Fmul | Op::Fmuls | Op::Fmulsu));
+            let reads_only = matches!(n.op, Op::Out | Op::Push | Op::Sts | Op::St(..) | Op::Cpse | Op::Sbrc | Op::Sbrs);
+            let control = matches!(
+                n.op,
+                Op::Brbs
+                    | Op::Brbc
+                    | Op::Rjmp
+                    | Op::Jmp
+                    | Op::Call
+                    | Op::Rcall
+                    | Op::Icall
+                    | Op::Ijmp
+                    | Op::Ret
+                    | Op::Cpse
+                    | Op::Sbrc
+                    | Op::Sbrs
+            );
+            if control
+                || defs(&n) & ALL != 0
+                || (writes_reg && !reads_only)
+                || matches!(n.op, Op::Bset | Op::Bclr) && n.r != 7
+            {
+                break;
+            }
+        }
+    }
+    inert
 }
 
 #[cfg(test)]
@@ -118,11 +176,11 @@ mod tests {
         // cp; cpc; brne; add -> after cp, C and Z are read by cpc; after cpc only Z.
         let insns = [insn(Op::Cp, 22), insn(Op::Cpc, 23), insn(Op::Brbc, 1), insn(Op::Add, 22)];
         let succs = vec![vec![1], vec![2], vec![3], vec![]];
-        let live = live_out(&insns, &succs);
+        let live = live_out(&insns, &succs, &[false; 4]);
         assert_eq!(live, vec![C | Z, Z, 0, 0]);
         // Without a Z reader at the end, the chain only carries C.
         let insns = [insn(Op::Sub, 22), insn(Op::Sbc, 23), insn(Op::Brbs, 0)];
-        let live = live_out(&insns, &[vec![1], vec![2], vec![]]);
+        let live = live_out(&insns, &[vec![1], vec![2], vec![]], &[false; 3]);
         assert_eq!(live, vec![C, C, 0]);
     }
 
@@ -130,7 +188,7 @@ mod tests {
     fn signed_branch_reads_n_and_v_and_calls_clobber() {
         let insns = [insn(Op::Sub, 22), insn(Op::Call, 0), insn(Op::Brbs, 4)];
         let succs = vec![vec![1], vec![2], vec![]];
-        assert_eq!(live_out(&insns, &succs), vec![0, N | V, 0]);
+        assert_eq!(live_out(&insns, &succs, &[false; 3]), vec![0, N | V, 0]);
     }
 
     #[test]
@@ -138,7 +196,7 @@ mod tests {
         // 0: lsr (defs CZNV); 1: bst; 2: brbc T -> 0 ; 3: ror (reads C)
         let insns = [insn(Op::Lsr, 0), insn(Op::Bst, 0), insn(Op::Brbc, 6), insn(Op::Ror, 0)];
         let succs = vec![vec![1], vec![2], vec![3, 0], vec![]];
-        let live = live_out(&insns, &succs);
+        let live = live_out(&insns, &succs, &[false; 4]);
         assert_eq!(live[0], C, "carry of lsr is read by ror after the loop");
         assert_eq!(live[1], C | T);
     }

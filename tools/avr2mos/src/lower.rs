@@ -43,6 +43,8 @@ pub struct Ctx<'a> {
     pub live_out: &'a [FlagSet],
     /// Whether each instruction can be reached other than from the one before it.
     pub is_target: &'a [bool],
+    /// SREG saves and restores that change nothing ([`flags::inert_sreg_pairs`]).
+    pub inert: &'a [bool],
 }
 
 /// The label of instruction `i`.
@@ -511,10 +513,11 @@ impl Ctx<'_> {
                 0x3E => {
                     a.b(LDA_ZP, SPH).b(STA_ZP, rd);
                 }
-                // SREG is only read to save the interrupt flag around SP updates; the
-                // translated program never runs with AVR interrupts, so I reads as 0.
+                // SREG in AVR layout (I reads as 0: no AVR interrupts here). A save that
+                // is restored unchanged is inert and costs nothing.
+                0x3F if self.inert[i] => {}
                 0x3F => {
-                    a.b(LDA_IMM, 0).b(STA_ZP, rd);
+                    a.to(JSR, Routine::SregRead.label()).b(STA_ZP, rd);
                 }
                 _ => return Err(self.err(i, "only the I/O ports SP and SREG exist on the C128")),
             },
@@ -525,7 +528,10 @@ impl Ctx<'_> {
                 0x3E => {
                     a.b(LDA_ZP, rd).b(STA_ZP, SPH);
                 }
-                0x3F => {}
+                0x3F if self.inert[i] => {}
+                0x3F => {
+                    a.b(LDA_ZP, rd).to(JSR, Routine::SregWrite.label());
+                }
                 _ => return Err(self.err(i, "only the I/O ports SP and SREG exist on the C128")),
             },
             Op::Bset | Op::Bclr => {

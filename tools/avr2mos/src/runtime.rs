@@ -62,6 +62,8 @@ pub enum Routine {
     SwapA,
     PushRun,
     PopRun,
+    SregRead,
+    SregWrite,
     Save,
 }
 
@@ -178,6 +180,24 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     let mut a = Asm::default();
     a.w(JMP_IND, u16::from(r(30)));
     out.push((Routine::Icall, a));
+
+    // A = the flags in AVR SREG layout: C0 Z1 N2 V3 S4 T6 (S = N xor V).
+    let mut a = Asm::default();
+    let (n0, v0, t0) = (loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDA_ZP, FLAGS).b(AND_IMM, 0x03).b(STA_ZP, t(0));
+    a.b(LDA_ZP, FLAGS).br(BPL, n0).b(LDA_ZP, t(0)).b(ORA_IMM, 0x14).b(STA_ZP, t(0));
+    a.label(n0).b(BIT_ZP, FLAGS).br(BVC, v0).b(LDA_ZP, t(0)).b(ORA_IMM, 0x08).b(EOR_IMM, 0x10).b(STA_ZP, t(0));
+    a.label(v0).b(LDA_ZP, TFLAG).br(BEQ, t0).b(LDA_ZP, t(0)).b(ORA_IMM, 0x40).b(STA_ZP, t(0));
+    a.label(t0).b(LDA_ZP, t(0)).i(RTS);
+    out.push((Routine::SregRead, a));
+    // The flags from A in AVR SREG layout (S is not stored: it is always N xor V here).
+    let mut a = Asm::default();
+    let (n1, v1) = (loc.fresh(), loc.fresh());
+    a.b(STA_ZP, t(0)).b(AND_IMM, 0x03).b(STA_ZP, FLAGS);
+    a.b(LDA_ZP, t(0)).b(AND_IMM, 0x04).br(BEQ, n1).b(LDA_ZP, FLAGS).b(ORA_IMM, 0x80).b(STA_ZP, FLAGS);
+    a.label(n1).b(LDA_ZP, t(0)).b(AND_IMM, 0x08).br(BEQ, v1).b(LDA_ZP, FLAGS).b(ORA_IMM, 0x40).b(STA_ZP, FLAGS);
+    a.label(v1).b(LDA_ZP, t(0)).b(AND_IMM, 0x40).b(STA_ZP, TFLAG).i(RTS);
+    out.push((Routine::SregWrite, a));
 
     // Swap the nibbles of A.
     let mut a = Asm::default();

@@ -115,6 +115,38 @@ fn decode_all(prog: &AvrProgram) -> Result<(Vec<u32>, Vec<Insn>), TranslateError
     Ok((addrs, insns))
 }
 
+/// Instructions reachable other than by falling through: they start new blocks, and
+/// nothing may be folded across them.
+fn targets(prog: &AvrProgram, addrs: &[u32], insns: &[Insn], index: &HashMap<u32, usize>) -> Vec<bool> {
+    let mut is_target = vec![false; insns.len()];
+    let mut mark = |a: u32| {
+        if let Some(&t) = index.get(&a) {
+            is_target[t] = true;
+        }
+    };
+    for f in &prog.functions {
+        mark(f.addr);
+    }
+    mark(prog.entry);
+    for (i, insn) in insns.iter().enumerate() {
+        match insn.op {
+            Op::Brbs | Op::Brbc | Op::Rjmp | Op::Jmp | Op::Call | Op::Rcall => mark(insn.k),
+            Op::Cpse | Op::Sbrc | Op::Sbrs | Op::Sbic | Op::Sbis => {
+                if let Some(&a) = addrs.get(i + 2) {
+                    mark(a);
+                }
+            }
+            _ => {}
+        }
+    }
+    for rel in prog.text_relocs.values().chain(&prog.data_relocs) {
+        if let Target::Code(a) = rel.target {
+            mark(a);
+        }
+    }
+    is_target
+}
+
 /// Removes a `LDA zp` that reloads what the previous instruction just stored there (with
 /// at most flag-setting instructions between), when the instruction after it sets N and Z
 /// itself. Nothing is removed across a label that can be jumped to.
@@ -209,35 +241,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
             v.into_iter().flatten().collect()
         })
         .collect();
-    let live_out = flags::live_out(&insns, &succs);
-    // Instructions reachable other than by falling through: they start new blocks, and
-    // nothing may be folded across them.
-    let mut is_target = vec![false; insns.len()];
-    let mut mark = |a: u32| {
-        if let Some(&t) = index.get(&a) {
-            is_target[t] = true;
-        }
-    };
-    for f in &prog.functions {
-        mark(f.addr);
-    }
-    mark(prog.entry);
-    for (i, insn) in insns.iter().enumerate() {
-        match insn.op {
-            Op::Brbs | Op::Brbc | Op::Rjmp | Op::Jmp | Op::Call | Op::Rcall => mark(insn.k),
-            Op::Cpse | Op::Sbrc | Op::Sbrs | Op::Sbic | Op::Sbis => {
-                if let Some(&a) = addrs.get(i + 2) {
-                    mark(a);
-                }
-            }
-            _ => {}
-        }
-    }
-    for rel in prog.text_relocs.values().chain(&prog.data_relocs) {
-        if let Target::Code(a) = rel.target {
-            mark(a);
-        }
-    }
+    let is_target = targets(prog, &addrs, &insns, &index);
+    let inert = flags::inert_sreg_pairs(&insns, &is_target);
+    let live_out = flags::live_out(&insns, &succs, &inert);
     let ctx = Ctx {
         prog,
         addrs: &addrs,
@@ -248,6 +254,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         adjusts: &adjusts,
         live_out: &live_out,
         is_target: &is_target,
+        inert: &inert,
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
 

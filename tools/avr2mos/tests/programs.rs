@@ -92,6 +92,11 @@ fn arith64(name: &str, run_ops: fn(&mut ops::Rng, u32) -> u64) {
 }
 
 #[test]
+fn arithmetic_on_u64_matches_the_host() {
+    arith64("U64", ops::ops_u64);
+}
+
+#[test]
 fn arithmetic_on_i64_matches_the_host() {
     arith64("I64", ops::ops_i64);
 }
