@@ -260,7 +260,7 @@ impl C128Bus {
                 self.mmu.write_d5(addr as u8, value);
             }
             0xD600..=0xD6FF if addr & 1 == 0 => self.vdc.select(value),
-            0xD600..=0xD6FF => self.vdc.write_data(value),
+            0xD600..=0xD6FF => self.vdc.write_data(value, now),
             0xD7FF => {
                 if self.exit_code.is_none() {
                     self.exit_code = Some(value);

@@ -77,8 +77,8 @@
 //! `RUN"NAME"`, for boot sectors.
 //!
 //! Not modelled: sprite collisions, VIC bad-line cycle stealing, the VIC's garbage while in
-//! FAST mode (screenshots show the screen as if in 1 MHz mode), the VDC's real block-copy timing
-//! (its ready bit is always set), the SID's sound, the CIA serial port and TOD alarm, the
+//! FAST mode (screenshots show the screen as if in 1 MHz mode), the VDC's exact timing (its ready
+//! bit drops only during block fills and copies, for an estimated time), the SID's sound, the CIA serial port and TOD alarm, the
 //! RS-232 and cassette KERNAL calls.
 //!
 //! Runs are deterministic: the same program, keys and disk give the same cycles, output and

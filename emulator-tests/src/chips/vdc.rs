@@ -1,8 +1,9 @@
 //! VDC 8563: the 80-column chip, reached through the $D600 (register select and status) and
 //! $D601 (data) window, with its own RAM, update-address auto-increment and block fill/copy.
 //!
-//! Block operations complete at once, so the ready bit always reads 1; programs that poll it
-//! work, and timing-sensitive ones see a faster VDC than the real one.
+//! Block operations complete at once in VDC RAM, but the ready bit (bit 7 of $D600) reads 0
+//! for a while after a block fill or copy (an estimate of two bytes a microsecond), so a
+//! program that polls it, as it must on the real chip, waits about as long.
 
 /// The VDC's registers and RAM.
 #[derive(Debug, Clone)]
@@ -13,6 +14,8 @@ pub struct Vdc {
     pub ram: Vec<u8>,
     /// The register selected through $D600.
     pub selected: u8,
+    /// The 1 MHz cycle until which a block operation keeps the chip busy.
+    busy_until: u64,
 }
 
 impl Vdc {
@@ -43,7 +46,7 @@ impl Vdc {
         if size == 0x1_0000 {
             regs[28] |= 0x10;
         }
-        Vdc { regs, ram: vec![0; size], selected: 0 }
+        Vdc { regs, ram: vec![0; size], selected: 0, busy_until: 0 }
     }
 
     fn word(&self, hi: usize) -> u16 {
@@ -72,7 +75,8 @@ impl Vdc {
     /// Reads $D600: ready (bit 7), vertical blank (bit 5) and the chip version.
     pub fn read_status(&self, now: u64, cycles_per_frame: u64) -> u8 {
         let in_vblank = now % cycles_per_frame > cycles_per_frame * 85 / 100;
-        0x80 | if in_vblank { 0x20 } else { 0 } | 0x01
+        let ready = if now >= self.busy_until { 0x80 } else { 0 };
+        ready | if in_vblank { 0x20 } else { 0 } | 0x01
     }
 
     /// Writes $D600: selects a register.
@@ -95,9 +99,9 @@ impl Vdc {
         }
     }
 
-    /// Writes $D601: the selected register; R31 writes RAM at the update address, R30 runs a
-    /// block fill or copy of that many bytes (0 means 256).
-    pub fn write_data(&mut self, value: u8) {
+    /// Writes $D601 at 1 MHz cycle `now`: the selected register; R31 writes RAM at the
+    /// update address, R30 runs a block fill or copy of that many bytes (0 means 256).
+    pub fn write_data(&mut self, value: u8, now: u64) {
         let r = usize::from(self.selected);
         if r > 37 {
             return;
@@ -109,12 +113,16 @@ impl Vdc {
                 self.poke(addr, value);
                 self.set_word(18, addr.wrapping_add(1));
             }
-            30 => self.block(value),
+            30 => {
+                let n = self.block(value);
+                self.busy_until = now + n as u64 / 2;
+            }
             _ => {}
         }
     }
 
-    fn block(&mut self, count: u8) {
+    /// Runs a block fill or copy; returns the number of bytes moved.
+    fn block(&mut self, count: u8) -> usize {
         let count = if count == 0 { 256 } else { usize::from(count) };
         let copy = self.regs[24] & 0x80 != 0;
         let mut dst = self.word(18);
@@ -134,6 +142,7 @@ impl Vdc {
         if copy {
             self.set_word(32, src);
         }
+        count
     }
 
     /// Start of the display in VDC RAM (R12/R13).
@@ -178,7 +187,7 @@ mod tests {
 
     fn write_reg(vdc: &mut Vdc, r: u8, v: u8) {
         vdc.select(r);
-        vdc.write_data(v);
+        vdc.write_data(v, 0);
     }
 
     #[test]
@@ -214,6 +223,17 @@ mod tests {
         write_reg(&mut vdc, 30, 10);
         assert!((0x100..0x10A).all(|a| vdc.peek(a) == 0x55));
         assert_eq!(vdc.peek(0x10A), 0);
+    }
+
+    #[test]
+    fn a_block_fill_keeps_the_chip_busy_for_a_while() {
+        let mut vdc = Vdc::new(16);
+        assert_eq!(vdc.read_status(0, 19_656) & 0x80, 0x80);
+        vdc.select(30);
+        vdc.write_data(200, 1000);
+        assert_eq!(vdc.read_status(1000, 19_656) & 0x80, 0);
+        assert_eq!(vdc.read_status(1099, 19_656) & 0x80, 0);
+        assert_eq!(vdc.read_status(1100, 19_656) & 0x80, 0x80);
     }
 
     #[test]
