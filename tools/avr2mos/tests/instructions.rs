@@ -381,7 +381,7 @@ fn compare_chains_and_every_branch() {
 fn status_register_reads_and_writes() {
     // in rX, SREG after an instruction; out SREG, rX then every branch; and a save/restore
     // around a flag-changing adiw (how LLVM reaches frames beyond Y+63).
-    check("in sreg", &|r| vec![rr(0x1800, 16, 24), 0xB000 | (0x3F & 0x0F) | (0x30 << 5) | (17 << 4)], &[], 40);
+    check("in sreg", &|r| vec![rr(0x1800, hreg(r), hreg(r)), 0xB000 | 0x0F | (0x30 << 5) | (17 << 4)], &[], 40);
     check(
         "out sreg",
         &|r| vec![ldi(17, r.next() & 0x4F), 0xB800 | 0x0F | (0x30 << 5) | (17 << 4)],
@@ -392,7 +392,7 @@ fn status_register_reads_and_writes() {
         "save/restore",
         &|r| {
             vec![
-                rr(0x1400, 24, 25),
+                rr(0x1400, hreg(r), hreg(r)),
                 0xB000 | 0x0F | (0x30 << 5),
                 0x9600 | (0x20) | 3,
                 0x9700 | (0x20) | 3,
