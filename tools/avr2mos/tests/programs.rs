@@ -100,3 +100,20 @@ fn arithmetic_on_u64_matches_the_host() {
 fn arithmetic_on_i64_matches_the_host() {
     arith64("I64", ops::ops_i64);
 }
+
+#[test]
+fn dyn_traits_recursion_frames_and_panics() {
+    let (prg, _) = build("features", None);
+    let run = common::run(&prg, 50_000_000).unwrap();
+    let text = String::from_utf8_lossy(&run.output).into_owned();
+    let expected = "RECT 12\rSQUARE 25\rRECT 25000\rFIB 610\rSUM 7260\r";
+    assert!(text.starts_with(expected), "{text:?}");
+    let frame: u32 = (0..200u32).map(|i| u32::from((i as u8).wrapping_mul(13).wrapping_add(7))).sum::<u32>()
+        + u32::from(199u8.wrapping_mul(13).wrapping_add(7)) * 1000;
+    let many = 3u32 ^ 5 ^ 4u32.rotate_left(5) ^ 5u32.wrapping_sub(6) ^ 7;
+    let rest = format!("FRAME {frame}\rMANY {many}\rSORTED [0, 1, 2, 3] EVENS 200\r[    42] [AB  ] [  MID  ] 0XFF\r");
+    assert_eq!(&text[expected.len()..expected.len() + rest.len()], rest);
+    assert!(text.contains("PANIC: INDEX OUT OF BOUNDS"), "{text:?}");
+    assert_eq!(run.exit, Some(101), "a panic ends with exit code 101");
+    assert!(run.returned, "even a panic returns to BASIC");
+}
