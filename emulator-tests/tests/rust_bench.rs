@@ -1,0 +1,113 @@
+//! The rules crate translated to 6502 (`firmware/bench-prg`, built by the AVR-to-6502
+//! pipeline) against the same crate on the host, through the harness and mailbox of the
+//! cc65 benchmark: the same seed must deal the same cards, settle the same bets and end
+//! with the same bankroll. The Rust figures for the benchmark come from the same runs and
+//! are printed, never asserted.
+
+#[path = "../cc65/harness.rs"]
+#[allow(dead_code, reason = "the cc65 build half of the harness is not used here")]
+mod harness;
+#[allow(dead_code, reason = "shared with the reference program, which uses the other half")]
+#[path = "../cc65/trace.rs"]
+mod trace;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use harness::{Cc65Error, phase};
+use trace::{Params, Policy, Trace};
+
+/// The translated benchmark program, built once per test binary.
+fn built() -> &'static Vec<u8> {
+    static PRG: OnceLock<Vec<u8>> = OnceLock::new();
+    PRG.get_or_init(|| {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rust-bench");
+        let options = avr2mos::pipeline::BuildOptions {
+            manifest_path: root.join("firmware/bench-prg/Cargo.toml"),
+            bin: None,
+            out: Some(target.join("bench.prg")),
+            target_dir: Some(target),
+            quiet: true,
+        };
+        let report = avr2mos::pipeline::build_prg(&options).unwrap_or_else(|e| panic!("building the Rust bench: {e}"));
+        std::fs::read(&report.prg).unwrap_or_else(|e| panic!("{}: {e}", report.prg.display()))
+    })
+}
+
+/// What the reference program (the rules crate on the host) prints for `args`.
+fn reference(args: &[String]) -> String {
+    let manifest = harness::source_dir().join("reference/Cargo.toml");
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cc65-reference");
+    let output = Command::new(env!("CARGO"))
+        .args(["run", "--quiet", "--locked", "--offline", "--manifest-path"])
+        .arg(&manifest)
+        .arg("--target-dir")
+        .arg(&target)
+        .arg("--")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cargo run {}: {e}", manifest.display()));
+    assert!(output.status.success(), "the reference failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn host_trace(params: &Params, recorded: usize) -> Trace {
+    let text = reference(&params.to_args());
+    let mut trace = Trace::from_text(&text).unwrap_or_else(|e| panic!("the reference's trace: {e}"));
+    // The translated program keeps fewer coups in its trace than bench.c (it has less room).
+    trace.coups.truncate(recorded);
+    trace
+}
+
+fn run(params: &Params) -> harness::Run {
+    match harness::run(built(), params) {
+        Ok(run) => run,
+        Err(Cc65Error::Exit(code)) => panic!("{params:?}: the translated program exited with {code}"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Plays `params` in the translated program and on the host; they must agree.
+fn agree(params: &Params) -> harness::Run {
+    let c128 = run(params);
+    let host = host_trace(params, c128.trace.coups.len());
+    if let Some(difference) = c128.trace.first_difference(&host) {
+        panic!("{params:?}: {difference}");
+    }
+    assert_eq!(c128.coups_timed, u64::from(params.coups), "every coup marks its phase");
+    c128
+}
+
+#[test]
+fn the_translated_rules_deal_what_the_host_deals() {
+    for seed in [1, 2026, 0xDEAD_BEEF] {
+        let run = agree(&Params::punto_banco(seed, 200));
+        assert_eq!(run.trace.coups.len(), 200);
+    }
+    agree(&Params { seed: 77, coups: 150, decks: 4, policy: Policy::ReshuffleAt(8), burn: true });
+    agree(&Params { seed: 4, coups: 150, decks: 1, policy: Policy::CutCard(7), burn: false });
+}
+
+#[test]
+fn a_different_seed_does_not_agree() {
+    let params = Params::punto_banco(9, 30);
+    let c128 = run(&params);
+    let other = host_trace(&Params { seed: 10, ..params }, c128.trace.coups.len());
+    assert!(c128.trace.first_difference(&other).is_some());
+}
+
+/// The Rust figures beside cc65's (`cargo test --test rust_bench -- --nocapture`).
+#[test]
+fn benchmark_figures() {
+    let run = agree(&Params::punto_banco(1, 1000));
+    let prg = built();
+    eprintln!(
+        "rust (bac prg): {:.0} cycles per coup (deal to settle, 1000 coups), {} cycles per 8-deck shuffle, \
+         {} bytes of program (.prg minus load address and BASIC stub)",
+        run.phase_cycles[phase::COUP] as f64 / 1000.0,
+        run.phase_cycles[phase::SHUFFLE],
+        prg.len() - 2 - 12
+    );
+}
