@@ -147,6 +147,45 @@ fn targets(prog: &AvrProgram, addrs: &[u32], insns: &[Insn], index: &HashMap<u32
     is_target
 }
 
+/// Leaves out runtime routines that nothing calls (the wide multiplies are large and
+/// most programs never use them).
+fn drop_unused_routines(chunks: &mut Vec<Chunk>) {
+    use crate::asm::{Arg, Label, Sym};
+    use std::collections::HashSet;
+    let uses = |c: &Chunk| -> Vec<Label> {
+        c.items
+            .iter()
+            .filter_map(|it| match it {
+                Item::Ins(_, Arg::Sym(Sym::Code(l), _, _)) | Item::Branch(_, l) => Some(*l),
+                _ => None,
+            })
+            .collect()
+    };
+    let own = |c: &Chunk| match c.items.first() {
+        Some(Item::Label(l)) => Some(*l),
+        _ => None,
+    };
+    let mut used: HashSet<Label> = HashSet::new();
+    for c in chunks.iter().filter(|c| matches!(c.owner, Owner::Insn(_))) {
+        used.extend(uses(c));
+    }
+    for r in [Routine::Start, Routine::Exit, Routine::Save] {
+        used.insert(r.label());
+    }
+    loop {
+        let before = used.len();
+        for c in chunks.iter().filter(|c| matches!(c.owner, Owner::Runtime(_))) {
+            if own(c).is_some_and(|l| used.contains(&l)) {
+                used.extend(uses(c));
+            }
+        }
+        if used.len() == before {
+            break;
+        }
+    }
+    chunks.retain(|c| matches!(c.owner, Owner::Insn(_)) || own(c).is_some_and(|l| used.contains(&l)));
+}
+
 /// Removes a `LDA zp` that reloads what the previous instruction just stored there (with
 /// at most flag-setting instructions between), when the instruction after it sets N and Z
 /// itself. Nothing is removed across a label that can be jumped to.
@@ -279,6 +318,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         i += 1 + lowered.consumed;
     }
 
+    drop_unused_routines(&mut chunks);
     peephole(&mut chunks, &is_target);
     let link::Layout { labels, long, size: code_len } = link::layout(&chunks, CODE_START)?;
     let data_addr = u32::from(CODE_START) + code_len;

@@ -117,3 +117,16 @@ fn dyn_traits_recursion_frames_and_panics() {
     assert_eq!(run.exit, Some(101), "a panic ends with exit code 101");
     assert!(run.returned, "even a panic returns to BASIC");
 }
+
+#[test]
+fn translation_and_reference_interpreter_agree_register_for_register() {
+    // Every function keeps the AVR stack footprint here, so SP and every pointer into the
+    // stack are equal on both sides; the registers must agree at every instruction.
+    for name in ["hello", "features"] {
+        let (_, report) = build(name, None);
+        let elf = std::fs::read(&report.elf).unwrap();
+        let (out, divergences) = common::lockstep(&elf, 50_000_000).unwrap();
+        assert!(divergences.is_empty(), "{name}: {}", divergences.join("\n"));
+        assert!(!out.is_empty());
+    }
+}

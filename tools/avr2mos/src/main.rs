@@ -1,0 +1,90 @@
+//! `avr2mos`: the translator from the command line (a thin shell over the library; the
+//! project's own entry point is `bac prg`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use avr2mos::pipeline::{self, BuildOptions};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(version, about = "AVR (avr5) ELF files and no_std crates to Commodore 128 programs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Builds a no_std crate for avr-none and translates it to a .prg (with .map and .lst).
+    Build {
+        /// The crate's Cargo.toml.
+        #[arg(long)]
+        manifest_path: PathBuf,
+        /// The bin target, if the crate has several.
+        #[arg(long)]
+        bin: Option<String>,
+        /// Where to write the .prg.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+        /// Cargo's target directory.
+        #[arg(long)]
+        target_dir: Option<PathBuf>,
+    },
+    /// Translates a linked AVR ELF file (linked with --emit-relocs) to a .prg.
+    Translate {
+        /// The ELF file.
+        elf: PathBuf,
+        /// Where to write the .prg (default: the ELF's name with .prg).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Build { manifest_path, bin, out, target_dir } => {
+            pipeline::build_prg(&BuildOptions { manifest_path, bin, out, target_dir, quiet: false })
+                .map(|r| (r.prg, r.stats))
+        }
+        Command::Translate { elf, out } => pipeline::translate_elf(&elf).and_then(|t| {
+            let prg = out.unwrap_or_else(|| elf.with_extension("prg"));
+            pipeline::write_atomic(&prg.with_extension("map"), t.map.as_bytes())?;
+            pipeline::write_atomic(&prg.with_extension("lst"), t.listing.as_bytes())?;
+            pipeline::write_atomic(&prg, &t.prg)?;
+            Ok((prg, t.stats))
+        }),
+    };
+    match result {
+        Ok((prg, s)) => {
+            println!(
+                "{}: {} AVR instructions -> {} bytes of 6502 code ({:.2} bytes/instruction), runtime {} bytes, data {} bytes, bss {} bytes, ends at ${:04X}",
+                prg.display(),
+                s.avr_insns,
+                s.code_bytes,
+                s.bytes_per_insn(),
+                s.runtime_bytes,
+                s.data_bytes,
+                s.bss_bytes,
+                s.end_addr
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("avr2mos: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}
