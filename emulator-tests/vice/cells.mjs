@@ -1,0 +1,192 @@
+// Reading a C128 text screen from a picture, cell by cell, in a way that works across fonts:
+// VICE draws the Commodore character ROM, `bac run` its own font (emulator-tests/src/font.rs).
+// Each side is read with its own glyphs; the texts are then compared per cell.
+import fs from "node:fs";
+
+/** Where the 8 x 8 cells are in each picture (x, y of cell 0,0; columns; rows). */
+export const LAYOUTS = {
+  // VICE's core frame (the libretro screenshot, not the stretched canvas): 384 x 272 with
+  // the VIC-IIe's 320 x 200 text area at (32, 35).
+  vice40: { width: 384, height: 272, x: 32, y: 35, cols: 40, rows: 25 },
+  // 856 x 288 with the VDC's 640 x 200 text area at (112, 39).
+  vice80: { width: 856, height: 288, x: 112, y: 39, cols: 80, rows: 25 },
+  // `bac run --screenshot --40`: 320 x 200 with a 32-pixel border.
+  bac40: { width: 384, height: 264, x: 32, y: 32, cols: 40, rows: 25 },
+  // `bac run --screenshot --80`: the 640 x 200 VDC screen, no border.
+  bac80: { width: 640, height: 200, x: 0, y: 0, cols: 80, rows: 25 },
+};
+
+/** The KERNAL's power-on banner: fixed text, used to learn VICE's glyphs. */
+export const BANNER = [
+  "COMMODORE BASIC V7.0 122365 BYTES FREE",
+  "(C)1986 COMMODORE ELECTRONICS, LTD.",
+  "(C)1977 MICROSOFT CORP.",
+  "ALL RIGHTS RESERVED",
+];
+
+const rgb = (img, x, y) => {
+  const o = (y * img.width + x) * 4;
+  return (img.data[o] << 16) | (img.data[o + 1] << 8) | img.data[o + 2];
+};
+
+/** Fails unless the picture shows more than one colour and is not all black. */
+export function notBlank(img, what) {
+  const colours = new Set();
+  let lit = 0;
+  for (let y = 0; y < img.height; y += 1) {
+    for (let x = 0; x < img.width; x += 1) {
+      const c = rgb(img, x, y);
+      colours.add(c);
+      if (c !== 0) lit += 1;
+    }
+  }
+  if (colours.size < 2 || lit === 0) {
+    throw new Error(`${what} is blank (${colours.size} colour(s), ${lit} non-black pixels)`);
+  }
+}
+
+/**
+ * Cuts the picture into cells. The background is the commonest colour of the text area;
+ * a cell's key is its 64 pixels as 0 (background) or 1 (anything else), or "" if it has
+ * no foreground pixel (a blank cell, whatever the font).
+ */
+export function readGrid(img, layout) {
+  if (img.width !== layout.width || img.height !== layout.height) {
+    throw new Error(`picture is ${img.width} x ${img.height}, expected ${layout.width} x ${layout.height}`);
+  }
+  const counts = new Map();
+  for (let y = layout.y; y < layout.y + layout.rows * 8; y++) {
+    for (let x = layout.x; x < layout.x + layout.cols * 8; x++) {
+      const c = rgb(img, x, y);
+      counts.set(c, (counts.get(c) || 0) + 1);
+    }
+  }
+  const background = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+  const cells = [];
+  for (let row = 0; row < layout.rows; row++) {
+    for (let col = 0; col < layout.cols; col++) {
+      let key = "";
+      let any = false;
+      for (let y = 0; y < 8; y++) {
+        for (let x = 0; x < 8; x++) {
+          const on = rgb(img, layout.x + col * 8 + x, layout.y + row * 8 + y) !== background;
+          key += on ? "1" : "0";
+          any ||= on;
+        }
+      }
+      cells.push(any ? key : "");
+    }
+  }
+  return { cols: layout.cols, rows: layout.rows, cells, background };
+}
+
+/**
+ * Our font's glyphs for letters, digits and punctuation, from the `SMALL` table of
+ * emulator-tests/src/font.rs (5 x 7 pixels drawn in columns 1-5, rows 0-6 of the cell):
+ * a map from cell key to character.
+ */
+export function ourGlyphs(fontRs) {
+  const source = fs.readFileSync(fontRs, "utf8");
+  const table = new Map();
+  for (const m of source.matchAll(/\('(.)', "([#./]+)"\)/g)) {
+    const rows = m[2].split("/");
+    let key = "";
+    for (let y = 0; y < 8; y++) {
+      for (let x = 0; x < 8; x++) key += rows[y] && rows[y][x - 1] === "#" ? "1" : "0";
+    }
+    table.set(key, m[1]);
+  }
+  if (table.size < 60) throw new Error(`read only ${table.size} glyphs from ${fontRs}`);
+  return table;
+}
+
+/** Reads a grid with a glyph table: one string per row; blank cells are spaces, unknown glyphs "?". */
+export function readText(grid, glyphs) {
+  const lines = [];
+  for (let row = 0; row < grid.rows; row++) {
+    let line = "";
+    for (let col = 0; col < grid.cols; col++) {
+      const key = grid.cells[row * grid.cols + col];
+      line += key === "" ? " " : glyphs.get(key) ?? "?";
+    }
+    lines.push(line.replace(/ +$/, ""));
+  }
+  return lines;
+}
+
+/**
+ * Learns VICE's glyphs from lines of known text: each line is looked for in every row at
+ * every column where the row's non-blank cells are exactly the line's non-space characters.
+ * Returns the map from cell key to character; throws if a glyph would mean two characters
+ * or a character would have two glyphs, or a line is not found.
+ */
+export function learnGlyphs(grid, knownLines) {
+  const glyphs = new Map();
+  const byChar = new Map();
+  for (const text of knownLines) {
+    let found = false;
+    for (let row = 0; row < grid.rows && !found; row++) {
+      for (let col = 0; col + text.length <= grid.cols && !found; col++) {
+        let fits = true;
+        for (let c = 0; c < grid.cols && fits; c++) {
+          const ch = c >= col && c < col + text.length ? text[c - col] : " ";
+          fits = (grid.cells[row * grid.cols + c] === "") === (ch === " ");
+        }
+        if (!fits) continue;
+        found = true;
+        for (let i = 0; i < text.length; i++) {
+          if (text[i] === " ") continue;
+          const key = grid.cells[row * grid.cols + col + i];
+          if (glyphs.has(key) && glyphs.get(key) !== text[i]) {
+            throw new Error(`VICE glyph at row ${row} column ${col + i} reads as both "${glyphs.get(key)}" and "${text[i]}"`);
+          }
+          if (byChar.has(text[i]) && byChar.get(text[i]) !== key) {
+            throw new Error(`"${text[i]}" has two different glyphs on VICE's screen`);
+          }
+          glyphs.set(key, text[i]);
+          byChar.set(text[i], key);
+        }
+      }
+    }
+    if (!found) throw new Error(`the line "${text}" is not on VICE's screen`);
+  }
+  return glyphs;
+}
+
+/**
+ * Finds our screen's text block (rows 0..n-1, n = our last non-blank row + 1) on VICE's
+ * screen at some row offset d, cell by cell: the same cells are blank; a VICE glyph learnt
+ * from known text reads as our character; every other VICE glyph stands for exactly one of
+ * our characters and no character has two VICE glyphs (so "4" may be a glyph the banner
+ * never showed, but must be the same glyph at every "4" and differ from every other
+ * character's). Returns every offset that fits, with the glyphs it taught.
+ */
+export function alignBlock(vice, viceGlyphs, ours, ourText) {
+  if (vice.cols !== ours.cols) throw new Error(`VICE has ${vice.cols} columns, ours ${ours.cols}`);
+  let n = 0;
+  for (let row = 0; row < ours.rows; row++) if (ourText[row] !== "") n = row + 1;
+  if (n === 0) throw new Error("our runner's screen is empty");
+  const fits = [];
+  for (let d = 0; d + n <= vice.rows; d++) {
+    const learnt = new Map(viceGlyphs);
+    const byChar = new Map([...viceGlyphs].map(([k, c]) => [c, k]));
+    let ok = true;
+    for (let row = 0; row < n && ok; row++) {
+      for (let col = 0; col < ours.cols && ok; col++) {
+        const ch = (ourText[row][col] ?? " ");
+        const key = vice.cells[(d + row) * vice.cols + col];
+        if ((key === "") !== (ch === " ")) ok = false;
+        else if (key !== "") {
+          if (learnt.has(key)) ok = learnt.get(key) === ch;
+          else if (byChar.has(ch)) ok = false;
+          else {
+            learnt.set(key, ch);
+            byChar.set(ch, key);
+          }
+        }
+      }
+    }
+    if (ok) fits.push({ offset: d, rows: n, glyphs: learnt });
+  }
+  return fits;
+}
