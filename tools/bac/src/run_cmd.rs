@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use emulator_tests::{Config, RunOptions, Screen, run_disk_until_exit, run_until_exit};
+use emulator_tests::{Config, Program, RunOptions, Screen, start};
 use std::path::PathBuf;
 
 /// `bac run` options.
@@ -17,7 +17,8 @@ A .d81 boots as a C128 does at power-on: the boot sector on track 1 sector 0 run
 RUN\"NAME\" is honoured); without one, the first program file is loaded and run.
 
 The exit code is the program's: the value it wrote to $D7FF (VICE's debug cartridge), or 0
-if it returned to BASIC. A run that goes wrong (BRK, a jammed CPU, the cycle budget spent,
+if it returned to BASIC. With --keys, a program that never ends is stopped a second after
+the last key (exit code 0), so that --screenshot shows where the keys led. A run that goes wrong (BRK, a jammed CPU, the cycle budget spent,
 ...) prints the machine state and exits with 1.")]
 pub struct RunArgs {
     /// The program (.prg) or disk image (.d81).
@@ -48,20 +49,31 @@ pub fn run(args: RunArgs) -> Result<u8> {
     if bytes.is_empty() {
         bail!("{} is empty", args.file.display());
     }
-    let config = Config { max_cycles: args.max_cycles, eighty_columns: args.eighty, ..Config::default() };
+    // With a key script, a program that never ends (a game) stops 50 frames (a second)
+    // after the last key, so that `--keys ... --screenshot` shows where the keys led.
+    let stop_frames_after_keys = args.keys.as_ref().map(|_| 50);
+    let config = Config {
+        max_cycles: args.max_cycles,
+        eighty_columns: args.eighty,
+        stop_frames_after_keys,
+        ..Config::default()
+    };
     let options = RunOptions { config, keys: args.keys.clone(), ..RunOptions::default() };
     let origin = args.file.display().to_string();
     let is_disk = bytes.len() == D81_SIZE || args.file.extension().is_some_and(|e| e.eq_ignore_ascii_case("d81"));
-    let result = if is_disk { run_disk_until_exit(&bytes, &origin, options) } else { run_until_exit(&bytes, options) };
-    let report = result.with_context(|| format!("running {origin}"))?;
-    print!("{}", report.output());
+    let program = if is_disk { Program::D81 { image: &bytes, origin: &origin } } else { Program::Prg(&bytes) };
+    let mut machine = start(program, options).with_context(|| format!("starting {origin}"))?;
+    let result = machine.run();
+    print!("{}", machine.output_text());
+    // The screenshot is written however the run ended: after a crash it shows where.
     if let Some(path) = &args.screenshot {
         let screen = match (args.forty, args.eighty) {
             (true, _) => Some(Screen::Forty),
             (_, true) => Some(Screen::Eighty),
             _ => None,
         };
-        report.machine.save_screenshot(screen, path).with_context(|| format!("writing {}", path.display()))?;
+        machine.save_screenshot(screen, path).with_context(|| format!("writing {}", path.display()))?;
     }
-    Ok(report.exit.code)
+    let exit = result.with_context(|| format!("running {origin}"))?;
+    Ok(exit.code)
 }

@@ -183,3 +183,28 @@ fn play_with_a_file_needs_a_terminal_and_a_good_file() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("too short"), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn run_with_keys_stops_an_endless_program_and_screenshots_it() {
+    // Echoes every key through CHROUT until Q, which exits with 3.
+    let mut prg = vec![0x01, 0x1C, 0x0B, 0x1C, 0x0A, 0x00, 0x9E];
+    prg.extend_from_slice(b"7181");
+    prg.extend_from_slice(&[0, 0, 0]);
+    prg.extend_from_slice(&[
+        0x20, 0xE4, 0xFF, 0xF0, 0xFB, 0xC9, 0x51, 0xF0, 0x06, 0x20, 0xD2, 0xFF, 0x4C, 0x0D, 0x1C, 0xA9, 3, 0x8D, 0xFF,
+        0xD7, 0x60,
+    ]);
+    let dir = std::env::temp_dir().join(format!("bac-cli-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("echo.prg");
+    std::fs::write(&path, &prg).unwrap();
+    let png = dir.join("echo.png");
+    let out = bac(&["run", path.to_str().unwrap(), "--keys", "ABC{RETURN}DE", "--screenshot", png.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ABC\nDE");
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let out = bac(&["run", path.to_str().unwrap(), "--keys", "XYQ"]);
+    assert_eq!(out.status.code(), Some(3), "Q ends it with its own exit code");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "XY");
+    std::fs::remove_dir_all(&dir).ok();
+}
