@@ -7,7 +7,6 @@ mod play;
 mod prg_cmd;
 mod rules_args;
 mod run_cmd;
-mod screen_text;
 mod sim;
 mod terminal;
 mod verify;

@@ -2,12 +2,12 @@
 //! the machine, draws the active screen with its colours, and turns key presses into C128
 //! keys. Ctrl+Q or F12 quits; the terminal is restored however the loop ends.
 
-use crate::screen_text::{Cell, cells};
 use anyhow::{Context, Result, bail};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::style::{Color, Print, SetBackgroundColor, SetForegroundColor};
 use crossterm::{cursor, execute, queue, terminal};
 use emulator_tests::keys::{KeyEvent as C128Key, char_press, parse_keys};
+use emulator_tests::text::{Cell, cells};
 use emulator_tests::{Machine, Screen};
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -59,10 +59,10 @@ fn colour(rgb: [u8; 3]) -> Color {
     Color::Rgb { r: rgb[0], g: rgb[1], b: rgb[2] }
 }
 
-fn draw(out: &mut impl Write, cols: usize, grid: &[Cell], status: &str) -> Result<()> {
+fn draw(out: &mut impl Write, grid: &[Vec<Cell>], status: &str) -> Result<()> {
     queue!(out, cursor::MoveTo(0, 0))?;
     let mut last: Option<([u8; 3], [u8; 3])> = None;
-    for (row, line) in grid.chunks(cols).enumerate() {
+    for (row, line) in grid.iter().enumerate() {
         queue!(out, cursor::MoveTo(0, row as u16))?;
         for cell in line {
             if last != Some((cell.fg, cell.bg)) {
@@ -72,7 +72,7 @@ fn draw(out: &mut impl Write, cols: usize, grid: &[Cell], status: &str) -> Resul
             queue!(out, Print(cell.ch))?;
         }
     }
-    let rows = grid.len() / cols.max(1);
+    let rows = grid.len();
     queue!(
         out,
         SetForegroundColor(Color::Reset),
@@ -138,7 +138,6 @@ pub fn play(mut machine: Machine, screen: Option<Screen>) -> Result<()> {
             return Ok(());
         }
         let shown = screen.unwrap_or(if machine.eighty_active() { Screen::Eighty } else { Screen::Forty });
-        let (cols, _, grid) = cells(machine.bus(), shown);
-        draw(&mut out, cols, &grid, "Ctrl+Q or F12 quits")?;
+        draw(&mut out, &cells(machine.bus(), shown), "Ctrl+Q or F12 quits")?;
     }
 }
