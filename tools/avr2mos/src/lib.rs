@@ -9,6 +9,34 @@
 //! [`pipeline::build_prg`] runs cargo first, so any `no_std` crate becomes a `.prg`.
 //!
 //! The memory map of a translated program is in [`mmap`].
+//!
+//! # Translation model
+//! - AVR registers are zero-page bytes; A, X and Y are scratch between instructions, so
+//!   every AVR instruction's code stands alone (the listing shows it).
+//! - Flags are computed only where a later instruction reads them ([`flags`]). A compare
+//!   chain (`cp`, `cpc`...) followed by a branch becomes the 6502's own multi-byte compare;
+//!   any other flag-setting instruction followed by a branch is tested through the 6502
+//!   flags directly; carry chains (`add`/`adc`, `sub`/`sbc`, `lsr`/`ror`) keep the carry
+//!   in the 6502 carry. Elsewhere the flags go to a zero-page byte.
+//! - Calls are `JSR`/`RTS` on the 6502 stack (so call depth is limited to about 100);
+//!   functions that read SP keep the AVR's 2-byte return-address footprint on the AVR
+//!   stack so that stack arguments are where the code expects them.
+//! - Code pointers (vtables, function pointers) are rewritten through their relocations
+//!   to 6502 addresses; `icall`/`ijmp` jump through them. Data is placed after the code
+//!   and every data address is rewritten through its relocation; other constant addresses
+//!   (`sts 0xd020`) are the C128's own.
+//! - `__mulsi3`, `__divmodhi4`, `__divmodqi4`, `__mulosi4`, `__mulodi4` and the KERNAL
+//!   gateway are native routines ([`runtime`]).
+//!
+//! # Checking it
+//! [`avrsim`] is an independent interpreter of the same instructions. The tests run
+//! every instruction with random operands both ways and compare registers and flags, and
+//! run whole programs in lockstep (registers compared at every instruction).
+//!
+//! # Limits
+//! `lpm`/`elpm` (program-memory data), AVR I/O ports other than SP and SREG, `sbi`/`cbi`,
+//! `sleep`, `reti` and branches on H or I are rejected with an error naming the function,
+//! offset and instruction. A write to SREG stores S as N xor V.
 
 pub mod asm;
 pub mod avrsim;

@@ -186,9 +186,10 @@ fn drop_unused_routines(chunks: &mut Vec<Chunk>) {
     chunks.retain(|c| matches!(c.owner, Owner::Insn(_)) || own(c).is_some_and(|l| used.contains(&l)));
 }
 
-/// Removes a `LDA zp` that reloads what the previous instruction just stored there (with
-/// at most flag-setting instructions between), when the instruction after it sets N and Z
-/// itself. Nothing is removed across a label that can be jumped to.
+/// Local clean-ups on straight-line code (nothing crosses a label that can be jumped
+/// to): a `LDA zp` that reloads what was just stored there is removed when the next
+/// instruction sets N and Z itself; a `LDY #q` becomes `INY`/`DEY` or disappears when Y
+/// already holds q-1, q+1 or q (consecutive `ldd`/`std` through one pointer).
 fn peephole(chunks: &mut [Chunk], is_target: &[bool]) {
     use crate::asm::{Arg, op::*};
     let sets_nz = |it: Option<&Item>| match it {
@@ -214,13 +215,15 @@ fn peephole(chunks: &mut [Chunk], is_target: &[bool]) {
         _ => false,
     };
     let mut stored: Option<u8> = None;
+    let mut y: Option<u8> = None;
     for c in chunks.iter_mut() {
-        if let Owner::Insn(i) = c.owner {
-            if is_target[i] {
-                stored = None;
-            }
-        } else {
+        let entry = match c.owner {
+            Owner::Insn(i) => is_target[i],
+            Owner::Runtime(_) => true,
+        };
+        if entry {
             stored = None;
+            y = None;
         }
         let mut k = 0;
         while k < c.items.len() {
@@ -231,9 +234,31 @@ fn peephole(chunks: &mut [Chunk], is_target: &[bool]) {
                     c.items.remove(k);
                     continue;
                 }
-                Item::Label(crate::asm::Label(l)) if l >= 0x4000_0000 => stored = None,
+                Item::Ins(LDY_IMM, Arg::Byte(q)) => {
+                    stored = None;
+                    let known = y;
+                    y = Some(q);
+                    if known == Some(q) {
+                        c.items.remove(k);
+                        continue;
+                    } else if known == Some(q.wrapping_sub(1)) {
+                        c.items[k] = Item::Ins(INY, Arg::None);
+                    } else if known == Some(q.wrapping_add(1)) {
+                        c.items[k] = Item::Ins(DEY, Arg::None);
+                    }
+                }
+                Item::Ins(LDA_IZY | STA_IZY | LDA_IMM | LDA_ZP | AND_IMM | ORA_IMM | EOR_IMM, _) => stored = None,
+                Item::Ins(STA_ABS | LDA_ABS, _) => stored = None,
+                Item::Label(crate::asm::Label(l)) if l >= 0x4000_0000 => {
+                    stored = None;
+                    y = None;
+                }
                 Item::Label(_) => {}
-                _ => stored = None,
+                Item::Branch(..) => stored = None,
+                _ => {
+                    stored = None;
+                    y = None;
+                }
             }
             k += 1;
         }

@@ -321,6 +321,23 @@ fn loads_and_stores_in_every_pointer_mode() {
         v
     };
     check("ld/st", &mem, &[], 120);
+    // Consecutive displacements through one pointer (the 6502 Y register is reused).
+    let seq = |r: &mut Rng| {
+        let ptr: u16 = if r.next() & 1 == 0 { 0x8008 } else { 0x8000 };
+        let base = u16::from(r.next() % 59);
+        let disp = |q: u16| ((q & 0x20) << 8) | ((q & 0x18) << 7) | (q & 7);
+        let reg_ptr = if ptr == 0x8008 { 28 } else { 30 };
+        vec![
+            ldi(reg_ptr, 0x40),
+            ldi(reg_ptr + 1, 0x30),
+            ptr | (24 << 4) | disp(base),
+            ptr | (25 << 4) | disp(base + 1),
+            ptr | 0x0200 | (24 << 4) | disp(base + 3),
+            ptr | 0x0200 | (25 << 4) | disp(base + 2),
+            ptr | (16 << 4) | disp(base + 2),
+        ]
+    };
+    check("ldd/std runs", &seq, &[], 40);
 }
 
 #[test]
