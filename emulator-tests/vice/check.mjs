@@ -1,0 +1,204 @@
+// The real-VICE check: boots a disk in VICE 3.9's x128 (WebAssembly, in headless
+// Chromium) in 40 and 80 columns and by autostart, and compares what it shows, cell by
+// cell, with `bac run`'s screenshots of the same disk. run.sh builds everything and calls:
+//
+//   node check.mjs --out DIR --disk D81 --bac40 PNG --bac80 PNG --noboot D81 --bacnoboot40 PNG
+//                  --stdout TXT --font FONT_RS [--chromium PATH] [--only NAME]
+//
+// --disk is the disk with the boot sector (bac disk build), --noboot the same first file
+// without one (for autostart); each --bac* is `bac run`'s screenshot of that disk; --stdout
+// is what `bac run` printed (the program's output, which its screen must show from row 0).
+//
+// Exits 0 when every step passes, 1 with "vice check FAILED at step ..." otherwise.
+import fs from "node:fs";
+import path from "node:path";
+import { decodePng } from "./png.mjs";
+import { startServer, launchBrowser } from "./vice.mjs";
+import { LAYOUTS, BANNER, notBlank, readGrid, readText, ourGlyphs, learnGlyphs, alignBlock } from "./cells.mjs";
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, "")] = process.argv[i + 1];
+for (const need of ["out", "disk", "stdout", "bac40", "bac80", "noboot", "bacnoboot40", "font"]) {
+  if (!args[need]) {
+    console.error(`usage: node check.mjs --out DIR --disk D81 --bac40 PNG --bac80 PNG --noboot D81 --bacnoboot40 PNG --stdout TXT --font FONT_RS [--chromium PATH] [--only NAME]`);
+    process.exit(2);
+  }
+}
+const chromiumPath = args.chromium || "/usr/bin/chromium";
+
+// Budgets, in milliseconds of real time. VICE runs at real speed or below (no warp), and
+// at about 25-35 frames a second on a busy 2-core machine.
+const TOTAL_BUDGET = 170_000;
+const START_TIMEOUT = 40_000; // page load to the core running
+const SCREEN_TIMEOUT = 45_000; // core running to the expected screen
+const POLL = 1_000;
+
+// The steps: which disk, which screen, how the disk is started, and `bac run`'s
+// screenshot of the same disk. Booting: VICE's autostart is off, the disk is in drive 8 at
+// power-on and the C128's KERNAL finds the boot sector, as on a real machine.
+// Autostart: the disk without a boot sector, and VICE types LOAD"*",8,1 and RUN.
+const CASES = [
+  { name: "boot-40", disk: "bac.d81", video: "VICII", autostart: false, mode: "40", ours: "bac40" },
+  { name: "boot-80", disk: "bac.d81", video: "VDC", autostart: false, mode: "80", ours: "bac80" },
+  { name: "autostart-40", disk: "noboot.d81", video: "VICII", autostart: true, mode: "40", ours: "bacnoboot40" },
+];
+
+let step = "setup";
+const fail = (message) => {
+  console.error(`vice check FAILED at step ${step}: ${message}`);
+  process.exit(1);
+};
+const watchdog = setTimeout(() => fail(`the whole check took over ${TOTAL_BUDGET / 1000} s`), TOTAL_BUDGET);
+watchdog.unref();
+
+/** Reads `bac run`'s screenshot and checks it shows the program's output from row 0. */
+function ourScreen(which, mode, glyphs, expected) {
+  const file = args[which];
+  const img = decodePng(fs.readFileSync(file));
+  notBlank(img, file);
+  const grid = readGrid(img, LAYOUTS[`bac${mode}`]);
+  const text = readText(grid, glyphs);
+  const shown = text.slice(0, expected.length);
+  const rest = text.slice(expected.length).filter((l) => l !== "");
+  if (shown.join("\n") !== expected.join("\n") || rest.length) {
+    throw new Error(`${file} reads\n${text.filter((l) => l).join("\n")}\nnot the program's output\n${expected.join("\n")}`);
+  }
+  return { grid, text };
+}
+
+/** Lines VICE shows besides the program's (our runner starts on an empty screen). */
+const VICE_ONLY = {
+  // RUN"BAC",U8 is not echoed: the boot sector's loader puts it in the keyboard buffer
+  // and the screen shows only its message.
+  boot: { above: ["BOOTING BAC128..."], below: ["READY."] },
+  // What VICE types and the KERNAL answers.
+  autostart: { above: ['LOAD"*",8,1', "SEARCHING FOR *", "LOADING", "RUN"], below: ["READY."] },
+};
+
+/**
+ * One look at VICE's screen: the glyphs are learnt from the KERNAL banner and the lines
+ * only VICE shows, the program's block is found cell by cell, and the VICE-only lines must
+ * be above it (the boot message, or the autostart's LOAD ... RUN) and READY. below it (the
+ * program returned to BASIC).
+ */
+function judge(frame, mode, ours, autostart) {
+  const grid = readGrid(frame, LAYOUTS[`vice${mode}`]);
+  const only = VICE_ONLY[autostart ? "autostart" : "boot"];
+  let glyphs;
+  try {
+    glyphs = learnGlyphs(grid, BANNER);
+  } catch (e) {
+    return { ok: false, why: `power-on banner not read (${e.message})`, text: [] };
+  }
+  try {
+    glyphs = learnGlyphs(grid, [...BANNER, ...only.above, ...only.below]);
+  } catch (e) {
+    return { ok: false, why: e.message, text: readText(grid, glyphs) };
+  }
+  const fits = alignBlock(grid, glyphs, ours.grid, ours.text);
+  if (fits.length === 0) return { ok: false, why: "the program's output is not on the screen", text: readText(grid, glyphs) };
+  const fit = fits[fits.length - 1];
+  const text = readText(grid, fit.glyphs);
+  const before = text.slice(0, fit.offset);
+  const after = text.slice(fit.offset + fit.rows);
+  let at = 0;
+  for (const line of only.above) {
+    const i = before.indexOf(line, at);
+    if (i < 0) return { ok: false, why: `no "${line}" above the output, in this order: ${only.above.join(" / ")}`, text, fit };
+    at = i + 1;
+  }
+  for (const line of only.below) {
+    if (!after.includes(line)) return { ok: false, why: `no "${line}" below the output (has the program returned to BASIC?)`, text, fit };
+  }
+  return { ok: true, text, fit };
+}
+
+async function runCase(context, origin, c, ours, log) {
+  step = `${c.name}: load the page`;
+  const page = await context.newPage();
+  const consoleLines = [];
+  page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
+  try {
+    const t0 = Date.now();
+    await page.goto(`${origin}/?disk=/disk/${c.disk}&video=${c.video}&autostart=${c.autostart ? 1 : 0}`, { timeout: START_TIMEOUT });
+    step = `${c.name}: start the x128 core`;
+    await page.waitForFunction(() => window.VICE_CHECK.started, null, { timeout: START_TIMEOUT, polling: 250 });
+    const started = Date.now() - t0;
+    step = `${c.name}: wait for the program's output`;
+    const canvas = page.locator("canvas.ejs_canvas");
+    const deadline = Date.now() + SCREEN_TIMEOUT;
+    let look;
+    let frameBytes;
+    let shots = 0;
+    while (Date.now() < deadline) {
+      await page.waitForTimeout(POLL);
+      // The core's own frame (libretro screenshot): exact pixels, 8 x 8 cells.
+      frameBytes = Buffer.from(await page.evaluate(async () => Array.from(await window.EJS_emulator.gameManager.screenshot()), null));
+      shots++;
+      look = judge(decodePng(frameBytes), c.mode, ours, c.autostart);
+      if (look.ok) break;
+    }
+    const base = path.join(args.out, `vice-${c.name}`);
+    fs.writeFileSync(`${base}-frame.png`, frameBytes ?? Buffer.alloc(0));
+    await canvas.screenshot({ path: `${base}-canvas.png`, timeout: 10_000 });
+    fs.writeFileSync(`${base}.txt`, (look?.text ?? []).join("\n") + "\n");
+    fs.writeFileSync(`${base}-console.log`, consoleLines.join("\n") + "\n");
+    const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
+    const secs = ((Date.now() - t0) / 1000).toFixed(1);
+    log.push(`${c.name}: core running after ${(started / 1000).toFixed(1)} s, ${frames} frames, ${shots} looks, ${secs} s`);
+    step = `${c.name}: check the canvas`;
+    notBlank(decodePng(fs.readFileSync(`${base}-canvas.png`)), `${base}-canvas.png`);
+    notBlank(decodePng(frameBytes), `${base}-frame.png`);
+    step = `${c.name}: compare with bac run`;
+    if (!look || !look.ok) {
+      throw new Error(`${look ? look.why : "no frame"} after ${SCREEN_TIMEOUT / 1000} s; VICE's screen reads\n${(look?.text ?? []).filter((l) => l).join("\n")}\n(${base}-frame.png, ${base}-canvas.png, ${args[c.ours]})`);
+    }
+    console.log(`ok ${c.name}: the program's ${look.fit.rows} line(s) match bac run's cell by cell at row ${look.fit.offset} of VICE's screen (${secs} s)`);
+  } finally {
+    await page.close().catch(() => {});
+  }
+}
+
+async function main() {
+  fs.mkdirSync(args.out, { recursive: true });
+  step = "read bac run's screenshots";
+  const expected = fs.readFileSync(args.stdout, "latin1").replace(/\r/g, "\n").split("\n").filter((l, i, a) => i < a.length - 1 || l !== "");
+  const glyphs = ourGlyphs(args.font);
+  const ours = {};
+  for (const c of CASES) ours[c.ours] = ourScreen(c.ours, c.mode, glyphs, expected);
+  step = "start the local server";
+  const server = await startServer(new Map([["bac.d81", path.resolve(args.disk)], ["noboot.d81", path.resolve(args.noboot)]]));
+  step = "launch Chromium";
+  const { context, blocked } = await launchBrowser(chromiumPath, path.join(args.out, "chromium-profile"));
+  const log = [];
+  let passed = 0;
+  const failures = [];
+  try {
+    for (const c of CASES) {
+      if (args.only && args.only !== c.name) continue;
+      try {
+        await runCase(context, server.origin, c, ours[c.ours], log);
+        passed++;
+      } catch (e) {
+        failures.push(`${step}: ${e.message}`);
+        console.error(`FAILED ${step}: ${e.message}`);
+      }
+    }
+  } finally {
+    await context.close().catch(() => {});
+    await server.close();
+    fs.writeFileSync(path.join(args.out, "server.log"), server.log.join("\n") + "\n");
+    fs.writeFileSync(path.join(args.out, "blocked.log"), blocked.join("\n") + "\n");
+  }
+  for (const l of log) console.log(`  ${l}`);
+  console.log(`  requests blocked (not to 127.0.0.1): ${blocked.length ? blocked.join(", ") : "none"}`);
+  console.log(`vice: ${passed} passed, ${failures.length} failed`);
+  if (failures.length) {
+    step = failures.map((f) => f.split(":")[0]).join(", ");
+    console.error(`vice check FAILED at step(s): ${step}`);
+    process.exit(1);
+  }
+}
+
+main().then(() => process.exit(0), (e) => fail(e.stack || e.message));
