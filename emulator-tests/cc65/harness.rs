@@ -15,9 +15,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use emulator_tests::{Config, LoadError, Machine, RunError};
+use crate::{Config, LoadError, Machine, RunError};
 
-use crate::trace::{CoupRecord, FIRST_CARDS, Params, Policy, TRACE_MAX, Trace};
+use super::trace::{CoupRecord, FIRST_CARDS, Params, Policy, TRACE_MAX, Trace};
 
 /// The C sources, copied to the scratch directory before a build.
 pub const SOURCES: [&str; 5] = ["rules.h", "rules.c", "bench.c", "chance.c", "chance_check.c"];

@@ -87,6 +87,7 @@
 pub mod bench;
 pub mod boot;
 pub mod bus;
+pub mod cc65;
 pub mod chips;
 pub mod d81drive;
 pub mod disk;

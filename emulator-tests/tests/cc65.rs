@@ -7,12 +7,7 @@
 //! `cc65/reference`, a separate little crate started with `cargo run`, because
 //! emulator-tests has no dependency on `bac-rules`.
 
-#[path = "../cc65/harness.rs"]
-mod harness;
-#[allow(dead_code, reason = "shared with the reference program, which uses the other half")]
-#[path = "../cc65/trace.rs"]
-mod trace;
-
+use emulator_tests::cc65::{harness, trace};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;

@@ -4,13 +4,7 @@
 //! with the same bankroll. The Rust figures for the benchmark come from the same runs and
 //! are printed, never asserted.
 
-#[path = "../cc65/harness.rs"]
-#[allow(dead_code, reason = "the cc65 build half of the harness is not used here")]
-mod harness;
-#[allow(dead_code, reason = "shared with the reference program, which uses the other half")]
-#[path = "../cc65/trace.rs"]
-mod trace;
-
+use emulator_tests::cc65::{harness, trace};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;

@@ -3,19 +3,28 @@
 //! Figures, not pass/fail: timings depend on the machine and its load. Each figure is the
 //! median of several runs.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use bac_odds::exact::odds;
 use bac_odds::play::Play;
 use bac_odds::sim::{SimConfig, simulate};
 use bac_odds::solve::solve;
 use bac_rules::{Builtin, DrawRules, Preset, RuleSet};
 use clap::Args;
+use emulator_tests::cc65::harness::{self, phase};
+use emulator_tests::cc65::trace::Params;
 use serde_json::{Value, json};
 use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 /// `bac bench` options.
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Sections: host (exact odds, the solver, the simulator); emulator (emulated cycles per
+second); rust and cc65 (the same Punto Banco benchmark on the C128: the rules crate
+translated by `bac prg` from firmware/bench-prg, and the C port in emulator-tests/cc65
+built by cl65 -t c128 -Oirs; cycles per coup from first card to settlement over 1,000
+coups, cycles of one 8-deck shuffle, and program bytes without load address and BASIC
+stub). --host-only skips the C128 figures (which build both programs).")]
 pub struct BenchArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
@@ -23,6 +32,9 @@ pub struct BenchArgs {
     /// Coups per simulator run.
     #[arg(long, default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     hands: u64,
+    /// Only the host figures.
+    #[arg(long)]
+    host_only: bool,
 }
 
 fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
@@ -45,8 +57,8 @@ fn sim_rate(hands: u64, threads: usize) -> Result<f64> {
     Ok(hands as f64 / start.elapsed().as_secs_f64())
 }
 
-/// Runs `bac bench`.
-pub fn run(args: BenchArgs) -> Result<()> {
+/// The host figures.
+fn host(hands: u64) -> Result<Value> {
     let casino = Play::of(Builtin::Casino);
     let analyze_8 = median_ms(21, || {
         std::hint::black_box(odds(DrawRules::PuntoBanco, 8, &casino));
@@ -55,22 +67,98 @@ pub fn run(args: BenchArgs) -> Result<()> {
         std::hint::black_box(solve(DrawRules::ChemDeFer, 8));
     });
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let one = sim_rate(args.hands, 1)?;
-    let all = sim_rate(args.hands, cores)?;
-    let figures: Value = json!({
+    Ok(json!({
         "analyze_8_decks_ms": analyze_8,
         "solve_chemin_de_fer_8_decks_ms": solve_8,
-        "sim_hands_per_second_1_thread": one,
-        "sim_hands_per_second_all_cores": all,
+        "sim_hands_per_second_1_thread": sim_rate(hands, 1)?,
+        "sim_hands_per_second_all_cores": sim_rate(hands, cores)?,
         "cores": cores,
-    });
+    }))
+}
+
+/// Coups the C128 benchmark averages over (as in the cc65 harness's own figures).
+const BENCH_COUPS: u16 = 1000;
+
+fn c128_figures(cycles_per_coup: f64, shuffle_cycles: u64, code_bytes: usize) -> Value {
+    json!({ "cycles_per_coup": cycles_per_coup, "shuffle_cycles": shuffle_cycles, "code_bytes": code_bytes })
+}
+
+/// The translated rules crate on the benchmark.
+fn rust_on_c128() -> Result<Value> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let options = avr2mos::pipeline::BuildOptions {
+        manifest_path: root.join("firmware/bench-prg/Cargo.toml"),
+        bin: None,
+        out: Some(root.join("target/c128/bench.prg")),
+        target_dir: Some(root.join("target/c128")),
+        quiet: true,
+    };
+    let report = avr2mos::pipeline::build_prg(&options).context("building firmware/bench-prg")?;
+    let prg = std::fs::read(&report.prg).with_context(|| format!("reading {}", report.prg.display()))?;
+    let run = harness::run(&prg, &Params::punto_banco(1, BENCH_COUPS)).context("running the Rust benchmark")?;
+    // Load address (2) and the BASIC stub `10 SYS 7181` (12) are not program.
+    let code_bytes = prg.len().saturating_sub(14);
+    Ok(c128_figures(
+        run.phase_cycles[phase::COUP] as f64 / f64::from(BENCH_COUPS),
+        run.phase_cycles[phase::SHUFFLE],
+        code_bytes,
+    ))
+}
+
+/// The C port built by cc65 on the same benchmark.
+fn cc65_on_c128() -> Result<Value> {
+    let dir = std::env::temp_dir().join(format!("bac-bench-cc65-{}", std::process::id()));
+    let measured = harness::measure(&dir, 1, BENCH_COUPS);
+    let _ = std::fs::remove_dir_all(&dir);
+    let (figures, _) = measured.context("building and running the cc65 benchmark")?;
+    Ok(c128_figures(figures.cycles_per_coup, figures.shuffle_cycles, figures.sizes.program))
+}
+
+/// Runs `bac bench`.
+pub fn run(args: BenchArgs) -> Result<()> {
+    let mut figures = json!({ "host": host(args.hands)? });
+    if !args.host_only {
+        let emulator = emulator_tests::bench::measure(200_000_000).context("measuring the emulator")?;
+        figures["emulator"] = json!({
+            "cycles_per_second": emulator.cycles_per_second,
+            "times_a_1_mhz_c128": emulator.speedup,
+        });
+        figures["rust"] = rust_on_c128()?;
+        figures["cc65"] = cc65_on_c128()?;
+    }
     if args.json {
         println!("{figures}");
-    } else {
-        println!("exact odds, Punto Banco, 8 decks     {analyze_8:8.2} ms (median of 21)");
-        println!("equilibrium, Chemin de fer, 8 decks  {solve_8:8.2} ms (median of 11)");
-        println!("simulator, 1 thread                  {:8.1} million coups/s", one / 1e6);
-        println!("simulator, {cores} threads                  {:8.1} million coups/s", all / 1e6);
+        return Ok(());
+    }
+    let h = &figures["host"];
+    let f = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
+    println!("exact odds, Punto Banco, 8 decks     {:8.2} ms (median of 21)", f(&h["analyze_8_decks_ms"]));
+    println!("equilibrium, Chemin de fer, 8 decks  {:8.2} ms (median of 11)", f(&h["solve_chemin_de_fer_8_decks_ms"]));
+    println!(
+        "simulator, 1 thread                  {:8.1} million coups/s",
+        f(&h["sim_hands_per_second_1_thread"]) / 1e6
+    );
+    println!(
+        "simulator, {} threads                  {:8.1} million coups/s",
+        h["cores"],
+        f(&h["sim_hands_per_second_all_cores"]) / 1e6
+    );
+    if !args.host_only {
+        let e = &figures["emulator"];
+        println!(
+            "emulator                             {:8.1} million cycles/s ({:.0} x a 1 MHz C128)",
+            f(&e["cycles_per_second"]) / 1e6,
+            f(&e["times_a_1_mhz_c128"])
+        );
+        println!();
+        println!("on the C128 (1,000 Punto Banco coups)      rust        cc65");
+        for (label, key) in [
+            ("cycles per coup", "cycles_per_coup"),
+            ("cycles per 8-deck shuffle", "shuffle_cycles"),
+            ("program bytes", "code_bytes"),
+        ] {
+            println!("  {label:<38} {:>10.0} {:>10.0}", f(&figures["rust"][key]), f(&figures["cc65"][key]));
+        }
     }
     Ok(())
 }
