@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The real-VICE check: bash emulator-tests/vice/run.sh (from anywhere; see README.md).
+# Installs what it needs (Debian's chromium, the pinned npm packages), builds the test
+# program and its disks, takes `bac run`'s screenshots, then runs check.mjs, which boots
+# the disks in VICE 3.9's x128 (WebAssembly) in headless Chromium and compares.
+# Exits non-zero naming the step that failed. Output goes to target/vice/ (or $VICE_OUT).
+set -Eeuo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+OUT="${VICE_OUT:-$ROOT/target/vice}"
+# The test program and the exit code it ends with (it writes $D7FF, then returns to BASIC).
+PROGRAM="$ROOT/emulator-tests/programs/hello/Cargo.toml"
+PROGRAM_EXIT=42
+
+STEP="start"
+trap 'echo "vice check FAILED at step: $STEP" >&2' ERR
+step() {
+    STEP="$1"
+    echo "== vice: $1 ($(date -u +%H:%M:%S))"
+}
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi
+}
+
+step "install chromium and node (Debian packages)"
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+if [ "${#missing[@]}" -gt 0 ]; then
+    as_root timeout 300 apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+if [ "$node_major" -lt 20 ]; then
+    echo "node $(node --version) is too old: playwright-core 1.65 needs node 20 or newer" >&2
+    false
+fi
+CHROMIUM="$(command -v chromium)"
+timeout 60 "$CHROMIUM" --headless=new --no-sandbox --version
+
+step "npm ci (playwright-core, @emulatorjs/emulatorjs and core-vice_x128 4.2.3, as locked)"
+# --omit=optional leaves out @emulatorjs/cores (every other system's core, ~250 MB);
+# --ignore-scripts: nothing is downloaded at install time, least of all a browser.
+stamp="$HERE/node_modules/.bac128-lock"
+if ! cmp -s "$HERE/package-lock.json" "$stamp" 2>/dev/null; then
+    (cd "$HERE" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout 300 npm ci --omit=optional --ignore-scripts --no-audit --no-fund --loglevel=error)
+    cp "$HERE/package-lock.json" "$stamp"
+fi
+
+mkdir -p "$OUT"
+cd "$ROOT"
+step "bac prg: build the test program"
+timeout 1200 cargo run --release -q -p bac -- prg --manifest-path "$PROGRAM" -o "$OUT/hello.prg"
+
+step "bac disk build: the disk with the boot sector, the program as BAC"
+timeout 600 cargo run --release -q -p bac -- disk build --game "$OUT/hello.prg" -o "$OUT/bac.d81"
+
+step "bac disk build: the same without a boot sector (for autostart)"
+timeout 600 cargo run --release -q -p bac -- disk build --manifest "$HERE/noboot.toml" --game "$OUT/hello.prg" -o "$OUT/noboot.d81"
+
+bac_run() { # DISK SCREEN PNG: bac run's screenshot; the program must end with its exit code
+    local code=0
+    timeout 120 cargo run --release -q -p bac -- run "$1" "--$2" --screenshot "$3" > "$OUT/bac-run-stdout.txt" || code=$?
+    if [ "$code" != "$PROGRAM_EXIT" ]; then
+        echo "bac run $1 exited with $code, not the program's $PROGRAM_EXIT" >&2
+        false
+    fi
+}
+step "bac run: the disk in our emulator, 40 columns"
+bac_run "$OUT/bac.d81" 40 "$OUT/bac-boot-40.png"
+step "bac run: the disk in our emulator, 80 columns"
+bac_run "$OUT/bac.d81" 80 "$OUT/bac-boot-80.png"
+step "bac run: the disk without boot sector, 40 columns"
+bac_run "$OUT/noboot.d81" 40 "$OUT/bac-autostart-40.png"
+
+step "VICE x128 in Chromium (check.mjs)"
+timeout 240 node "$HERE/check.mjs" --out "$OUT" --chromium "$CHROMIUM" \
+    --disk "$OUT/bac.d81" --bac40 "$OUT/bac-boot-40.png" --bac80 "$OUT/bac-boot-80.png" \
+    --noboot "$OUT/noboot.d81" --bacnoboot40 "$OUT/bac-autostart-40.png" \
+    --stdout "$OUT/bac-run-stdout.txt" --font "$ROOT/emulator-tests/src/font.rs"
