@@ -374,3 +374,24 @@ pub fn measure(dir: &Path, seed: u32, coups: u16) -> Result<(Figures, Run), Cc65
     };
     Ok((figures, run))
 }
+
+/// What the reference program (`cc65/reference`: the Rust rules crate on the host) prints
+/// for `args`, built in `target_dir`. Both benchmark tests hold their C128 runs to it.
+pub fn reference(args: &[String], target_dir: &Path) -> Result<String, Cc65Error> {
+    let manifest = source_dir().join("reference/Cargo.toml");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let command = format!("cargo run --manifest-path {} -- {}", manifest.display(), args.join(" "));
+    let output = Command::new(cargo)
+        .args(["run", "--quiet", "--locked", "--offline", "--manifest-path"])
+        .arg(&manifest)
+        .arg("--target-dir")
+        .arg(target_dir)
+        .arg("--")
+        .args(args)
+        .output()
+        .map_err(|e| Cc65Error::Io(manifest.clone(), e))?;
+    if !output.status.success() {
+        return Err(Cc65Error::Build { command, output: String::from_utf8_lossy(&output.stderr).into_owned() });
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}

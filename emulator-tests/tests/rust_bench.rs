@@ -6,7 +6,6 @@
 
 use emulator_tests::cc65::{harness, trace};
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::OnceLock;
 
 use harness::{Cc65Error, phase};
@@ -30,21 +29,10 @@ fn built() -> &'static Vec<u8> {
     })
 }
 
-/// What the reference program (the rules crate on the host) prints for `args`.
+/// What the reference program (the Rust rules crate on the host) prints for `args`.
 fn reference(args: &[String]) -> String {
-    let manifest = harness::source_dir().join("reference/Cargo.toml");
     let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cc65-reference");
-    let output = Command::new(env!("CARGO"))
-        .args(["run", "--quiet", "--locked", "--offline", "--manifest-path"])
-        .arg(&manifest)
-        .arg("--target-dir")
-        .arg(&target)
-        .arg("--")
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cargo run {}: {e}", manifest.display()));
-    assert!(output.status.success(), "the reference failed:\n{}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    harness::reference(args, &target).unwrap_or_else(|e| panic!("the reference: {e}"))
 }
 
 fn host_trace(params: &Params, recorded: usize) -> Trace {
