@@ -101,6 +101,7 @@ pub mod op {
     pub const CMP_ZP: u8 = 0xC5;
     pub const CPX_IMM: u8 = 0xE0;
     pub const CPY_IMM: u8 = 0xC0;
+    pub const CPY_ZP: u8 = 0xC4;
     pub const BIT_ZP: u8 = 0x24;
     pub const INC_ZP: u8 = 0xE6;
     pub const DEC_ZP: u8 = 0xC6;
@@ -153,7 +154,7 @@ pub fn info(opcode: u8) -> Option<(u8, u8)> {
             (2, 2)
         }
         LDA_ZP | LDX_ZP | LDY_ZP | STA_ZP | STX_ZP | STY_ZP | ADC_ZP | SBC_ZP | AND_ZP | ORA_ZP | EOR_ZP | CMP_ZP
-        | BIT_ZP => (2, 3),
+        | BIT_ZP | CPY_ZP => (2, 3),
         LDA_ZPX | STA_ZPX => (2, 4),
         INC_ZP | DEC_ZP | ASL_ZP | LSR_ZP | ROL_ZP | ROR_ZP => (2, 5),
         LDA_IZY => (2, 5),

@@ -271,7 +271,8 @@ impl Ctx<'_> {
     /// AVR carry in the 6502 carry (see [`Lowered::carry_out`]).
     pub fn lower(&self, i: usize, cpu_carry: bool) -> Result<Lowered, TranslateError> {
         let insn = self.insns[i];
-        let live = self.live_out[i];
+        // Inside an inert SREG save/restore, flags are neither computed nor stored.
+        let live = if self.inert[i] { 0 } else { self.live_out[i] };
         let defs = flags::defs(&insn);
         let need = live & defs;
         let (d, rr, k) = (insn.d, insn.r, insn.k);
@@ -653,8 +654,12 @@ impl Ctx<'_> {
         {
             return Ok(Lowered { asm: a, consumed: 1, carry_out: false });
         }
-        // A carry chain: leave the carry in the 6502 carry for the next instruction.
-        if live & CZNV == C
+        // A carry chain: leave the carry in the 6502 carry for the next instruction (always
+        // between the two halves of an inert frame step, whose flags are never stored).
+        let inert_chain = self.inert[i]
+            && self.insns.get(i + 1).is_some_and(|n| n.op == Op::Sbci)
+            && self.inert.get(i + 1) == Some(&true);
+        if (live & CZNV == C || inert_chain)
             && let Some(inv) = carry_polarity(kind)
             && let Some(next) = self.insns.get(i + 1)
             && !self.is_target[i + 1]

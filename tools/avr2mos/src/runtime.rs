@@ -203,17 +203,20 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     let mut a = Asm::default();
     a.i(ASL_A).b(ADC_IMM, 0x80).i(ROL_A).i(ASL_A).b(ADC_IMM, 0x80).i(ROL_A).i(RTS);
     out.push((Routine::SwapA, a));
-    // Push A registers starting at zero-page address X, upwards.
+    // Push A registers starting at zero-page address X, upwards: SP moves once, then the
+    // registers go to new SP + A, new SP + A - 1, ... (where single pushes would put them).
     let mut a = Asm::default();
     let l = loc.fresh();
-    a.b(STA_ZP, t(0)).label(l).b(LDA_ZPX, 0).b(LDY_IMM, 0).b(STA_IZY, SPL);
-    a.b(LDA_ZP, SPL).b(BNE, 2).b(DEC_ZP, SPH).b(DEC_ZP, SPL).i(INX).b(DEC_ZP, t(0)).br(BNE, l).i(RTS);
+    a.b(STA_ZP, t(0)).b(LDA_ZP, SPL).i(SEC).b(SBC_ZP, t(0)).b(STA_ZP, SPL).b(BCS, 2).b(DEC_ZP, SPH);
+    a.b(LDY_ZP, t(0)).label(l).b(LDA_ZPX, 0).b(STA_IZY, SPL).i(INX).i(DEY).br(BNE, l).i(RTS);
     out.push((Routine::PushRun, a));
-    // Pop A registers into zero-page address X, downwards.
+    // Pop A registers into zero-page address X, downwards: read SP + 1 ... SP + A, then
+    // move SP once.
     let mut a = Asm::default();
     let l = loc.fresh();
-    a.b(STA_ZP, t(0)).label(l).b(INC_ZP, SPL).b(BNE, 2).b(INC_ZP, SPH).b(LDY_IMM, 0).b(LDA_IZY, SPL);
-    a.b(STA_ZPX, 0).i(DEX).b(DEC_ZP, t(0)).br(BNE, l).i(RTS);
+    a.i(CLC).b(ADC_IMM, 1).b(STA_ZP, t(0)).b(LDY_IMM, 1);
+    a.label(l).b(LDA_IZY, SPL).b(STA_ZPX, 0).i(DEX).i(INY).b(CPY_ZP, t(0)).br(BNE, l);
+    a.i(DEY).i(TYA).i(CLC).b(ADC_ZP, SPL).b(STA_ZP, SPL).b(BCC, 2).b(INC_ZP, SPH).i(RTS);
     out.push((Routine::PopRun, a));
 
     // r1:r0 = T0 * T1, unsigned.
@@ -389,4 +392,28 @@ fn mulo(loc: &mut Locals, n: u8, ar: u8, br: u8, pr: u8) -> Asm {
     }
     a.i(RTS);
     a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::{Item, info};
+
+    #[test]
+    fn every_runtime_opcode_is_a_documented_one_with_its_size() {
+        for (routine, a) in emit(Label(0), &mut Locals::default()) {
+            for it in &a.items {
+                let (o, operand) = match it {
+                    Item::Branch(o, _) => (*o, 1),
+                    Item::Ins(o, Arg::None) => (*o, 0),
+                    Item::Ins(o, Arg::Byte(_)) => (*o, 1),
+                    Item::Ins(o, Arg::Word(_) | Arg::Sym(_, Part::Word, _)) => (*o, 2),
+                    Item::Ins(o, Arg::Sym(..)) => (*o, 1),
+                    _ => continue,
+                };
+                let (size, _) = info(o).unwrap_or_else(|| panic!("{routine:?}: opcode {o:#04x}"));
+                assert_eq!(size, 1 + operand, "{routine:?}: opcode {o:#04x}");
+            }
+        }
+    }
 }

@@ -406,6 +406,32 @@ fn status_register_reads_and_writes() {
         40,
     );
     check(
+        "save/restore subi/sbci",
+        &|r| {
+            // Y into the test buffer, down by k and back up, as LLVM reaches big frames.
+            let k = r.next() & 0x3F;
+            vec![
+                ldi(28, 0x80),
+                ldi(29, 0x30),
+                rr(
+                    0x1400,
+                    [16, 17, 18, 24, 25][usize::from(r.next()) % 5],
+                    [16, 17, 18, 24, 25][usize::from(r.next()) % 5],
+                ),
+                0xB000 | 0x0F | (0x30 << 5),
+                imm(0x5000, 28, k),
+                imm(0x4000, 29, 0),
+                0x8208 | (17 << 4) | 1,
+                imm(0x5000, 28, k.wrapping_neg()),
+                imm(0x4000, 29, 0xFF),
+                0xB800 | 0x0F | (0x30 << 5),
+                mov(0, 16),
+            ]
+        },
+        &[C, Z, N, V, S],
+        40,
+    );
+    check(
         "save/restore",
         &|r| {
             vec![
@@ -414,6 +440,8 @@ fn status_register_reads_and_writes() {
                 0x9600 | (0x20) | 3,
                 0x9700 | (0x20) | 3,
                 0xB800 | 0x0F | (0x30 << 5),
+                // r0 is LLVM's scratch register: dead after the restore.
+                mov(0, 16),
             ]
         },
         &[C, Z, N, V, S],

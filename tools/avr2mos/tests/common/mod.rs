@@ -186,6 +186,14 @@ pub fn lockstep(elf: &[u8], max_cycles: u64) -> Result<(Vec<u8>, Vec<String>), S
             }
         }
         let zp = &m.cpu.memory.mem[0x10..0x30];
+        // An inert SREG save leaves r0 (LLVM's scratch register) unwritten on the 6502.
+        let saved_sreg = trace.iter().any(|&a| {
+            avr2mos::decode::decode(&prog.text, a as usize, 0)
+                .is_ok_and(|i| i.op == avr2mos::decode::Op::In && i.k == 0x3F && i.d == 0)
+        });
+        if saved_sreg {
+            avr.r[0] = zp[0];
+        }
         if first {
             // Registers are undefined at the entry: start from the same values.
             avr.r.copy_from_slice(zp);
