@@ -190,3 +190,55 @@ export function alignBlock(vice, viceGlyphs, ours, ourText) {
   }
   return fits;
 }
+
+/**
+ * Reads which cells are non-blank on the canvas screenshot. The canvas shows the core's
+ * frame stretched to the aspect ratio the core reports (`aspect`, width over height), as
+ * large as fits and centred, by factors that are not whole numbers (the 40-column 384 x 272
+ * frame fills 1280 x 460 of the 1280 x 800 canvas, the 80-column 856 x 288 one 1096 x 800),
+ * so its pixels cannot be read back one for one. Each cell of the frame's layout is mapped
+ * onto the canvas and is non-blank if any canvas pixel inside it, one frame pixel in from
+ * each edge, is not the frame's background colour. (A glyph with ink only on a cell's
+ * outermost pixel rows or columns would read as blank; the characters this check meets
+ * have none.)
+ */
+export function canvasCells(canvas, frame, layout, aspect) {
+  const background = readGrid(frame, layout).background;
+  let w = canvas.width, h = canvas.height;
+  if (w / h > aspect) w = Math.round(h * aspect);
+  else h = Math.round(w / aspect);
+  const sx = w / frame.width, sy = h / frame.height;
+  const ox = (canvas.width - w) / 2, oy = (canvas.height - h) / 2;
+  const cells = [];
+  for (let row = 0; row < layout.rows; row++) {
+    for (let col = 0; col < layout.cols; col++) {
+      const fx = layout.x + col * 8, fy = layout.y + row * 8;
+      const x0 = Math.ceil(ox + (fx + 1) * sx), x1 = Math.floor(ox + (fx + 7) * sx) - 1;
+      const y0 = Math.ceil(oy + (fy + 1) * sy), y1 = Math.floor(oy + (fy + 7) * sy) - 1;
+      let ink = false;
+      for (let y = Math.max(0, y0); y <= Math.min(canvas.height - 1, y1) && !ink; y++) {
+        for (let x = Math.max(0, x0); x <= Math.min(canvas.width - 1, x1) && !ink; x++) {
+          ink = rgb(canvas, x, y) !== background;
+        }
+      }
+      cells.push(ink);
+    }
+  }
+  return { cols: layout.cols, rows: layout.rows, cells, scale: { sx, sy, ox, oy } };
+}
+
+/**
+ * The cells whose blankness differs between the frame's grid and the canvas's, as
+ * "row R column C" (a frame cell counts as non-blank here only if it has ink away from
+ * its outermost pixels, as on the canvas).
+ */
+export function compareCanvas(grid, canvasGrid) {
+  const differ = [];
+  for (let i = 0; i < grid.cells.length; i++) {
+    const key = grid.cells[i];
+    let inner = false;
+    for (let y = 1; y < 7 && key; y++) for (let x = 1; x < 7; x++) inner ||= key[y * 8 + x] === "1";
+    if (inner !== canvasGrid.cells[i]) differ.push(`row ${Math.floor(i / grid.cols)} column ${i % grid.cols}`);
+  }
+  return differ;
+}

@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { startServer, launchBrowser } from "./vice.mjs";
-import { LAYOUTS, BANNER, notBlank, readGrid, readText, ourGlyphs, learnGlyphs, alignBlock } from "./cells.mjs";
+import { LAYOUTS, BANNER, notBlank, readGrid, readText, ourGlyphs, learnGlyphs, alignBlock, canvasCells, compareCanvas } from "./cells.mjs";
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, "")] = process.argv[i + 1];
@@ -113,6 +113,18 @@ function judge(frame, mode, ours, autostart) {
   return { ok: true, text, fit };
 }
 
+/** The core's own frame (the libretro screenshot) as PNG bytes, within 10 s. */
+async function frameShot(page) {
+  const base64 = await page.evaluate(async () => {
+    const timeout = new Promise((_, no) => setTimeout(() => no(new Error("the core's screenshot took over 10 s")), 10_000));
+    const bytes = await Promise.race([window.EJS_emulator.gameManager.screenshot(), timeout]);
+    let text = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(text);
+  });
+  return Buffer.from(base64, "base64");
+}
+
 async function runCase(context, origin, c, ours, log) {
   step = `${c.name}: load the page`;
   const page = await context.newPage();
@@ -134,27 +146,50 @@ async function runCase(context, origin, c, ours, log) {
     while (Date.now() < deadline) {
       await page.waitForTimeout(POLL);
       // The core's own frame (libretro screenshot): exact pixels, 8 x 8 cells.
-      frameBytes = Buffer.from(await page.evaluate(async () => Array.from(await window.EJS_emulator.gameManager.screenshot()), null));
+      frameBytes = await frameShot(page);
       shots++;
       look = judge(decodePng(frameBytes), c.mode, ours, c.autostart);
       if (look.ok) break;
     }
+    // The canvas: taken with the emulation paused right after a frame, so that both show
+    // the same moment (the cursor blinks); read per cell and compared with the frame.
+    // Tried a few times in case the cursor blinked between the two.
+    step = `${c.name}: compare the canvas with the core's frame`;
     const base = path.join(args.out, `vice-${c.name}`);
+    let canvasDiff = ["not compared"];
+    let canvasBytes;
+    for (let attempt = 0; attempt < 5 && look?.ok && canvasDiff.length; attempt++) {
+      frameBytes = await frameShot(page);
+      await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(0));
+      await page.waitForTimeout(100);
+      canvasBytes = await canvas.screenshot({ timeout: 10_000 });
+      const aspect = await page.evaluate(() => window.EJS_emulator.gameManager.getVideoDimensions("aspect"));
+      await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(1));
+      const frame = decodePng(frameBytes);
+      look = judge(frame, c.mode, ours, c.autostart);
+      const layout = LAYOUTS[`vice${c.mode}`];
+      canvasDiff = compareCanvas(readGrid(frame, layout), canvasCells(decodePng(canvasBytes), frame, layout, aspect));
+    }
+    canvasBytes ??= await canvas.screenshot({ timeout: 10_000 });
     fs.writeFileSync(`${base}-frame.png`, frameBytes ?? Buffer.alloc(0));
-    await canvas.screenshot({ path: `${base}-canvas.png`, timeout: 10_000 });
+    fs.writeFileSync(`${base}-canvas.png`, canvasBytes);
     fs.writeFileSync(`${base}.txt`, (look?.text ?? []).join("\n") + "\n");
     fs.writeFileSync(`${base}-console.log`, consoleLines.join("\n") + "\n");
     const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
     log.push(`${c.name}: core running after ${(started / 1000).toFixed(1)} s, ${frames} frames, ${shots} looks, ${secs} s`);
-    step = `${c.name}: check the canvas`;
-    notBlank(decodePng(fs.readFileSync(`${base}-canvas.png`)), `${base}-canvas.png`);
-    notBlank(decodePng(frameBytes), `${base}-frame.png`);
+    step = `${c.name}: check the pictures are not blank`;
+    notBlank(decodePng(canvasBytes), `${base}-canvas.png`);
+    if (frameBytes) notBlank(decodePng(frameBytes), `${base}-frame.png`);
     step = `${c.name}: compare with bac run`;
     if (!look || !look.ok) {
       throw new Error(`${look ? look.why : "no frame"} after ${SCREEN_TIMEOUT / 1000} s; VICE's screen reads\n${(look?.text ?? []).filter((l) => l).join("\n")}\n(${base}-frame.png, ${base}-canvas.png, ${args[c.ours]})`);
     }
-    console.log(`ok ${c.name}: the program's ${look.fit.rows} line(s) match bac run's cell by cell at row ${look.fit.offset} of VICE's screen (${secs} s)`);
+    step = `${c.name}: compare the canvas with the core's frame`;
+    if (canvasDiff.length) {
+      throw new Error(`the canvas and the frame differ in blankness at ${canvasDiff.slice(0, 10).join(", ")}${canvasDiff.length > 10 ? ", ..." : ""} (${base}-canvas.png, ${base}-frame.png)`);
+    }
+    console.log(`ok ${c.name}: the program's ${look.fit.rows} line(s) match bac run's cell by cell at row ${look.fit.offset} of VICE's screen; the canvas shows the same cells (${secs} s)`);
   } finally {
     await page.close().catch(() => {});
   }
