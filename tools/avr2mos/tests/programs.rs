@@ -130,3 +130,20 @@ fn translation_and_reference_interpreter_agree_register_for_register() {
         assert!(!out.is_empty());
     }
 }
+
+#[test]
+fn soft_float_matches_the_host() {
+    let (prg, _) = build("float", None);
+    let run = common::run(&prg, 20_000_000).unwrap();
+    let (a, b): (f32, f32) = (std::hint::black_box(3.75), std::hint::black_box(-1.25));
+    let c = a * b + a / b - (a - b);
+    let third = 7u32 as f32 / 3.0;
+    let mut x = 1.0f32;
+    for _ in 0..6 {
+        x = 0.5 * (x + 2.0 / x);
+    }
+    let expected =
+        format!("{} {} {} {} TRUE\r", (a * 1000.0) as i32, (c * 1000.0) as i32, (third * 1e6) as u32, (x * 1e6) as u32);
+    assert_eq!(String::from_utf8_lossy(&run.output), expected);
+    assert_eq!(run.exit, Some(0));
+}
