@@ -1,4 +1,4 @@
-// Minimal PNG reading and writing for the VICE check: 8-bit greyscale, RGB, RGBA,
+// Minimal PNG reading for the VICE check: 8-bit greyscale, RGB, RGBA,
 // grey+alpha and palette images, not interlaced (what Chromium, the `image` crate and
 // VICE's libretro core write). Pixels come back as RGBA bytes.
 import zlib from "node:zlib";
@@ -69,37 +69,4 @@ export function decodePng(bytes) {
     prev = line;
   }
   return { width, height, data };
-}
-
-function crc32(bytes) {
-  let c = ~0;
-  for (const b of bytes) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
-function chunk(kind, body) {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(body.length, 0);
-  head.write(kind, 4, "latin1");
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])), 0);
-  return Buffer.concat([head, body, crc]);
-}
-
-/** Encodes { width, height, data: RGBA } as PNG bytes. */
-export function encodePng({ width, height, data }) {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 6;
-  const raw = Buffer.alloc(height * (width * 4 + 1));
-  for (let y = 0; y < height; y++) {
-    raw[y * (width * 4 + 1)] = 0;
-    Buffer.from(data.buffer, data.byteOffset + y * width * 4, width * 4).copy(raw, y * (width * 4 + 1) + 1);
-  }
-  return Buffer.concat([SIGNATURE, chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
 }
