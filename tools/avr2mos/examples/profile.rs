@@ -66,6 +66,18 @@ fn main() {
         }
     }
     println!("total {total} cycles, output {:?}", String::from_utf8_lossy(&m.output));
+    let mut by_insn: HashMap<u32, u64> = HashMap::new();
+    for (&pc, &c) in &by_pc {
+        if let Some(a) = t.avr_address_of(pc) {
+            *by_insn.entry(a).or_default() += c;
+        }
+    }
+    let mut v: Vec<_> = by_insn.into_iter().collect();
+    v.sort_by_key(|e| std::cmp::Reverse(e.1));
+    for (a, c) in v.iter().take(30) {
+        let insn = avr2mos::decode::decode(&prog.text, *a as usize, 0).map_or("?".into(), |i| i.to_string());
+        println!("{:5.1}% {c:>10} {} {insn}", 100.0 * *c as f64 / total as f64, prog.locate(*a));
+    }
     let mut v: Vec<_> = by_fn.into_iter().collect();
     v.sort_by_key(|e| std::cmp::Reverse(e.1));
     for (f, c) in v.iter().take(25) {

@@ -781,7 +781,13 @@ impl Ctx<'_> {
                 return Ok(None);
             }
             for (n, &m) in cmps.iter().enumerate() {
-                cmp(a, m, true, false);
+                let c = self.insns[m];
+                if c.op == Op::Cpi && c.k == 0 {
+                    // Equality with zero: the load sets Z already.
+                    a.b(LDA_ZP, r(c.d));
+                } else {
+                    cmp(a, m, true, false);
+                }
                 if n + 1 < cmps.len() {
                     a.br(BNE, if set { after } else { target });
                 } else {
