@@ -435,7 +435,14 @@ impl Ctx<'_> {
             }
             Op::Adiw | Op::Sbiw => {
                 let add = insn.op == Op::Adiw;
-                if need & CZNV == 0 {
+                if need & CZNV == 0 && k == 1 {
+                    // Counters and pointers: step by one.
+                    if add {
+                        a.b(INC_ZP, rd).b(BNE, 2).b(INC_ZP, rd + 1);
+                    } else {
+                        a.b(LDA_ZP, rd).b(BNE, 2).b(DEC_ZP, rd + 1).b(DEC_ZP, rd);
+                    }
+                } else if need & CZNV == 0 {
                     a.b(LDA_ZP, rd).i(if add { CLC } else { SEC });
                     a.b(if add { ADC_IMM } else { SBC_IMM }, k as u8).b(STA_ZP, rd);
                     a.b(if add { BCC } else { BCS }, 2).b(if add { INC_ZP } else { DEC_ZP }, rd + 1);
