@@ -24,6 +24,9 @@ pub struct VerifyArgs {
     /// The master seed.
     #[arg(long, default_value_t = 1)]
     seed: u32,
+    /// A verify program built already (default: build firmware/verify-prg now).
+    #[arg(long, value_name = "VERIFY.prg")]
+    prg: Option<PathBuf>,
 }
 
 fn repo_root() -> PathBuf {
@@ -101,7 +104,10 @@ fn host_events(plan: &Plan, round: u32) -> Vec<String> {
 
 /// Runs `bac verify`.
 pub fn run(args: VerifyArgs) -> Result<()> {
-    let prg = build_verify_prg()?;
+    let prg = match &args.prg {
+        Some(path) => std::fs::read(path).with_context(|| format!("reading {}", path.display()))?,
+        None => build_verify_prg()?,
+    };
     let plan = Plan { seed: args.seed, first_round: 0, rounds: args.rounds, coups: args.coups, verbose: false };
     let c128 = parse_rounds(&run_on_c128(&prg, &plan)?)?;
     for round in 0..args.rounds {
