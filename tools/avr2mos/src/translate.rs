@@ -216,6 +216,8 @@ fn peephole(chunks: &mut [Chunk], is_target: &[bool]) {
     };
     let mut stored: Option<u8> = None;
     let mut y: Option<u8> = None;
+    // The zero-page byte the last instruction incremented or decremented.
+    let mut counted: Option<u8> = None;
     for c in chunks.iter_mut() {
         let entry = match c.owner {
             Owner::Insn(i) => is_target[i],
@@ -224,14 +226,32 @@ fn peephole(chunks: &mut [Chunk], is_target: &[bool]) {
         if entry {
             stored = None;
             y = None;
+            counted = None;
         }
         let mut k = 0;
         while k < c.items.len() {
+            let prev = counted.take();
+            match c.items[k] {
+                Item::Ins(INC_ZP | DEC_ZP, Arg::Byte(z)) => counted = Some(z),
+                Item::Label(crate::asm::Label(l)) if l < 0x4000_0000 => counted = prev,
+                _ => {}
+            }
             match c.items[k] {
                 Item::Ins(STA_ZP, Arg::Byte(z)) => stored = Some(z),
                 Item::Ins(CLC | SEC | CLV, Arg::None) => {}
                 Item::Ins(LDA_ZP, Arg::Byte(z)) if stored == Some(z) && sets_nz(c.items.get(k + 1)) => {
                     c.items.remove(k);
+                    continue;
+                }
+                // `dec rX` / `cpi rX, 0` / branch: DEC already set N and Z from rX (A is
+                // not used after the branch: every instruction's code loads what it needs).
+                Item::Ins(LDA_ZP, Arg::Byte(z))
+                    if prev == Some(z)
+                        && matches!(c.items.get(k + 1), Some(Item::Branch(BNE | BEQ | BMI | BPL, _)))
+                        && !matches!(c.items.get(k + 2), Some(Item::Ins(..) | Item::Branch(..))) =>
+                {
+                    c.items.remove(k);
+                    stored = None;
                     continue;
                 }
                 Item::Ins(LDY_IMM, Arg::Byte(q)) => {

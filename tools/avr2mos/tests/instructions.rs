@@ -366,6 +366,18 @@ fn push_pop_and_stack_pointer() {
 }
 
 #[test]
+fn counting_loops() {
+    // dec/inc rX; cpi rX, 0; brne/breq: the compare reuses the flags of the count.
+    let body = |r: &mut Rng| {
+        let d = hreg(r);
+        let step = if r.next() & 1 == 0 { 0x940A } else { 0x9403 };
+        let branch = if r.next() & 1 == 0 { 0xF000 } else { 0xF400 } | (1 << 3) | 1;
+        vec![one(step, d), imm(0x3000, d, 0), branch, ldi(18, 0x66)]
+    };
+    check("count", &body, &[], 60);
+}
+
+#[test]
 fn compare_chains_and_every_branch() {
     // cp/cpc chains of 1..4 bytes followed by each conditional branch: the fused 6502
     // compare must take the branch exactly when the AVR would.
