@@ -348,7 +348,6 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         a.items.insert(0, Item::Label(routine.label()));
         chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });
     }
-    let runtime_chunks = chunks.len();
     let mut i = 0;
     let mut cpu_carry = false;
     while i < insns.len() {
@@ -483,7 +482,6 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
             }
         }
     }
-    let _ = runtime_chunks;
     let stats = Stats {
         avr_insns: insns.len(),
         avr_bytes: prog.text.len(),
