@@ -9,7 +9,7 @@ fn main() {
     let hi = u16::from_str_radix(&args[3], 16).expect("hex");
     let prog = avr2mos::AvrProgram::from_elf(&elf).expect("parse");
     let t = avr2mos::translate_with(&prog, &avr2mos::Options { adjust_all: true }).expect("translate");
-    let mut avr = Avr::new(t.relocated_text.clone(), prog.entry, 0xBFFD);
+    let mut avr = Avr::new(t.relocated_text.clone(), prog.entry, avr2mos::mmap::STACK_TOP - 2);
     let load = 0x1C01usize;
     avr.mem[load..load + t.prg.len() - 2].copy_from_slice(&t.prg[2..]);
     avr.ptr_table = prog.functions.iter().filter_map(|f| Some((t.symbol(&f.name)?, f.addr))).collect();

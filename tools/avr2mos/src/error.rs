@@ -71,8 +71,8 @@ pub enum TranslateError {
         /// The AVR byte address it jumps to.
         target: u32,
     },
-    /// Code, data and the minimum stack do not fit in C128 bank 0 below $C000
-    /// (the program is too large).
+    /// Code, data and `.bss` do not fit in C128 bank 0 below $C000 (the program is too
+    /// large).
     #[error("image does not fit: {what} ends at {end:#06x}, limit {limit:#06x}")]
     TooLarge {
         /// Which part overflowed.

@@ -13,8 +13,8 @@
 //! | `$1C01-$1C0C`  | BASIC 7.0 stub `10 SYS 7181`                                     |
 //! | `$1C0D-`       | start-up code, runtime routines and save area, translated code  |
 //! | after the code | AVR `.rodata` and `.data` (initial values loaded with the file) |
-//! | after the data | AVR `.bss`, zeroed at start-up                                   |
-//! | `-$BFFF`       | AVR software stack, growing down from `$BFFF`                   |
+//! | after the data | AVR `.bss`, zeroed at start-up, up to `$BFFF`                    |
+//! | `$1300-$1BFF`  | AVR software stack, growing down from `$1BFF`                   |
 //!
 //! BASIC's zero page `$10-$5F` is saved at start-up and restored on exit, as are the
 //! 6502 stack pointer and `$FF00`, so the program returns cleanly to `READY.`.
@@ -39,10 +39,14 @@ pub const ZP_SAVE_LEN: u8 = 0x50;
 pub const LOAD_ADDR: u16 = 0x1C01;
 /// First byte after the BASIC stub: the `SYS` target.
 pub const CODE_START: u16 = 0x1C0D;
-/// Initial AVR stack pointer (the stack grows down from here).
-pub const STACK_TOP: u16 = 0xBFFF;
-/// Bytes kept free for the AVR stack below `STACK_TOP`; code and data must end below.
-pub const MIN_STACK: u16 = 0x0800;
+/// Initial AVR stack pointer (the stack grows down from here). The C128 leaves
+/// `$1300-$1BFF` to machine-language programs; putting the stack there gives code and data
+/// everything from `$1C0D` to `$BFFF`.
+pub const STACK_TOP: u16 = 0x1BFF;
+/// Lowest address the AVR stack may reach (2,304 bytes of stack).
+pub const STACK_LIMIT: u16 = 0x1300;
+/// First address code, data and `.bss` may not reach (RAM 0 ends under the KERNAL ROM).
+pub const IMAGE_END: u16 = 0xC000;
 /// The VICE debug cartridge port: writing a byte ends the run with that exit code.
 pub const EXIT_PORT: u16 = 0xD7FF;
 /// MMU configuration register.

@@ -10,7 +10,7 @@ use crate::error::TranslateError;
 use crate::flags;
 use crate::link::{self, Chunk, DataPlacement, Owner};
 use crate::lower::{Ctx, insn_label};
-use crate::mmap::{CODE_START, LOAD_ADDR, MIN_STACK, STACK_TOP};
+use crate::mmap::{CODE_START, IMAGE_END, LOAD_ADDR, STACK_LIMIT, STACK_TOP};
 use crate::program::{AvrProgram, RelocKind, Target};
 use crate::runtime::{self, Locals, Routine};
 
@@ -368,7 +368,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let data_addr = u32::from(CODE_START) + code_len;
     let bss_addr = data_addr + prog.data.len() as u32;
     let end = bss_addr + prog.bss_len;
-    let limit = u32::from(STACK_TOP - MIN_STACK);
+    let limit = u32::from(IMAGE_END);
     if end > limit {
         return Err(TranslateError::TooLarge { what: "code, data and .bss".into(), end, limit });
     }
@@ -502,7 +502,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let _ = writeln!(map, "{data_addr:04x} data ({} bytes, AVR data address {:#06x})", data.len(), prog.data_base);
     let _ = writeln!(map, "{bss_addr:04x} bss ({} bytes)", prog.bss_len);
     let _ = writeln!(map, "{end:04x} end");
-    let _ = writeln!(map, "{STACK_TOP:04x} avr_stack_top (grows down)");
+    let _ = writeln!(map, "{STACK_TOP:04x} avr_stack_top (grows down to {STACK_LIMIT:04x})");
     let _ = writeln!(
         map,
         "# {} AVR instructions -> {} bytes ({:.2} bytes/instruction), runtime {} bytes",

@@ -106,7 +106,7 @@ fn both(words: &[u16], mem_init: &[u8]) -> ([u8; 32], [u8; 32], Vec<u8>, Vec<u8>
     assert!(run.returned && run.exit.is_some(), "translated snippet did not finish");
     let mut r6502 = [0u8; 32];
     r6502.copy_from_slice(&run.zp[0x10..0x30]);
-    let mut avr = Avr::new(prog.text.clone(), 0, 0xBFFD);
+    let mut avr = Avr::new(prog.text.clone(), 0, avr2mos::mmap::STACK_TOP - 2);
     avr.mem[0x3000..0x3000 + mem_init.len()].copy_from_slice(mem_init);
     match avr.run(100_000) {
         Some(Stop::Exit(_)) => {}

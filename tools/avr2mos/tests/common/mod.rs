@@ -147,7 +147,7 @@ pub fn lockstep(elf: &[u8], max_cycles: u64) -> Result<(Vec<u8>, Vec<String>), S
     let prog = avr2mos::AvrProgram::from_elf(elf).map_err(|e| e.to_string())?;
     let t = avr2mos::translate_with(&prog, &avr2mos::Options { adjust_all: true }).map_err(|e| e.to_string())?;
     let mut m = Machine::new(&t.prg);
-    let mut avr = Avr::new(t.relocated_text.clone(), prog.entry, 0xBFFD);
+    let mut avr = Avr::new(t.relocated_text.clone(), prog.entry, avr2mos::mmap::STACK_TOP - 2);
     avr.mem.copy_from_slice(&m.cpu.memory.mem);
     avr.ptr_table = prog.functions.iter().filter_map(|f| Some((t.symbol(&f.name)?, f.addr))).collect();
     avr.code_ptr = |a, z| a.ptr_table.iter().find(|(p, _)| *p == z).map(|&(_, x)| x);
