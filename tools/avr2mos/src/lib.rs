@@ -44,6 +44,7 @@ pub mod decode;
 pub mod error;
 pub mod flags;
 pub mod link;
+pub mod listing;
 pub mod lower;
 pub mod mmap;
 pub mod pipeline;
