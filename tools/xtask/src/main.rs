@@ -4,6 +4,8 @@
 //! - `cargo xtask ci`: what CI runs: formatting, clippy, the tests, and the AVR build of the
 //!   rules crate with its check that no floating-point or 64-bit division helpers creep in.
 //! - `cargo xtask avr`: only the AVR build check.
+//! - `cargo xtask vice`: the real-VICE check (`emulator-tests/vice/run.sh`: VICE 3.9's x128
+//!   in headless Chromium boots a disk we build and its screen is compared with ours).
 
 mod avr;
 mod setup;
@@ -17,9 +19,10 @@ fn main() -> ExitCode {
         "test" => setup::system_packages().and_then(|()| test()),
         "ci" => ci(),
         "avr" => avr::check(),
+        "vice" => vice(),
         "setup" => setup::system_packages(),
         _ => {
-            eprintln!("usage: cargo xtask <test|ci|avr|setup>");
+            eprintln!("usage: cargo xtask <test|ci|avr|vice|setup>");
             return ExitCode::from(2);
         }
     };
@@ -61,5 +64,17 @@ fn ci() -> Result<()> {
     cargo(&["fmt", "--all", "--check"])?;
     cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
     test()?;
-    avr::check()
+    avr::check()?;
+    vice()
+}
+
+/// The real-VICE check; the script installs Chromium and its npm packages itself.
+fn vice() -> Result<()> {
+    let script = workspace_root().join("emulator-tests/vice/run.sh");
+    eprintln!("$ bash {}", script.display());
+    let status = Command::new("bash").arg(&script).status().context("running the VICE check")?;
+    if !status.success() {
+        bail!("the VICE check failed ({status})");
+    }
+    Ok(())
 }
