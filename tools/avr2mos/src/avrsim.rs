@@ -149,6 +149,20 @@ impl Avr {
                     self.r[25] = a.wrapping_rem(b) as u8;
                 }
             }
+            Routine::Udivmodqi4 => {
+                let (a, b) = (self.r[24], self.r[22]);
+                if let (Some(q), Some(m)) = (a.checked_div(b), a.checked_rem(b)) {
+                    self.r[24] = q;
+                    self.r[25] = m;
+                }
+            }
+            Routine::Udivmodhi4 => {
+                let (a, b) = (self.w(24), self.w(22));
+                if let (Some(q), Some(m)) = (a.checked_div(b), a.checked_rem(b)) {
+                    self.set_w(22, q);
+                    self.set_w(24, m);
+                }
+            }
             Routine::Divmodhi4 => {
                 let (a, b) = (self.w(24) as i16, self.w(22) as i16);
                 if b != 0 {

@@ -11,6 +11,8 @@
 //! - `__mulsi3`: r25:r22 = r25:r22 * r21:r18 (low 32 bits).
 //! - `__divmodqi4`: r24 = r24 / r22, r25 = r24 % r22 (signed, truncating).
 //! - `__divmodhi4`: r23:r22 = r25:r24 / r23:r22, r25:r24 = remainder (signed, truncating).
+//! - `__udivmodqi4`, `__udivmodhi4`: the same, unsigned (native: several times faster than
+//!   translating `compiler_builtins`' AVR versions).
 //! - `__c128_kernal(addr: u16, a: u8, x: u8, y: u8, carry: u8) -> u32`: loads A, X, Y and
 //!   the carry (bit 0 of `carry`) and does `JSR addr`; returns A in bits 0-7, X in 8-15,
 //!   Y in 16-23 and the carry in bit 24 (the KERNAL's error flag).
@@ -36,6 +38,8 @@ pub const NATIVE: &[(&str, u32, Routine)] = &[
     ("__c128_exit", 0x3F010, Routine::Exit),
     ("__mulosi4", 0x3F014, Routine::Mulosi4),
     ("__mulodi4", 0x3F018, Routine::Mulodi4),
+    ("__udivmodqi4", 0x3F01C, Routine::Udivmodqi4),
+    ("__udivmodhi4", 0x3F020, Routine::Udivmodhi4),
 ];
 
 /// The runtime routines, each with its own label.
@@ -64,6 +68,10 @@ pub enum Routine {
     PopRun,
     SregRead,
     SregWrite,
+    Udiv8,
+    Udiv16,
+    Udivmodqi4,
+    Udivmodhi4,
     Save,
 }
 
@@ -265,17 +273,51 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.i(RTS);
     out.push((Routine::Mulsi3, a));
 
-    // __divmodqi4: signs in T4 (quotient) and T5 (remainder), unsigned 8-bit division.
+    // T0 / T1, unsigned: quotient in T0, remainder in A. The remainder gets a ninth bit
+    // when the divisor is above 128: then it is certainly large enough to subtract.
     let mut a = Asm::default();
-    let [p1, p2, p3, p4, dl, ds] = [(); 6].map(|_| loc.fresh());
+    let (dl, sub, ds) = (loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDA_IMM, 0).b(LDX_IMM, 8).label(dl).b(ASL_ZP, t(0)).i(ROL_A).br(BCS, sub).b(CMP_ZP, t(1)).br(BCC, ds);
+    a.label(sub).b(SBC_ZP, t(1)).b(INC_ZP, t(0)).label(ds).i(DEX).br(BNE, dl).i(RTS);
+    out.push((Routine::Udiv8, a));
+    // T0:T1 / T2:T3, unsigned: quotient in T0:T1, remainder in T4:T5 (17-bit safe).
+    let mut a = Asm::default();
+    let (dl, force, ds) = (loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDA_IMM, 0).b(STA_ZP, t(4)).b(STA_ZP, t(5)).b(LDX_IMM, 16);
+    a.label(dl).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(4)).b(ROL_ZP, t(5)).br(BCS, force);
+    a.b(LDA_ZP, t(4)).i(SEC).b(SBC_ZP, t(2)).i(TAY).b(LDA_ZP, t(5)).b(SBC_ZP, t(3)).br(BCC, ds);
+    a.b(STA_ZP, t(5)).b(STY_ZP, t(4)).b(INC_ZP, t(0)).br(BNE, ds);
+    a.label(force).b(LDA_ZP, t(4)).i(SEC).b(SBC_ZP, t(2)).b(STA_ZP, t(4));
+    a.b(LDA_ZP, t(5)).b(SBC_ZP, t(3)).b(STA_ZP, t(5)).b(INC_ZP, t(0));
+    a.label(ds).i(DEX).br(BNE, dl).i(RTS);
+    out.push((Routine::Udiv16, a));
+
+    // __udivmodqi4: r24 / r22 -> quotient r24, remainder r25.
+    let mut a = Asm::default();
+    a.b(LDA_ZP, r(24)).b(STA_ZP, t(0)).b(LDA_ZP, r(22)).b(STA_ZP, t(1)).to(JSR, Routine::Udiv8.label());
+    a.b(STA_ZP, r(25)).b(LDA_ZP, t(0)).b(STA_ZP, r(24)).i(RTS);
+    out.push((Routine::Udivmodqi4, a));
+    // __udivmodhi4: r25:r24 / r23:r22 -> quotient r23:r22, remainder r25:r24.
+    let mut a = Asm::default();
+    for (from, to) in [(24, 0), (25, 1), (22, 2), (23, 3)] {
+        a.b(LDA_ZP, r(from)).b(STA_ZP, t(to));
+    }
+    a.to(JSR, Routine::Udiv16.label());
+    for (from, to) in [(0, 22), (1, 23), (4, 24), (5, 25)] {
+        a.b(LDA_ZP, t(from)).b(STA_ZP, r(to));
+    }
+    a.i(RTS);
+    out.push((Routine::Udivmodhi4, a));
+
+    // __divmodqi4: signs in T4 (quotient) and T5 (remainder) around the unsigned division.
+    let mut a = Asm::default();
+    let [p1, p2, p3, p4] = [(); 4].map(|_| loc.fresh());
     a.b(LDA_ZP, r(24)).b(EOR_ZP, r(22)).b(STA_ZP, t(4)).b(LDA_ZP, r(24)).b(STA_ZP, t(5));
     a.br(BPL, p1);
     neg8_a(&mut a);
     a.label(p1).b(STA_ZP, t(0)).b(LDA_ZP, r(22)).br(BPL, p2);
     neg8_a(&mut a);
-    a.label(p2).b(STA_ZP, t(1));
-    a.b(LDA_IMM, 0).b(LDX_IMM, 8).label(dl).b(ASL_ZP, t(0)).i(ROL_A).b(CMP_ZP, t(1)).br(BCC, ds);
-    a.b(SBC_ZP, t(1)).b(INC_ZP, t(0)).label(ds).i(DEX).br(BNE, dl);
+    a.label(p2).b(STA_ZP, t(1)).to(JSR, Routine::Udiv8.label());
     a.b(LDX_ZP, t(5)).br(BPL, p3);
     neg8_a(&mut a);
     a.label(p3).b(STA_ZP, r(25)).b(LDA_ZP, t(0)).b(LDX_ZP, t(4)).br(BPL, p4);
@@ -283,19 +325,15 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.label(p4).b(STA_ZP, r(24)).i(RTS);
     out.push((Routine::Divmodqi4, a));
 
-    // __divmodhi4: |a| in T0:T1, |b| in T2:T3, remainder in T4:T5, signs in T8, T9.
+    // __divmodhi4: |a| in T0:T1, |b| in T2:T3, signs in T8, T9.
     let mut a = Asm::default();
-    let [p1, p2, p3, p4, dl, ds] = [(); 6].map(|_| loc.fresh());
+    let [p1, p2, p3, p4] = [(); 4].map(|_| loc.fresh());
     a.b(LDA_ZP, r(25)).b(EOR_ZP, r(23)).b(STA_ZP, t(8)).b(LDA_ZP, r(25)).b(STA_ZP, t(9));
     a.b(LDA_ZP, r(24)).b(STA_ZP, t(0)).b(LDA_ZP, r(25)).b(STA_ZP, t(1)).br(BPL, p1);
     neg16(&mut a, t(0));
     a.label(p1).b(LDA_ZP, r(22)).b(STA_ZP, t(2)).b(LDA_ZP, r(23)).b(STA_ZP, t(3)).br(BPL, p2);
     neg16(&mut a, t(2));
-    a.label(p2).b(LDA_IMM, 0).b(STA_ZP, t(4)).b(STA_ZP, t(5)).b(LDX_IMM, 16);
-    a.label(dl).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(4)).b(ROL_ZP, t(5));
-    a.b(LDA_ZP, t(4)).i(SEC).b(SBC_ZP, t(2)).i(TAY).b(LDA_ZP, t(5)).b(SBC_ZP, t(3)).br(BCC, ds);
-    a.b(STA_ZP, t(5)).b(STY_ZP, t(4)).b(INC_ZP, t(0));
-    a.label(ds).i(DEX).br(BNE, dl);
+    a.label(p2).to(JSR, Routine::Udiv16.label());
     a.b(LDA_ZP, t(9)).br(BPL, p3);
     neg16(&mut a, t(4));
     a.label(p3).b(LDA_ZP, t(4)).b(STA_ZP, r(24)).b(LDA_ZP, t(5)).b(STA_ZP, r(25));
