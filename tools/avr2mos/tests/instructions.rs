@@ -87,6 +87,8 @@ fn prog_of(words: &[u16]) -> AvrProgram {
         data_base: 0x200,
         functions: vec![Function { name: "main".into(), addr: 0 }],
         entry: 0,
+        // As the pipeline's linker script defines them.
+        absolute: avr2mos::runtime::NATIVE.iter().map(|&(n, a, _)| (a, n.to_string())).collect(),
         ..Default::default()
     }
 }
@@ -461,4 +463,33 @@ fn status_register_reads_and_writes() {
         &[C, Z, N, V, S],
         40,
     );
+}
+
+#[test]
+fn native_helpers_keep_their_conventions() {
+    // A call to each native routine with random operands (non-zero divisors; the overflow
+    // flag pointer aimed at the test buffer) must give what the interpreter computes from
+    // the routines' documented conventions.
+    let call = |addr: u32| [0x940E | (((addr / 2) >> 16) as u16 & 1), ((addr / 2) & 0xFFFF) as u16];
+    for (name, addr) in [
+        ("__mulsi3", 0x3F000u32),
+        ("__divmodhi4", 0x3F004),
+        ("__divmodqi4", 0x3F008),
+        ("__udivmodqi4", 0x3F01C),
+        ("__udivmodhi4", 0x3F020),
+        ("__mulosi4", 0x3F014),
+        ("__mulodi4", 0x3F018),
+    ] {
+        let body = move |r: &mut Rng| {
+            let mut v = vec![imm(0x6000, 22, 1 + (r.next() & 3))]; // ori r22: a non-zero divisor
+            if r.next() & 1 == 0 {
+                v.push(ldi(23, 0)); // and often a small one
+            }
+            // Overflow pointers: r17:r16 and r9:r8 -> $3010.
+            v.extend([ldi(16, 0x10), ldi(17, 0x30), mov(8, 16), mov(9, 17)]);
+            v.extend(call(addr));
+            v
+        };
+        check(name, &body, &[], 60);
+    }
 }
