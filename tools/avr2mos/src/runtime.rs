@@ -273,22 +273,21 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.i(RTS);
     out.push((Routine::Mulsi3, a));
 
-    // T0 / T1, unsigned: quotient in T0, remainder in A. The remainder gets a ninth bit
-    // when the divisor is above 128: then it is certainly large enough to subtract.
+    // T0 / T1, unsigned: quotient in T0, remainder in A. (The partial remainder after k
+    // steps is below 2^k, so it never needs a ninth bit.)
     let mut a = Asm::default();
-    let (dl, sub, ds) = (loc.fresh(), loc.fresh(), loc.fresh());
-    a.b(LDA_IMM, 0).b(LDX_IMM, 8).label(dl).b(ASL_ZP, t(0)).i(ROL_A).br(BCS, sub).b(CMP_ZP, t(1)).br(BCC, ds);
-    a.label(sub).b(SBC_ZP, t(1)).b(INC_ZP, t(0)).label(ds).i(DEX).br(BNE, dl).i(RTS);
+    let (dl, ds) = (loc.fresh(), loc.fresh());
+    a.b(LDA_IMM, 0).b(LDX_IMM, 8).label(dl).b(ASL_ZP, t(0)).i(ROL_A).b(CMP_ZP, t(1)).br(BCC, ds);
+    a.b(SBC_ZP, t(1)).b(INC_ZP, t(0)).label(ds).i(DEX).br(BNE, dl).i(RTS);
     out.push((Routine::Udiv8, a));
-    // T0:T1 / T2:T3, unsigned: quotient in T0:T1, remainder in T4:T5 (17-bit safe).
+    // T0:T1 / T2:T3, unsigned: quotient in T0:T1, remainder in T4:T5 (the partial
+    // remainder after k steps is below 2^k: 16 bits are enough).
     let mut a = Asm::default();
-    let (dl, force, ds) = (loc.fresh(), loc.fresh(), loc.fresh());
+    let (dl, ds) = (loc.fresh(), loc.fresh());
     a.b(LDA_IMM, 0).b(STA_ZP, t(4)).b(STA_ZP, t(5)).b(LDX_IMM, 16);
-    a.label(dl).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(4)).b(ROL_ZP, t(5)).br(BCS, force);
+    a.label(dl).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(4)).b(ROL_ZP, t(5));
     a.b(LDA_ZP, t(4)).i(SEC).b(SBC_ZP, t(2)).i(TAY).b(LDA_ZP, t(5)).b(SBC_ZP, t(3)).br(BCC, ds);
-    a.b(STA_ZP, t(5)).b(STY_ZP, t(4)).b(INC_ZP, t(0)).br(BNE, ds);
-    a.label(force).b(LDA_ZP, t(4)).i(SEC).b(SBC_ZP, t(2)).b(STA_ZP, t(4));
-    a.b(LDA_ZP, t(5)).b(SBC_ZP, t(3)).b(STA_ZP, t(5)).b(INC_ZP, t(0));
+    a.b(STA_ZP, t(5)).b(STY_ZP, t(4)).b(INC_ZP, t(0));
     a.label(ds).i(DEX).br(BNE, dl).i(RTS);
     out.push((Routine::Udiv16, a));
 
