@@ -147,3 +147,14 @@ fn soft_float_matches_the_host() {
     assert_eq!(String::from_utf8_lossy(&run.output), expected);
     assert_eq!(run.exit, Some(0));
 }
+
+#[test]
+fn translation_is_deterministic() {
+    let (prg, report) = build("features", None);
+    for _ in 0..3 {
+        let t = avr2mos::pipeline::translate_elf(&report.elf).unwrap();
+        assert_eq!(t.prg, prg);
+        assert_eq!(t.listing, std::fs::read_to_string(&report.listing).unwrap());
+        assert_eq!(t.map, std::fs::read_to_string(&report.map).unwrap());
+    }
+}
