@@ -45,7 +45,10 @@ impl Xorshift32 {
         }
         let bits = 16 - (n - 1).leading_zeros();
         loop {
-            let candidate = (self.next_word() >> (32 - bits)) as u16;
+            // The top `bits` bits of the word. Shifting the top half (a byte move on the
+            // 6502) and then 16 bits is the same number as shifting all 32 bits by
+            // `32 - bits`, which the 6502 would do a bit at a time across four bytes.
+            let candidate = ((self.next_word() >> 16) as u16) >> (16 - bits);
             if candidate < n {
                 return candidate;
             }
