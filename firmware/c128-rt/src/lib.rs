@@ -79,6 +79,14 @@ fn panic(info: &core::panic::PanicInfo) -> ! {
     exit(PANIC_EXIT_CODE)
 }
 
+/// Where a panic ends under `-C panic=immediate-abort` (`[package.metadata.c128] panic =
+/// "immediate-abort"`): LLVM's AVR back end lowers its trap to a call to `abort`. The exit
+/// code is a panic's, as with the message-printing handler, so a run still says "panicked".
+#[unsafe(no_mangle)]
+pub extern "C" fn abort() -> ! {
+    exit(PANIC_EXIT_CODE)
+}
+
 /// The program's entry point, called by the translator's start-up code.
 #[unsafe(no_mangle)]
 pub extern "C" fn _start() -> ! {

@@ -87,9 +87,19 @@ pub enum TranslateError {
     NoEntry,
 }
 
-/// Errors from building a crate into a `.prg` (see [`crate::pipeline`]).
+/// Errors from building a crate into a `.prg` (see [`crate::pipeline`]). Messages name
+/// the file; the cause follows in the error's source chain (`{:#}` with anyhow).
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
+    /// The crate's `[package.metadata.c128]` table says something the pipeline does not
+    /// understand.
+    #[error("{manifest}: [package.metadata.c128] {why}")]
+    Metadata {
+        /// The manifest read.
+        manifest: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
     /// Cargo could not be started.
     #[error("could not run cargo: {0}")]
     CargoSpawn(#[source] std::io::Error),
@@ -110,7 +120,7 @@ pub enum PipelineError {
         bin: Option<String>,
     },
     /// Reading an input or writing an output failed.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         /// The file concerned.
         path: PathBuf,
@@ -119,7 +129,7 @@ pub enum PipelineError {
         source: std::io::Error,
     },
     /// The translation failed.
-    #[error("translating {elf}: {source}")]
+    #[error("translating {elf}")]
     Translate {
         /// The ELF file being translated.
         elf: PathBuf,

@@ -96,6 +96,41 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PipelineError> {
     })
 }
 
+/// How a program's panics end, chosen by the program in its `Cargo.toml`:
+///
+/// ```toml
+/// [package.metadata.c128]
+/// panic = "immediate-abort"   # or "message", the default
+/// ```
+///
+/// `message` runs `c128-rt`'s panic handler, which prints the message and exits with
+/// code 101; it brings `core::fmt` along (about 12 KB of 6502 code). `immediate-abort`
+/// (rustc's `-C panic=immediate-abort`) ends a panic at once through `abort`, which
+/// `c128-rt` turns into the same exit code, for programs that need the room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PanicStrategy {
+    /// Print the panic message, then exit with code 101.
+    #[default]
+    Message,
+    /// Exit with code 101 at once; no message, no `core::fmt`.
+    ImmediateAbort,
+}
+
+/// Reads the crate's panic strategy from `[package.metadata.c128] panic`.
+pub fn panic_strategy(manifest: &Path) -> Result<PanicStrategy, PipelineError> {
+    let text = std::fs::read_to_string(manifest).map_err(io(manifest))?;
+    let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
+    let doc: toml::Table = text.parse().map_err(|e: toml::de::Error| bad(format!("unreadable manifest: {e}")))?;
+    let setting =
+        doc.get("package").and_then(|p| p.get("metadata")).and_then(|m| m.get("c128")).and_then(|c| c.get("panic"));
+    match setting.map(|v| v.as_str()) {
+        None => Ok(PanicStrategy::Message),
+        Some(Some("message")) => Ok(PanicStrategy::Message),
+        Some(Some("immediate-abort")) => Ok(PanicStrategy::ImmediateAbort),
+        Some(other) => Err(bad(format!("panic = {other:?}: expected \"message\" or \"immediate-abort\""))),
+    }
+}
+
 /// Runs cargo and returns the path of the linked ELF file.
 pub fn build_elf(opts: &BuildOptions) -> Result<PathBuf, PipelineError> {
     let manifest = &opts.manifest_path;
@@ -111,9 +146,13 @@ pub fn build_elf(opts: &BuildOptions) -> Result<PathBuf, PipelineError> {
     if std::fs::read_to_string(&script).ok().as_deref() != Some(text.as_str()) {
         write_atomic(&script, text.as_bytes())?;
     }
+    let panic = match panic_strategy(manifest)? {
+        PanicStrategy::Message => "-C panic=abort",
+        PanicStrategy::ImmediateAbort => "-Z unstable-options -C panic=immediate-abort",
+    };
     let rustflags = format!(
         "-C target-cpu=atmega328p -C linker=rust-lld -C linker-flavor=ld.lld \
-         -C link-arg=--emit-relocs -C link-arg=-T{} -C panic=abort",
+         -C link-arg=--emit-relocs -C link-arg=-T{} {panic}",
         script.display()
     );
     let mut cmd = Command::new("cargo");

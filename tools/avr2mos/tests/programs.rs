@@ -149,6 +149,27 @@ fn soft_float_matches_the_host() {
 }
 
 #[test]
+fn immediate_abort_ends_a_panic_with_its_exit_code_and_no_fmt() {
+    let (prg, report) = build("abort", None);
+    let run = common::run(&prg, 2_000_000).unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.output), "BEFORE\r");
+    assert_eq!(run.exit, Some(101));
+    let map = std::fs::read_to_string(&report.map).unwrap();
+    assert!(!map.contains("core3fmt"), "no core::fmt in a program that cannot print a panic");
+    assert!(map.contains(" abort\n"), "c128-rt's abort: {map}");
+}
+
+#[test]
+fn an_unknown_panic_setting_is_an_error_naming_the_manifest() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bad-metadata");
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = dir.join("Cargo.toml");
+    std::fs::write(&manifest, "[package]\nname = \"x\"\n[package.metadata.c128]\npanic = \"unwind\"\n").unwrap();
+    let error = avr2mos::pipeline::panic_strategy(&manifest).unwrap_err().to_string();
+    assert!(error.contains("Cargo.toml") && error.contains("unwind"), "{error}");
+}
+
+#[test]
 fn translation_is_deterministic() {
     let (prg, report) = build("features", None);
     for _ in 0..3 {

@@ -136,3 +136,31 @@ pub fn run(args: VerifyArgs) -> Result<()> {
     println!("{} rounds agree ({} coups)", args.rounds, u64::from(args.rounds) * u64::from(args.coups));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_lines_parse_and_bad_ones_are_named() {
+        let rounds =
+            parse_rounds("PRESS\rR 00000001 DEADBEEF 0019 00000064\nDONE\n".replace('\r', "\n").as_str()).unwrap();
+        assert_eq!(rounds, vec![RoundResult { round: 1, digest: 0xDEAD_BEEF, coups: 25, bankroll: 100 }]);
+        assert!(parse_rounds("R 1 2 3 4\n").unwrap_err().to_string().contains("before DONE"));
+        assert!(parse_rounds("R 1 XYZ 3 4\nDONE").unwrap_err().to_string().contains("unreadable"));
+        assert!(parse_rounds("R 1 2 3\nDONE").unwrap_err().to_string().contains("3 fields"));
+    }
+
+    #[test]
+    fn the_plan_goes_after_its_magic_or_nowhere() {
+        let plan = Plan { seed: 7, first_round: 2, rounds: 3, coups: 4, verbose: false };
+        let mut image = b"xxBACPLAN1".to_vec();
+        image.extend_from_slice(&[0; Plan::LEN]);
+        image.extend_from_slice(b"yy");
+        patch_plan(&mut image, &plan).unwrap();
+        assert_eq!(&image[10..10 + Plan::LEN], &plan.to_bytes());
+        assert!(image.ends_with(b"yy"));
+        assert!(patch_plan(&mut b"no magic here".to_vec(), &plan).unwrap_err().to_string().contains("no plan block"));
+        assert!(patch_plan(&mut b"BACPLAN1abc".to_vec(), &plan).unwrap_err().to_string().contains("cut short"));
+    }
+}
