@@ -40,6 +40,13 @@ pub struct RunArgs {
     eighty: bool,
 }
 
+/// For a program built by `bac prg`, the listing beside it (`NAME.lst`) names the AVR
+/// instruction each 6502 address came from, so that a crash report says where in the Rust.
+fn listing_map(program: &std::path::Path) -> Option<emulator_tests::SourceMap> {
+    let listing = std::fs::read_to_string(program.with_extension("lst")).ok()?;
+    Some(Box::new(move |pc| avr2mos::listing::origin_of(&listing, pc).map(|origin| origin.to_string())))
+}
+
 /// A `.d81` is recognised by its size, whatever its name.
 const D81_SIZE: usize = 819_200;
 
@@ -58,7 +65,8 @@ pub fn run(args: RunArgs) -> Result<u8> {
         stop_frames_after_keys,
         ..Config::default()
     };
-    let options = RunOptions { config, keys: args.keys.clone(), ..RunOptions::default() };
+    let options =
+        RunOptions { config, keys: args.keys.clone(), source_map: listing_map(&args.file), ..RunOptions::default() };
     let origin = args.file.display().to_string();
     let is_disk = bytes.len() == D81_SIZE || args.file.extension().is_some_and(|e| e.eq_ignore_ascii_case("d81"));
     let program = if is_disk { Program::D81 { image: &bytes, origin: &origin } } else { Program::Prg(&bytes) };
