@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use avr2mos::pipeline::{BuildOptions, build_prg};
 
-#[allow(dead_code)] // Only the digests are compared here; the program prints them.
+#[allow(dead_code)] // Only the digests and pair counts are used here; the program prints them.
 #[path = "../../../emulator-tests/programs/arith/src/ops.rs"]
 mod ops;
 
@@ -46,12 +46,15 @@ fn hello_prints_formats_and_exits() {
     );
 }
 
-fn arith(width: u32, run_ops: fn(&mut ops::Rng, u32) -> [u64; 2]) {
+/// Cycle budget of one arithmetic program (the 64-bit ones take about 12 billion).
+const ARITH_BUDGET: u64 = 40_000_000_000;
+
+fn arith(width: u32, pairs: u32, run_ops: fn(&mut ops::Rng, u32) -> [u64; 2]) {
     let bin = format!("arith{width}");
     let (prg, report) = build("arith", Some(&bin));
-    let run = common::run(&prg, 400_000_000).unwrap();
+    let run = common::run(&prg, ARITH_BUDGET).unwrap();
     let text = String::from_utf8_lossy(&run.output).into_owned();
-    let [u, i] = run_ops(&mut ops::Rng(0x1234_5678), 64);
+    let [u, i] = run_ops(&mut ops::Rng(0x1234_5678), pairs);
     assert_eq!(text, format!("U{width} {u:016X}\rI{width} {i:016X}\r"), "C128 vs host");
     assert_eq!(run.exit, Some(0));
     eprintln!(
@@ -65,24 +68,24 @@ fn arith(width: u32, run_ops: fn(&mut ops::Rng, u32) -> [u64; 2]) {
 
 #[test]
 fn arithmetic_on_8_bits_matches_the_host() {
-    arith(8, |r, n| [ops::ops_u8(r, n), ops::ops_i8(r, n)]);
+    arith(8, ops::PAIRS_8, |r, n| [ops::ops_u8(r, n), ops::ops_i8(r, n)]);
 }
 
 #[test]
 fn arithmetic_on_16_bits_matches_the_host() {
-    arith(16, |r, n| [ops::ops_u16(r, n), ops::ops_i16(r, n)]);
+    arith(16, ops::PAIRS_16, |r, n| [ops::ops_u16(r, n), ops::ops_i16(r, n)]);
 }
 
 #[test]
 fn arithmetic_on_32_bits_matches_the_host() {
-    arith(32, |r, n| [ops::ops_u32(r, n), ops::ops_i32(r, n)]);
+    arith(32, ops::PAIRS_32, |r, n| [ops::ops_u32(r, n), ops::ops_i32(r, n)]);
 }
 
 fn arith64(name: &str, run_ops: fn(&mut ops::Rng, u32) -> u64) {
     let bin = format!("arith_{}", name.to_lowercase());
     let (prg, report) = build("arith", Some(&bin));
-    let run = common::run(&prg, 400_000_000).unwrap();
-    let d = run_ops(&mut ops::Rng(0x1234_5678), 64);
+    let run = common::run(&prg, ARITH_BUDGET).unwrap();
+    let d = run_ops(&mut ops::Rng(0x1234_5678), ops::PAIRS_64);
     assert_eq!(String::from_utf8_lossy(&run.output), format!("{name} {d:016X}\r"), "C128 vs host");
     assert_eq!(run.exit, Some(0));
     eprintln!(

@@ -12,7 +12,7 @@ mod ops;
 
 /// Seed and operand count; the host test uses the same values.
 const SEED: u32 = 0x1234_5678;
-const N: u32 = 64;
+const N: u32 = ops::PAIRS_16;
 
 #[unsafe(no_mangle)]
 pub extern "C" fn main() -> u8 {
