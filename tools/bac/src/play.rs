@@ -299,30 +299,17 @@ fn show_event(out: &mut impl Write, event: Event, you: SeatId) {
 
 /// Starts `file` in a fresh C128 and hands it to the terminal front end.
 fn play_file(file: &std::path::Path, args: &PlayArgs) -> Result<()> {
+    use crate::run_cmd::{program_of, screen_choice};
     use anyhow::Context;
-    use emulator_tests::{Config, Machine, Screen};
+    use emulator_tests::{Config, RunOptions, start};
     let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
     // The TOD clock starts at the time of day, as after a real power-on and a clock setting,
     // so that programs seeding their generator from it differ from run to run.
     let tenths = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() / 100);
     let config =
         Config { eighty_columns: args.eighty, tod_start_tenths: (tenths % 864_000) as u64, ..Config::default() };
-    let mut machine = Machine::new(config);
     let origin = file.display().to_string();
-    if bytes.len() == 819_200 || file.extension().is_some_and(|e| e.eq_ignore_ascii_case("d81")) {
-        let drive = emulator_tests::d81drive::D81Drive::from_bytes(&bytes, &origin)
-            .with_context(|| format!("inserting {origin}"))?;
-        machine.kernal.drive = Some(Box::new(drive));
-        machine.start_boot().with_context(|| format!("booting {origin}"))?;
-    } else {
-        machine.load_prg(&bytes).with_context(|| format!("loading {origin}"))?;
-        let entry = machine.sys_address().with_context(|| format!("{origin} has no SYS line to RUN"))?;
-        machine.start(entry);
-    }
-    let screen = match (args.forty, args.eighty) {
-        (true, _) => Some(Screen::Forty),
-        (_, true) => Some(Screen::Eighty),
-        _ => None,
-    };
-    crate::terminal::play(machine, screen)
+    let machine = start(program_of(file, &bytes, &origin), RunOptions { config, ..RunOptions::default() })
+        .with_context(|| format!("starting {origin}"))?;
+    crate::terminal::play(machine, screen_choice(args.forty, args.eighty))
 }

@@ -50,6 +50,21 @@ fn listing_map(program: &std::path::Path) -> Option<emulator_tests::SourceMap> {
 /// A `.d81` is recognised by its size, whatever its name.
 const D81_SIZE: usize = 819_200;
 
+/// What `file` holds: a disk image (by size or by name) or a program.
+pub fn program_of<'a>(file: &std::path::Path, bytes: &'a [u8], origin: &'a str) -> Program<'a> {
+    let is_disk = bytes.len() == D81_SIZE || file.extension().is_some_and(|e| e.eq_ignore_ascii_case("d81"));
+    if is_disk { Program::D81 { image: bytes, origin } } else { Program::Prg(bytes) }
+}
+
+/// The screen `--40`/`--80` ask for, or `None` for the active one.
+pub fn screen_choice(forty: bool, eighty: bool) -> Option<Screen> {
+    match (forty, eighty) {
+        (true, _) => Some(Screen::Forty),
+        (_, true) => Some(Screen::Eighty),
+        _ => None,
+    }
+}
+
 /// Runs `bac run`, returning the program's exit code.
 pub fn run(args: RunArgs) -> Result<u8> {
     let bytes = std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
@@ -68,19 +83,15 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let options =
         RunOptions { config, keys: args.keys.clone(), source_map: listing_map(&args.file), ..RunOptions::default() };
     let origin = args.file.display().to_string();
-    let is_disk = bytes.len() == D81_SIZE || args.file.extension().is_some_and(|e| e.eq_ignore_ascii_case("d81"));
-    let program = if is_disk { Program::D81 { image: &bytes, origin: &origin } } else { Program::Prg(&bytes) };
+    let program = program_of(&args.file, &bytes, &origin);
     let mut machine = start(program, options).with_context(|| format!("starting {origin}"))?;
     let result = machine.run();
     print!("{}", machine.output_text());
     // The screenshot is written however the run ended: after a crash it shows where.
     if let Some(path) = &args.screenshot {
-        let screen = match (args.forty, args.eighty) {
-            (true, _) => Some(Screen::Forty),
-            (_, true) => Some(Screen::Eighty),
-            _ => None,
-        };
-        machine.save_screenshot(screen, path).with_context(|| format!("writing {}", path.display()))?;
+        machine
+            .save_screenshot(screen_choice(args.forty, args.eighty), path)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     let exit = result.with_context(|| format!("running {origin}"))?;
     Ok(exit.code)
