@@ -58,17 +58,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok((prg, s)) => {
-            println!(
-                "{}: {} AVR instructions -> {} bytes of 6502 code ({:.2} bytes/instruction), runtime {} bytes, data {} bytes, bss {} bytes, ends at ${:04X}",
-                prg.display(),
-                s.avr_insns,
-                s.code_bytes,
-                s.bytes_per_insn(),
-                s.runtime_bytes,
-                s.data_bytes,
-                s.bss_bytes,
-                s.end_addr
-            );
+            println!("{}: {s}", prg.display());
             ExitCode::SUCCESS
         }
         Err(e) => {

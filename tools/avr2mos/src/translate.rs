@@ -40,6 +40,25 @@ impl Stats {
     }
 }
 
+/// The one-line summary both `avr2mos` and `bac prg` print after a build.
+impl std::fmt::Display for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} AVR instructions ({} bytes) became {} bytes of 6502 code ({:.2} bytes each), plus {} bytes of \
+             runtime, {} of data and {} of .bss; the program ends at ${:04X}",
+            self.avr_insns,
+            self.avr_bytes,
+            self.code_bytes,
+            self.bytes_per_insn(),
+            self.runtime_bytes,
+            self.data_bytes,
+            self.bss_bytes,
+            self.end_addr
+        )
+    }
+}
+
 /// The result of a translation.
 #[derive(Debug, Clone)]
 pub struct Translation {

@@ -36,18 +36,7 @@ pub fn run(args: PrgArgs) -> Result<()> {
         quiet: false,
     };
     let report = build_prg(&options).with_context(|| format!("building {}", args.manifest_path.display()))?;
-    let s = &report.stats;
     println!("{}", report.prg.display());
-    eprintln!(
-        "{} AVR instructions ({} bytes) became {} bytes of 6502 code ({:.2} bytes each), plus {} bytes of runtime, {} of data and {} of .bss; the program ends at ${:04X}",
-        s.avr_insns,
-        s.avr_bytes,
-        s.code_bytes,
-        s.bytes_per_insn(),
-        s.runtime_bytes,
-        s.data_bytes,
-        s.bss_bytes,
-        s.end_addr
-    );
+    eprintln!("{}", report.stats);
     Ok(())
 }
