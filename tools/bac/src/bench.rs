@@ -85,16 +85,7 @@ fn c128_figures(cycles_per_coup: f64, shuffle_cycles: u64, code_bytes: usize) ->
 
 /// The translated rules crate on the benchmark.
 fn rust_on_c128() -> Result<Value> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let options = avr2mos::pipeline::BuildOptions {
-        manifest_path: root.join("firmware/bench-prg/Cargo.toml"),
-        bin: None,
-        out: Some(root.join("target/c128/bench.prg")),
-        target_dir: Some(root.join("target/c128")),
-        quiet: true,
-    };
-    let report = avr2mos::pipeline::build_prg(&options).context("building firmware/bench-prg")?;
-    let prg = std::fs::read(&report.prg).with_context(|| format!("reading {}", report.prg.display()))?;
+    let prg = crate::firmware::build("bench-prg", "bench")?;
     let run = harness::run(&prg, &Params::punto_banco(1, BENCH_COUPS)).context("running the Rust benchmark")?;
     // Load address (2) and the BASIC stub `10 SYS 7181` (12) are not program.
     let code_bytes = prg.len().saturating_sub(14);

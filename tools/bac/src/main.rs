@@ -3,6 +3,7 @@
 mod analyze;
 mod bench;
 mod disk_cmd;
+mod firmware;
 mod play;
 mod prg_cmd;
 mod rules_args;

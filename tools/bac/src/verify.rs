@@ -6,11 +6,10 @@
 //! is replayed event by event on both sides and the first differing event is shown.
 
 use anyhow::{Context, Result, bail};
-use avr2mos::pipeline::{BuildOptions, build_prg};
 use bac_verify::{Plan, RoundResult, encode, play_round};
 use clap::Args;
 use emulator_tests::{Config, RunOptions, run_until_exit};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `bac verify` options.
 #[derive(Args, Debug)]
@@ -27,24 +26,6 @@ pub struct VerifyArgs {
     /// A verify program built already (default: build firmware/verify-prg now).
     #[arg(long, value_name = "VERIFY.prg")]
     prg: Option<PathBuf>,
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Builds the C128 verify program and returns its bytes.
-pub fn build_verify_prg() -> Result<Vec<u8>> {
-    let root = repo_root();
-    let options = BuildOptions {
-        manifest_path: root.join("firmware/verify-prg/Cargo.toml"),
-        bin: None,
-        out: Some(root.join("target/c128/verify.prg")),
-        target_dir: Some(root.join("target/c128")),
-        quiet: true,
-    };
-    let report = build_prg(&options).context("building the C128 verify program")?;
-    std::fs::read(&report.prg).with_context(|| format!("reading {}", report.prg.display()))
 }
 
 /// Writes `plan` into the program image after its magic.
@@ -106,7 +87,7 @@ fn host_events(plan: &Plan, round: u32) -> Vec<String> {
 pub fn run(args: VerifyArgs) -> Result<()> {
     let prg = match &args.prg {
         Some(path) => std::fs::read(path).with_context(|| format!("reading {}", path.display()))?,
-        None => build_verify_prg()?,
+        None => crate::firmware::build("verify-prg", "verify")?,
     };
     let plan = Plan { seed: args.seed, first_round: 0, rounds: args.rounds, coups: args.coups, verbose: false };
     let c128 = parse_rounds(&run_on_c128(&prg, &plan)?)?;

@@ -1,0 +1,26 @@
+//! Building the repository's own C128 programs (`firmware/<name>`) through the pipeline,
+//! into one shared target directory, `target/c128`, so that `bac verify` and `bac bench`
+//! reuse each other's build of `core` and the rules.
+
+use anyhow::{Context, Result};
+use avr2mos::pipeline::{BuildOptions, build_prg};
+use std::path::{Path, PathBuf};
+
+/// The repository this `bac` was built from.
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Builds `firmware/<crate_dir>` into `target/c128/<prg_name>.prg` and returns its bytes.
+pub fn build(crate_dir: &str, prg_name: &str) -> Result<Vec<u8>> {
+    let root = repo_root();
+    let options = BuildOptions {
+        manifest_path: root.join("firmware").join(crate_dir).join("Cargo.toml"),
+        bin: None,
+        out: Some(root.join("target/c128").join(format!("{prg_name}.prg"))),
+        target_dir: Some(root.join("target/c128")),
+        quiet: true,
+    };
+    let report = build_prg(&options).with_context(|| format!("building firmware/{crate_dir}"))?;
+    std::fs::read(&report.prg).with_context(|| format!("reading {}", report.prg.display()))
+}
