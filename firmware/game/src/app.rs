@@ -1,0 +1,479 @@
+//! The game from power-on to `READY.`: the title, the options, the players' names, quitting
+//! and the saved game. The table itself is in [`crate::play`].
+
+use bac_rules::{Card, Money, Preset, SeatKind, Suit, Table};
+
+use crate::draw::{self, BACKGROUND, HIGHLIGHT, INK};
+use crate::help;
+use crate::platform::{DiskError, Platform, Sound, colour, key};
+use crate::play::View;
+use crate::save::{self, MAX_SAVED_SEATS, SaveError, Saved, SavedSeat};
+use crate::settings::{MAX_COMPUTERS, MAX_HUMANS, Name, Settings};
+use crate::text::{Lang, Msg};
+
+/// The names the computer players go by.
+const COMPUTER_NAMES: [&[u8]; MAX_COMPUTERS as usize] = [b"MARCEL", b"SOPHIE"];
+
+/// The players who sit down, kept between tables so that changing the rules keeps every
+/// bankroll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seats {
+    /// Seats in table order; `count` are used.
+    pub seats: [SavedSeat; MAX_SAVED_SEATS],
+    /// Seats used.
+    pub count: u8,
+}
+
+/// How the table was left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leave {
+    /// To the options screen.
+    Options,
+    /// To BASIC.
+    Quit,
+}
+
+/// What the title screen chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Start {
+    New,
+    Continue,
+    Quit,
+}
+
+/// The whole game.
+pub struct App<P: Platform> {
+    /// The machine.
+    pub p: P,
+    /// The options in force.
+    pub settings: Settings,
+    /// The players.
+    pub seats: Seats,
+    /// A saved game offered on the title screen.
+    saved: Option<Saved>,
+    /// Why the saved game was not offered, if there was one.
+    save_problem: Option<Msg>,
+    /// Whether anything was played since the program started (nothing to save otherwise).
+    pub played: bool,
+    /// The table left for the options screen, kept while the game stays the same.
+    pub(crate) table: Option<Table>,
+    /// The settings that table was made with.
+    pub(crate) table_settings: Settings,
+    /// The table screen's memory: scoreboard, results, chip.
+    pub(crate) view: View,
+    /// Points of the Player hand's third card in the coup being dealt.
+    pub(crate) player_third: Option<u8>,
+}
+
+impl<P: Platform> App<P> {
+    /// The game on `p`, showing `columns` columns until the options say otherwise.
+    pub fn new(p: P, columns: u8) -> App<P> {
+        let blank = SavedSeat { kind: SeatKind::Human, name: Name::EMPTY, bankroll: Money::ZERO };
+        App {
+            p,
+            settings: Settings::new(columns),
+            seats: Seats { seats: [blank; MAX_SAVED_SEATS], count: 0 },
+            saved: None,
+            save_problem: None,
+            played: false,
+            table: None,
+            table_settings: Settings::new(columns),
+            view: View::new(),
+            player_third: None,
+        }
+    }
+
+    /// The message in the current language.
+    pub fn t(&self, msg: Msg) -> &'static [u8] {
+        msg.text(self.settings.lang)
+    }
+
+    /// Plays a sound if sound is on.
+    pub fn sound(&mut self, s: Sound) {
+        if self.settings.sound {
+            self.p.sound(s);
+        }
+    }
+
+    /// Waits for a key, keeping the frames (and the sound) going.
+    pub fn wait_key(&mut self) -> u8 {
+        loop {
+            self.p.frame();
+            if let Some(k) = self.p.key() {
+                return k;
+            }
+        }
+    }
+
+    /// Waits `frames` frames without reading keys, so a key typed ahead is kept for the
+    /// question it was meant for.
+    pub fn pause(&mut self, frames: u8) {
+        for _ in 0..frames {
+            self.p.frame();
+        }
+    }
+
+    /// Runs the game until the player quits to BASIC.
+    pub fn run(&mut self) {
+        self.p.set_columns(self.settings.columns, BACKGROUND);
+        self.look_for_save();
+        loop {
+            match self.title() {
+                Start::Quit => {
+                    if self.confirm_quit() {
+                        break;
+                    }
+                    continue;
+                }
+                Start::Continue => {
+                    if let Some(saved) = self.saved.take() {
+                        self.settings = saved.settings;
+                        self.seats = Seats { seats: saved.seats, count: saved.count };
+                        self.p.set_columns(self.settings.columns, BACKGROUND);
+                    }
+                }
+                Start::New => {
+                    self.saved = None;
+                    if !self.options() {
+                        continue;
+                    }
+                    self.seat_players();
+                }
+            }
+            if self.table_loop() == Leave::Quit {
+                break;
+            }
+        }
+        self.quit();
+    }
+
+    /// Plays tables until the players quit; the options screen in between may change the
+    /// rules or the seats (bankrolls carry over).
+    fn table_loop(&mut self) -> Leave {
+        loop {
+            match self.play() {
+                Leave::Quit => return Leave::Quit,
+                Leave::Options => {
+                    if self.options() {
+                        self.seat_players();
+                    } else if self.confirm_quit() {
+                        return Leave::Quit;
+                    }
+                }
+            }
+        }
+    }
+
+    fn look_for_save(&mut self) {
+        let mut buf = [0u8; save::MAX_BYTES + 1];
+        let found = match self.p.read(save::FILE, &mut buf) {
+            // Quitting was interrupted after the new file was written and the old one
+            // scratched: the new one is complete (it was closed before the scratch).
+            Err(DiskError::NotFound) => self.p.read(save::NEW_FILE, &mut buf),
+            other => other,
+        };
+        match found {
+            Ok(n) => match save::decode(&buf[..n]) {
+                Ok(saved) => self.saved = Some(saved),
+                Err(SaveError::Version(_)) | Err(SaveError::NotASave) => self.save_problem = Some(Msg::SaveUnknown),
+                Err(_) => self.save_problem = Some(Msg::SaveDamaged),
+            },
+            Err(DiskError::NotFound) => {}
+            Err(DiskError::TooLong) => self.save_problem = Some(Msg::SaveDamaged),
+            Err(_) => self.save_problem = Some(Msg::DiskTrouble),
+        }
+    }
+
+    fn title(&mut self) -> Start {
+        loop {
+            self.draw_title();
+            match self.wait_key() {
+                key::RETURN => return Start::New,
+                key::F1 if self.saved.is_some() => return Start::Continue,
+                key::F1 => return Start::New,
+                key::HELP | key::F5 => help::show(self),
+                key::F7 => self.settings.lang = self.settings.lang.other(),
+                key::STOP | key::ESC => return Start::Quit,
+                _ => {}
+            }
+        }
+    }
+
+    fn draw_title(&mut self) {
+        let cols = self.p.columns();
+        self.p.set_columns(cols, BACKGROUND);
+        let x = (cols - 30) / 2;
+        draw::panel(&mut self.p, x, 1, 30, 11, b"");
+        draw::centred(&mut self.p, 3, b"B A C C A R A T   1 2 8", HIGHLIGHT);
+        let sub = self.t(Msg::Subtitle);
+        draw::centred(&mut self.p, 5, sub, INK);
+        // A natural nine: the best hand there is.
+        let fan = [(13, Suit::Spades), (4, Suit::Hearts), (5, Suit::Diamonds)];
+        for (i, (rank, suit)) in fan.into_iter().enumerate() {
+            draw::card(&mut self.p, cols / 2 - 8 + 6 * i as u8, 7, Card::new(rank, suit));
+        }
+        let mut y = 14;
+        if self.saved.is_some() {
+            let line = self.t(Msg::TitleContinue);
+            draw::centred(&mut self.p, y, line, colour::YELLOW);
+            y += 1;
+        } else if let Some(problem) = self.save_problem {
+            let line = self.t(problem);
+            draw::centred(&mut self.p, y, line, colour::LIGHT_RED);
+            y += 1;
+        }
+        for msg in [Msg::TitleNew, Msg::TitleHelp, Msg::TitleLanguage, Msg::TitleQuit] {
+            y += 1;
+            let line = self.t(msg);
+            draw::centred(&mut self.p, y, line, INK);
+        }
+        let credit = self.t(Msg::Credit);
+        draw::centred(&mut self.p, 24, credit, colour::LIGHT_GREY);
+    }
+
+    /// The options screen. Returns false when the player backed out with STOP.
+    fn options(&mut self) -> bool {
+        const LINES: u8 = 8;
+        let mut line = 0u8;
+        loop {
+            self.settings.normalise();
+            self.draw_options(line);
+            match self.wait_key() {
+                key::DOWN => line = (line + 1) % LINES,
+                key::UP => line = (line + LINES - 1) % LINES,
+                key::RIGHT | key::SPACE | b'+' => self.change_option(line, true),
+                key::LEFT | b'-' => self.change_option(line, false),
+                key::RETURN | key::F1 => return true,
+                key::HELP | key::F5 => help::show(self),
+                key::STOP | key::ESC => return false,
+                _ => self.sound(Sound::Error),
+            }
+        }
+    }
+
+    fn change_option(&mut self, line: u8, up: bool) {
+        let s = &mut self.settings;
+        let step = |v: u8, low: u8, high: u8| -> u8 {
+            if up {
+                if v >= high { low } else { v + 1 }
+            } else if v <= low {
+                high
+            } else {
+                v - 1
+            }
+        };
+        match line {
+            0 => {
+                let i = Preset::ALL.iter().position(|&p| p == s.preset).unwrap_or(0) as u8;
+                s.preset = Preset::ALL[usize::from(step(i, 0, Preset::ALL.len() as u8 - 1))];
+                s.decks = s.preset.customary_decks().1.min(8);
+                s.decks = match s.preset {
+                    Preset::ChemDeFer => 6,
+                    _ => s.decks,
+                };
+            }
+            1 => {
+                let (low, high) = s.preset.customary_decks();
+                s.decks = step(s.decks, low, high);
+            }
+            2 if s.tie_choice() => s.tie_pays = step(s.tie_pays, 8, 9),
+            3 => s.humans = step(s.humans, 1, MAX_HUMANS),
+            4 if s.computers_allowed() => s.computers = step(s.computers, 0, MAX_COMPUTERS),
+            5 => s.sound = !s.sound,
+            6 => s.lang = s.lang.other(),
+            7 => {
+                s.columns = if s.columns == 80 { 40 } else { 80 };
+                let cols = s.columns;
+                self.p.set_columns(cols, BACKGROUND);
+            }
+            _ => {
+                self.sound(Sound::Error);
+                return;
+            }
+        }
+        self.sound(Sound::Chip);
+    }
+
+    fn draw_options(&mut self, selected: u8) {
+        let cols = self.p.columns();
+        draw::clear_rows(&mut self.p, 0, 25);
+        let title = self.t(Msg::OptionsTitle);
+        draw::centred(&mut self.p, 1, title, HIGHLIGHT);
+        let s = self.settings;
+        let x = if cols == 80 { 20 } else { 2 };
+        let value_x = x + 17;
+        let yes_no = |on: bool| if on { Msg::On } else { Msg::Off };
+        let rows: [(Msg, Msg, u32); 8] = [
+            (Msg::OptRules, Msg::preset(s.preset), 0),
+            (Msg::OptDecks, Msg::Empty, u32::from(s.decks)),
+            (Msg::OptTie, if s.tie_choice() { Msg::Empty } else { Msg::TieFixed }, u32::from(s.tie_pays)),
+            (Msg::OptPlayers, Msg::Empty, u32::from(s.humans)),
+            (Msg::OptComputers, if s.computers_allowed() { Msg::Empty } else { Msg::ChemOnly }, u32::from(s.computers)),
+            (Msg::OptSound, yes_no(s.sound), 0),
+            (Msg::OptLanguage, Msg::LanguageName, 0),
+            (Msg::OptScreen, Msg::Empty, u32::from(s.columns)),
+        ];
+        for (i, (label, value, n)) in rows.iter().enumerate() {
+            let y = 4 + 2 * i as u8;
+            let ink = if i as u8 == selected { HIGHLIGHT } else { INK };
+            let label = self.t(*label);
+            if i as u8 == selected {
+                draw::text_reversed(&mut self.p, x, y, label, ink);
+            } else {
+                draw::text(&mut self.p, x, y, label, ink);
+            }
+            let mut at = value_x;
+            if *value == Msg::Empty || *value == Msg::TieFixed || *value == Msg::ChemOnly {
+                at = draw::text(&mut self.p, at, y, crate::num::number(*n).as_bytes(), ink);
+                if i == 2 {
+                    let to_one = self.t(Msg::ToOne);
+                    at = draw::text(&mut self.p, at, y, to_one, ink);
+                }
+            }
+            if *value != Msg::Empty {
+                let v = self.t(*value);
+                draw::text(
+                    &mut self.p,
+                    at + 1,
+                    y,
+                    v,
+                    if *value == Msg::TieFixed || *value == Msg::ChemOnly { colour::LIGHT_GREY } else { ink },
+                );
+            }
+        }
+        let keys = self.t(Msg::OptionsKeys);
+        draw::centred(&mut self.p, 22, keys, colour::LIGHT_GREY);
+        let keys2 = self.t(Msg::OptionsKeys2);
+        draw::centred(&mut self.p, 23, keys2, colour::LIGHT_GREY);
+    }
+
+    /// Seats the players the options call for: people keep their names and bankrolls
+    /// where they already sat, new people type a name, computers take theirs.
+    fn seat_players(&mut self) {
+        let s = self.settings;
+        let start = s.rules().starting_bankroll;
+        let old = self.seats;
+        let mut seats = old;
+        let mut count = 0usize;
+        let humans = old.seats[..usize::from(old.count)].iter().filter(|seat| seat.kind == SeatKind::Human);
+        let mut kept = 0u8;
+        for seat in humans.take(usize::from(s.humans)) {
+            seats.seats[count] = *seat;
+            count += 1;
+            kept += 1;
+        }
+        for n in kept..s.humans {
+            let name = self.ask_name(n);
+            seats.seats[count] = SavedSeat { kind: SeatKind::Human, name, bankroll: start };
+            count += 1;
+        }
+        for name in COMPUTER_NAMES.iter().take(usize::from(s.computers)) {
+            let previous = old.seats[..usize::from(old.count)]
+                .iter()
+                .find(|seat| seat.kind == SeatKind::Computer && seat.name.as_bytes() == *name);
+            let bankroll = previous.map_or(start, |seat| seat.bankroll);
+            seats.seats[count] = SavedSeat { kind: SeatKind::Computer, name: Name::new(name), bankroll };
+            count += 1;
+        }
+        seats.count = count as u8;
+        self.seats = seats;
+    }
+
+    fn ask_name(&mut self, n: u8) -> Name {
+        let mut name = Name::EMPTY;
+        loop {
+            draw::clear_rows(&mut self.p, 0, 25);
+            let prompt = self.t(Msg::AskName);
+            let at = draw::centred_at(&mut self.p, 10, prompt, HIGHLIGHT);
+            draw::text(&mut self.p, at, 10, crate::num::number(u32::from(n) + 1).as_bytes(), HIGHLIGHT);
+            let x = self.p.columns() / 2 - 6;
+            draw::panel(&mut self.p, x - 1, 11, 13, 3, b"");
+            let end = draw::text(&mut self.p, x + 1, 12, name.as_bytes(), INK);
+            self.p.put(end, 12, draw::glyph::SPACE | draw::glyph::REVERSE, INK);
+            let hint = self.t(Msg::NameKeys);
+            draw::centred(&mut self.p, 15, hint, colour::LIGHT_GREY);
+            match self.wait_key() {
+                key::RETURN => break,
+                key::STOP => {
+                    name = Name::EMPTY;
+                    break;
+                }
+                key::DEL => name.pop(),
+                k => {
+                    if !name.push(k) {
+                        self.sound(Sound::Error);
+                    }
+                }
+            }
+        }
+        if name.as_bytes().is_empty() {
+            let mut default = Name::new(self.t(Msg::DefaultName));
+            default.push(b' ');
+            default.push(b'1' + n);
+            return default;
+        }
+        name
+    }
+
+    /// Asks whether to quit to BASIC.
+    pub fn confirm_quit(&mut self) -> bool {
+        draw::clear_rows(&mut self.p, 9, 2);
+        let q = self.t(Msg::ReallyQuit);
+        draw::centred(&mut self.p, 9, q, HIGHLIGHT);
+        loop {
+            match self.wait_key() {
+                b'Y' | b'O' => return true,
+                b'N' | key::STOP | key::ESC => return false,
+                _ => {}
+            }
+        }
+    }
+
+    /// Saves the bankrolls and says how it went.
+    fn quit(&mut self) {
+        if !self.played || self.seats.count == 0 {
+            return;
+        }
+        let saved = Saved { settings: self.settings, seats: self.seats.seats, count: self.seats.count };
+        let mut buf = [0u8; save::MAX_BYTES];
+        let n = save::encode(&saved, &mut buf);
+        let result = self.replace_save(&buf[..n]);
+        draw::clear_rows(&mut self.p, 0, 25);
+        let msg = match result {
+            Ok(()) => Msg::Saved,
+            Err(DiskError::WriteProtected) => Msg::WriteProtected,
+            Err(DiskError::DiskFull) => Msg::DiskFull,
+            Err(_) => Msg::DiskTrouble,
+        };
+        let line = self.t(msg);
+        draw::centred(&mut self.p, 11, line, if result.is_ok() { INK } else { colour::LIGHT_RED });
+        let bye = self.t(Msg::Goodbye);
+        draw::centred(&mut self.p, 13, bye, INK);
+        self.pause(100);
+    }
+
+    /// Writes the new save beside the old one, and only then scratches the old one and
+    /// renames the new: whatever fails, one complete save stays on the disk.
+    fn replace_save(&mut self, bytes: &[u8]) -> Result<(), DiskError> {
+        match self.p.scratch(save::NEW_FILE) {
+            Ok(()) | Err(DiskError::NotFound) => {}
+            Err(e) => return Err(e),
+        }
+        self.p.write(save::NEW_FILE, bytes)?;
+        match self.p.scratch(save::FILE) {
+            Ok(()) | Err(DiskError::NotFound) => {}
+            Err(e) => return Err(e),
+        }
+        self.p.rename(save::NEW_FILE, save::FILE)
+    }
+}
+
+impl Lang {
+    /// The other language.
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::English => Lang::French,
+            Lang::French => Lang::English,
+        }
+    }
+}

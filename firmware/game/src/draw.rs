@@ -1,0 +1,162 @@
+//! Text, cards and boxes on the character screen.
+//!
+//! Screen codes are the C128 character ROM's upper-case/graphics layout, which the game's
+//! own character set keeps: letters and digits where BASIC's are, the suits and the
+//! rounded corners where PETSCII has them. So text reads the same in our runner, in VICE
+//! and on a real machine.
+
+use bac_rules::{Card, Suit};
+
+use crate::platform::{Colour, Platform, colour};
+
+/// The baize.
+pub const BACKGROUND: Colour = colour::GREEN;
+/// Ordinary text.
+pub const INK: Colour = colour::WHITE;
+/// What asks for attention: prompts, the selected item.
+pub const HIGHLIGHT: Colour = colour::YELLOW;
+/// Cards are five cells wide...
+pub const CARD_W: u8 = 5;
+/// ...and four high.
+pub const CARD_H: u8 = 4;
+
+/// Screen codes of the PETSCII graphics the game draws with.
+pub mod glyph {
+    /// Horizontal line.
+    pub const LINE_H: u8 = 0x40;
+    /// Vertical line.
+    pub const LINE_V: u8 = 0x5D;
+    /// Rounded corner, top left.
+    pub const TOP_LEFT: u8 = 0x55;
+    /// Rounded corner, top right.
+    pub const TOP_RIGHT: u8 = 0x49;
+    /// Rounded corner, bottom left.
+    pub const BOTTOM_LEFT: u8 = 0x4A;
+    /// Rounded corner, bottom right.
+    pub const BOTTOM_RIGHT: u8 = 0x4B;
+    /// Checkerboard: the back of a card.
+    pub const CHECKER: u8 = 0x66;
+    /// A filled disc: a bead on the scoreboard.
+    pub const BALL: u8 = 0x51;
+    /// An open circle: a bead with a tie after it.
+    pub const CIRCLE: u8 = 0x57;
+    /// Space.
+    pub const SPACE: u8 = 0x20;
+    /// The reverse-video bit.
+    pub const REVERSE: u8 = 0x80;
+}
+
+/// The screen code that shows ASCII character `c` (lower case as capitals; characters
+/// the set lacks as a space).
+pub fn screen_code(c: u8) -> u8 {
+    match c {
+        b'@'..=b'Z' => c - 0x40,
+        b'a'..=b'z' => c - 0x60,
+        b' '..=b'?' => c,
+        b'^' => 30,
+        b'_' => 31,
+        _ => glyph::SPACE,
+    }
+}
+
+/// Writes ASCII text; returns the column after it.
+pub fn text(p: &mut impl Platform, x: u8, y: u8, s: &[u8], colour: Colour) -> u8 {
+    let mut at = x;
+    for &c in s {
+        p.put(at, y, screen_code(c), colour);
+        at = at.saturating_add(1);
+    }
+    at
+}
+
+/// Writes text in reverse video (a highlighted item).
+pub fn text_reversed(p: &mut impl Platform, x: u8, y: u8, s: &[u8], colour: Colour) -> u8 {
+    let mut at = x;
+    for &c in s {
+        p.put(at, y, screen_code(c) | glyph::REVERSE, colour);
+        at = at.saturating_add(1);
+    }
+    at
+}
+
+/// Writes text right-aligned so that it ends just before column `end`.
+pub fn text_right(p: &mut impl Platform, end: u8, y: u8, s: &[u8], colour: Colour) {
+    text(p, end.saturating_sub(s.len() as u8), y, s, colour);
+}
+
+/// Writes text centred on the row.
+pub fn centred(p: &mut impl Platform, y: u8, s: &[u8], colour: Colour) {
+    let cols = p.columns();
+    let x = cols.saturating_sub(s.len() as u8) / 2;
+    text(p, x, y, s, colour);
+}
+
+/// Writes text centred on the row; returns the column after it.
+pub fn centred_at(p: &mut impl Platform, y: u8, s: &[u8], colour: Colour) -> u8 {
+    let cols = p.columns();
+    let x = cols.saturating_sub(s.len() as u8 + 2) / 2;
+    text(p, x, y, s, colour)
+}
+
+/// Blanks whole rows.
+pub fn clear_rows(p: &mut impl Platform, y: u8, h: u8) {
+    let cols = p.columns();
+    p.fill(0, y, cols, h, glyph::SPACE, INK);
+}
+
+/// Screen code and colour of a suit.
+pub fn suit(s: Suit) -> (u8, Colour) {
+    match s {
+        Suit::Spades => (0x41, colour::BLACK),
+        Suit::Hearts => (0x53, colour::LIGHT_RED),
+        Suit::Clubs => (0x58, colour::BLACK),
+        Suit::Diamonds => (0x5A, colour::LIGHT_RED),
+    }
+}
+
+fn frame(p: &mut impl Platform, x: u8, y: u8, w: u8, h: u8, colour: Colour) {
+    p.put(x, y, glyph::TOP_LEFT, colour);
+    p.fill(x + 1, y, w - 2, 1, glyph::LINE_H, colour);
+    p.put(x + w - 1, y, glyph::TOP_RIGHT, colour);
+    p.fill(x, y + 1, 1, h - 2, glyph::LINE_V, colour);
+    p.fill(x + w - 1, y + 1, 1, h - 2, glyph::LINE_V, colour);
+    p.put(x, y + h - 1, glyph::BOTTOM_LEFT, colour);
+    p.fill(x + 1, y + h - 1, w - 2, 1, glyph::LINE_H, colour);
+    p.put(x + w - 1, y + h - 1, glyph::BOTTOM_RIGHT, colour);
+}
+
+/// Draws a card face up, or its back for `None`:
+///
+/// ```text
+/// ╭───╮   ╭───╮
+/// │10♥│   │▒▒▒│
+/// │ ♥ │   │▒▒▒│
+/// ╰───╯   ╰───╯
+/// ```
+pub fn card(p: &mut impl Platform, x: u8, y: u8, card: Option<Card>) {
+    frame(p, x, y, CARD_W, CARD_H, INK);
+    let Some(card) = card else {
+        p.fill(x + 1, y + 1, CARD_W - 2, CARD_H - 2, glyph::CHECKER, colour::LIGHT_BLUE);
+        return;
+    };
+    let (pip, ink) = suit(card.suit());
+    p.fill(x + 1, y + 1, CARD_W - 2, CARD_H - 2, glyph::SPACE, ink);
+    if card.rank() == 10 {
+        text(p, x + 1, y + 1, b"10", ink);
+    } else {
+        p.put(x + 1, y + 1, screen_code(card.rank_char()), ink);
+    }
+    p.put(x + 3, y + 1, pip, ink);
+    p.put(x + 2, y + 2, pip, ink);
+}
+
+/// Draws an empty place where a card will go.
+pub fn no_card(p: &mut impl Platform, x: u8, y: u8) {
+    p.fill(x, y, CARD_W, CARD_H, glyph::SPACE, INK);
+}
+
+/// A boxed panel with a title in its top edge.
+pub fn panel(p: &mut impl Platform, x: u8, y: u8, w: u8, h: u8, title: &[u8]) {
+    frame(p, x, y, w, h, colour::LIGHT_GREY);
+    text(p, x + 2, y, title, HIGHLIGHT);
+}

@@ -1,0 +1,145 @@
+//! What the game needs from the machine, and nothing more: character cells, keys, frames,
+//! sound and four file operations. The C128 program implements it on the VIC/VDC, the key
+//! matrix, the raster and the SID; host tests implement it with a scripted keyboard.
+
+/// A colour, numbered as on the VIC-II (the C128's 80-column side maps it to RGBI).
+pub type Colour = u8;
+
+/// The VIC-II's sixteen colours, by the names the C128 manual gives them.
+pub mod colour {
+    use super::Colour;
+    /// Black.
+    pub const BLACK: Colour = 0;
+    /// White.
+    pub const WHITE: Colour = 1;
+    /// Red.
+    pub const RED: Colour = 2;
+    /// Cyan.
+    pub const CYAN: Colour = 3;
+    /// Green: the baize.
+    pub const GREEN: Colour = 5;
+    /// Blue.
+    pub const BLUE: Colour = 6;
+    /// Yellow.
+    pub const YELLOW: Colour = 7;
+    /// Orange.
+    pub const ORANGE: Colour = 8;
+    /// Light red: red cards, the Banker.
+    pub const LIGHT_RED: Colour = 10;
+    /// Light green: winnings.
+    pub const LIGHT_GREEN: Colour = 13;
+    /// Light blue: the Player.
+    pub const LIGHT_BLUE: Colour = 14;
+    /// Light grey.
+    pub const LIGHT_GREY: Colour = 15;
+}
+
+/// Keys as PETSCII codes, the way the C128's GETIN reports them.
+pub mod key {
+    /// RUN/STOP.
+    pub const STOP: u8 = 3;
+    /// TAB.
+    pub const TAB: u8 = 9;
+    /// RETURN (and the keypad's ENTER).
+    pub const RETURN: u8 = 13;
+    /// Cursor down.
+    pub const DOWN: u8 = 17;
+    /// CLR/HOME.
+    pub const HOME: u8 = 19;
+    /// INST/DEL.
+    pub const DEL: u8 = 20;
+    /// ESC.
+    pub const ESC: u8 = 27;
+    /// Cursor right.
+    pub const RIGHT: u8 = 29;
+    /// SPACE.
+    pub const SPACE: u8 = 32;
+    /// HELP.
+    pub const HELP: u8 = 132;
+    /// F1.
+    pub const F1: u8 = 133;
+    /// F3.
+    pub const F3: u8 = 134;
+    /// F5.
+    pub const F5: u8 = 135;
+    /// F7.
+    pub const F7: u8 = 136;
+    /// Cursor up.
+    pub const UP: u8 = 145;
+    /// Cursor left.
+    pub const LEFT: u8 = 157;
+}
+
+/// Sound effects, each a few frames long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sound {
+    /// A card lands.
+    Card,
+    /// The player's side won.
+    Win,
+    /// The player's side lost.
+    Loss,
+    /// The shoe is shuffled.
+    Shuffle,
+    /// A chip is placed.
+    Chip,
+    /// A refused key or bet.
+    Error,
+}
+
+/// Why a file operation failed, as the 1581 reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiskError {
+    /// 62 FILE NOT FOUND.
+    NotFound,
+    /// 26 WRITE PROTECT ON.
+    WriteProtected,
+    /// 72 DISK FULL.
+    DiskFull,
+    /// No drive answered.
+    NoDevice,
+    /// The file is longer than the buffer.
+    TooLong,
+    /// Any other DOS status.
+    Dos(u8),
+}
+
+/// The machine under the game.
+pub trait Platform {
+    /// Columns of the screen in use: 40 or 80.
+    fn columns(&self) -> u8;
+    /// Shows the 40- or 80-column screen, cleared to `background`.
+    fn set_columns(&mut self, columns: u8, background: Colour);
+    /// Writes a screen code (0-255; 128 and up are reversed) at a cell; cells off the
+    /// screen are ignored.
+    fn put(&mut self, x: u8, y: u8, code: u8, colour: Colour);
+    /// Fills a rectangle of cells.
+    fn fill(&mut self, x: u8, y: u8, w: u8, h: u8, code: u8, colour: Colour);
+    /// A key that went down since the last call.
+    fn key(&mut self) -> Option<u8>;
+    /// Waits for the next frame (1/50 s on PAL, 1/60 on NTSC) and moves sound effects on.
+    fn frame(&mut self);
+    /// Starts a sound effect.
+    fn sound(&mut self, sound: Sound);
+    /// A counter that runs with time and with the raster: the generator's seed.
+    fn ticks(&self) -> u32;
+    /// Reads a whole SEQ file.
+    fn read(&mut self, name: &[u8], buf: &mut [u8]) -> Result<usize, DiskError>;
+    /// Writes a new SEQ file.
+    fn write(&mut self, name: &[u8], data: &[u8]) -> Result<(), DiskError>;
+    /// Scratches a file.
+    fn scratch(&mut self, name: &[u8]) -> Result<(), DiskError>;
+    /// Renames a file.
+    fn rename(&mut self, from: &[u8], to: &[u8]) -> Result<(), DiskError>;
+    /// Opens the help text (the SEQ file `BAC HELP`) for reading from its start. It is read
+    /// as it is shown, so it may be longer than any buffer the game could spare.
+    fn open_help(&mut self) -> Result<(), DiskError>;
+    /// The next byte of the help text (PETSCII), or `None` at its end or on an error.
+    fn help_byte(&mut self) -> Option<u8>;
+    /// Closes the help text.
+    fn close_help(&mut self);
+    /// Called after every settled coup with the money on the table (bankrolls, stakes and
+    /// the house, in cents) before the coup was dealt and after it was settled: the two are
+    /// always equal, and the C128 posts them where the keyboard fuzz test watches them.
+    fn settled(&mut self, coups: u16, before: u32, after: u32);
+}

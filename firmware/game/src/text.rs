@@ -1,0 +1,172 @@
+//! Every message the game shows, in English and in French (the Loadstar original offered
+//! both). Capitals only, as the C128's upper-case character set shows them; French
+//! capitals go without accents, as French typesetting allows.
+//!
+//! Messages shown at the table fit 40 columns with a ten-letter name in front.
+
+use bac_rules::Preset;
+
+/// The language of the messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Lang {
+    /// English.
+    English = 0,
+    /// French.
+    French = 1,
+}
+
+macro_rules! messages {
+    ($($name:ident => $en:literal, $fr:literal;)*) => {
+        /// A message, looked up in the current language with [`Msg::text`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[allow(missing_docs)]
+        pub enum Msg { $($name,)* }
+
+        /// The messages in table order: English then French.
+        const TEXTS: &[[&[u8]; 2]] = &[$([$en, $fr],)*];
+    };
+}
+
+messages! {
+    Empty => b"", b"";
+    Subtitle => b"FOR THE COMMODORE 128", b"POUR LE COMMODORE 128";
+    Credit => b"WRITTEN IN RUST - BAC128", b"ECRIT EN RUST - BAC128";
+    TitleContinue => b"F1  CONTINUE THE SAVED GAME", b"F1  REPRENDRE LA PARTIE";
+    TitleNew => b"RETURN  NEW GAME", b"RETURN  NOUVELLE PARTIE";
+    TitleHelp => b"HELP/F5  RULES AND KEYS", b"HELP/F5  REGLES ET TOUCHES";
+    TitleLanguage => b"F7  EN FRANCAIS", b"F7  IN ENGLISH";
+    TitleQuit => b"RUN/STOP  QUIT TO BASIC", b"RUN/STOP  RETOUR AU BASIC";
+    SaveDamaged => b"SAVED GAME DAMAGED: NEW GAME", b"SAUVEGARDE ABIMEE: NOUVELLE PARTIE";
+    SaveUnknown => b"UNKNOWN SAVE FILE: NEW GAME", b"SAUVEGARDE INCONNUE: NOUVELLE PARTIE";
+    DiskTrouble => b"DISK ERROR: NOTHING SAVED", b"ERREUR DISQUE: RIEN SAUVE";
+    WriteProtected => b"DISK WRITE PROTECTED: NOT SAVED", b"DISQUE PROTEGE: PAS SAUVE";
+    DiskFull => b"DISK FULL: NOT SAVED", b"DISQUE PLEIN: PAS SAUVE";
+    Saved => b"BANKROLLS SAVED", b"CAISSES SAUVEES";
+    Goodbye => b"THANK YOU FOR PLAYING", b"MERCI D'AVOIR JOUE";
+    ReallyQuit => b"QUIT TO BASIC? Y/N", b"RETOUR AU BASIC? O/N";
+    OptionsTitle => b"TABLE OPTIONS", b"OPTIONS DE LA TABLE";
+    OptRules => b"RULES", b"REGLES";
+    OptDecks => b"DECKS", b"JEUX";
+    OptTie => b"TIE PAYS", b"EGALITE PAYEE";
+    OptPlayers => b"PLAYERS", b"JOUEURS";
+    OptComputers => b"COMPUTER PLAYERS", b"JOUEURS ORDINATEUR";
+    OptSound => b"SOUND", b"SON";
+    OptLanguage => b"LANGUAGE", b"LANGUE";
+    OptScreen => b"COLUMNS", b"COLONNES";
+    On => b"ON", b"OUI";
+    Off => b"OFF", b"NON";
+    LanguageName => b"ENGLISH", b"FRANCAIS";
+    ToOne => b" TO 1", b" POUR 1";
+    TieFixed => b"(FIXED)", b"(FIXE)";
+    ChemOnly => b"(CHEMIN DE FER)", b"(CHEMIN DE FER)";
+    OptionsKeys => b"CRSR UP/DOWN: CHOOSE  LEFT/RIGHT: CHANGE", b"CRSR HAUT/BAS: CHOIX  GAUCHE/DROITE";
+    OptionsKeys2 => b"RETURN: PLAY  HELP: RULES  STOP: BACK", b"RETURN: JOUER  HELP: REGLES  STOP";
+    AskName => b"NAME OF PLAYER ", b"NOM DU JOUEUR ";
+    NameKeys => b"TYPE A NAME, THEN RETURN", b"TAPEZ UN NOM, PUIS RETURN";
+    DefaultName => b"PLAYER", b"JOUEUR";
+    PresetPuntoBanco => b"PUNTO BANCO", b"PUNTO BANCO";
+    PresetNoCommission => b"NO COMMISSION", b"SANS COMMISSION";
+    PresetSahara => b"SAHARA SANDS", b"SAHARA SANDS";
+    PresetLoadstar => b"LOADSTAR 128", b"LOADSTAR 128";
+    PresetChemDeFer => b"CHEMIN DE FER", b"CHEMIN DE FER";
+    Player => b"PLAYER", b"JOUEUR";
+    Banker => b"BANKER", b"BANQUE";
+    Tie => b"TIE", b"EGAL";
+    Punto => b"PUNTO", b"PONTE";
+    Bank => b"BANK", b"BANQUE";
+    Bankroll => b"BANKROLL", b"CAISSE";
+    CardsLeft => b"SHOE", b"SABOT";
+    Cut => b"CUT", b"COUPE";
+    Chip => b"CHIP", b"JETON";
+    PlaceBets => b"YOUR BETS", b"FAITES VOS JEUX";
+    StakeBank => b"STAKE THE BANK", b"FAITES LA BANQUE";
+    BancoOrBet => b"BANCO OR BET", b"BANCO OU MISE";
+    KeysHouse => b"P B T:BET 1-8:CHIP C:CLEAR RETURN:DEAL", b"P B T:MISE 1-8:JETON C:EFFACE RETURN";
+    KeysBank => b"B:STAKE 1-8:CHIP C:CLEAR RETURN:DONE", b"B:MISE 1-8:JETON C:EFFACE RETURN";
+    KeysPunter => b"B:BANCO P:BET C:CLEAR RETURN:DONE", b"B:BANCO P:MISE C:EFFACE RETURN";
+    LeavePrompt => b"Y:QUIT  O:OPTIONS  N:PLAY ON", b"Q:QUITTER  O:OPTIONS  N:REJOUER";
+    SpotClosed => b"NO SUCH BET IN THIS GAME", b"PAS DE TELLE MISE ICI";
+    BelowMinimum => b"TABLE MINIMUM IS", b"MISE MINIMUM:";
+    AboveMaximum => b"TABLE LIMIT IS", b"MISE MAXIMUM:";
+    NotEnough => b"NOT ENOUGH MONEY", b"PAS ASSEZ D'ARGENT";
+    BankCannotCover => b"THE BANK CANNOT COVER THAT", b"LA BANQUE NE PEUT COUVRIR";
+    BancoCalled => b"BANCO IS CALLED: NO MORE BETS", b"BANCO: RIEN NE VA PLUS";
+    WrongSide => b"NOT ON THAT SIDE", b"PAS DE CE COTE";
+    StakeFirst => b"STAKE THE BANK FIRST", b"FAITES D'ABORD LA BANQUE";
+    NoPunters => b"NOBODY BETS AGAINST THE BANK", b"PERSONNE NE PONTE";
+    UnknownKey => b"PRESS HELP FOR THE KEYS", b"HELP POUR LES TOUCHES";
+    NotNow => b"NOT NOW", b"PAS MAINTENANT";
+    DrawForBank => b"DRAWING FOR THE BANK", b"TIRAGE DE LA BANQUE";
+    HoldsBank => b" HOLDS THE BANK", b" TIENT LA BANQUE";
+    CallsBanco => b": BANCO!", b": BANCO !";
+    GetsBack => b" GETS BACK ", b" REPREND ";
+    Shuffling => b"SHUFFLING THE SHOE", b"ON MELANGE LE SABOT";
+    CutCardOut => b"THE CUT CARD: LAST COUP", b"LA COUPE: DERNIER COUP";
+    PlayerDrawsOn => b"PLAYER DRAWS ON ", b"LE JOUEUR TIRE A ";
+    BankerDrawsOn => b"BANKER DRAWS ON ", b"LA BANQUE TIRE A ";
+    BankerStandsOn => b"BANKER STANDS ON ", b"LA BANQUE RESTE A ";
+    Against => b" AGAINST ", b" CONTRE ";
+    Natural => b"NATURAL ", b"NATUREL ";
+    PlayerWins => b"PLAYER WINS", b"LE JOUEUR GAGNE";
+    BankerWins => b"BANKER WINS", b"LA BANQUE GAGNE";
+    TieResult => b"TIE", b"EGALITE";
+    YouHaveFive => b": YOU HAVE 5", b": VOUS AVEZ 5";
+    BankHas => b": BANK HAS ", b": BANQUE A ";
+    PlayerStood => b", PLAYER STOOD", b", JOUEUR RESTE";
+    DrawOrStand => b"D: DRAW   S: STAND", b"D: TIRER   R: RESTER";
+    PlayerTakes => b"THE PLAYER DRAWS", b"LE JOUEUR TIRE";
+    PlayerKeeps => b"THE PLAYER STANDS", b"LE JOUEUR RESTE";
+    BankerTakes => b"THE BANK DRAWS", b"LA BANQUE TIRE";
+    BankerKeeps => b"THE BANK STANDS", b"LA BANQUE RESTE";
+    Broke => b"NO MONEY LEFT: A NEW STAKE FOR ALL", b"PLUS D'ARGENT: NOUVELLE CAISSE";
+    NextCoup => b"PRESS A KEY FOR THE NEXT COUP", b"UNE TOUCHE POUR LE COUP SUIVANT";
+    HelpMissing => b"HELP FILE NOT FOUND", b"FICHIER D'AIDE ABSENT";
+    HelpKeys => b"SPACE: NEXT PAGE  UP: BACK  STOP: END", b"ESPACE: SUITE  HAUT: RETOUR  STOP: FIN";
+}
+
+impl Msg {
+    /// The message in `lang`.
+    pub fn text(self, lang: Lang) -> &'static [u8] {
+        TEXTS[self as usize][lang as usize]
+    }
+
+    /// The name of a rule set.
+    pub fn preset(p: Preset) -> Msg {
+        match p {
+            Preset::PuntoBanco => Msg::PresetPuntoBanco,
+            Preset::NoCommission => Msg::PresetNoCommission,
+            Preset::Sahara => Msg::PresetSahara,
+            Preset::Loadstar => Msg::PresetLoadstar,
+            Preset::ChemDeFer => Msg::PresetChemDeFer,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_message_fits_a_40_column_line_and_uses_the_character_set() {
+        for (i, pair) in TEXTS.iter().enumerate() {
+            for text in pair {
+                assert!(text.len() <= 40, "message {i} is {} long", text.len());
+                assert!(
+                    text.iter().all(|&c| crate::draw::screen_code(c) != 0x20 || c == b' '),
+                    "message {i} has a character the set lacks: {:?}",
+                    core::str::from_utf8(text)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn table_prompts_fit_behind_a_full_name() {
+        for msg in [Msg::PlaceBets, Msg::StakeBank, Msg::BancoOrBet, Msg::YouHaveFive] {
+            for lang in [Lang::English, Lang::French] {
+                assert!(10 + 2 + msg.text(lang).len() <= 40, "{msg:?} {lang:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! The game on a scripted stand-in for the C128: keys in, screen text and money out.
+
+use bac_game::App;
+use bac_game::platform::{DiskError, Platform, Sound, key};
+use std::collections::{HashMap, VecDeque};
+
+/// Frames after which a run is a hang.
+const MAX_FRAMES: u64 = 50_000_000;
+/// Keys fed once the script is used up, in a pseudo-random order until the game ends:
+/// every screen leaves through them (STOP then Y quits, D answers a question). Random,
+/// because pauses that swallow keys could otherwise keep a fixed cycle out of phase.
+const WAY_OUT: [u8; 4] = [key::STOP, b'Y', key::STOP, b'D'];
+
+struct Stand {
+    cols: u8,
+    cells: Vec<[u8; 80]>,
+    keys: VecDeque<u8>,
+    way_out: usize,
+    frames: u64,
+    files: HashMap<Vec<u8>, Vec<u8>>,
+    write_protected: bool,
+    help: Option<(Vec<u8>, usize)>,
+    settles: Vec<(u16, u32, u32)>,
+    sounds: Vec<Sound>,
+}
+
+impl Stand {
+    fn new(script: &[u8]) -> Stand {
+        Stand {
+            cols: 40,
+            cells: vec![[b' '; 80]; 25],
+            keys: script.iter().copied().collect(),
+            way_out: 0,
+            frames: 0,
+            files: HashMap::new(),
+            write_protected: false,
+            help: None,
+            settles: Vec::new(),
+            sounds: Vec::new(),
+        }
+    }
+
+    fn row(&self, y: usize) -> String {
+        self.cells[y][..usize::from(self.cols)].iter().map(|&c| screen_char(c)).collect()
+    }
+
+    fn screen(&self) -> String {
+        (0..25).map(|y| self.row(y)).collect::<Vec<_>>().join("\n")
+    }
+}
+
+fn screen_char(code: u8) -> char {
+    match code & 0x7F {
+        0 => '@',
+        c @ 1..=26 => (b'A' + c - 1) as char,
+        c @ 0x20..=0x3F => c as char,
+        0x41 => '♠',
+        0x53 => '♥',
+        0x58 => '♣',
+        0x5A => '♦',
+        _ => '#',
+    }
+}
+
+impl Platform for Stand {
+    fn columns(&self) -> u8 {
+        self.cols
+    }
+    fn set_columns(&mut self, columns: u8, _background: u8) {
+        assert!(columns == 40 || columns == 80);
+        self.cols = columns;
+        self.cells = vec![[b' '; 80]; 25];
+    }
+    fn put(&mut self, x: u8, y: u8, code: u8, _colour: u8) {
+        if x < self.cols && y < 25 {
+            self.cells[usize::from(y)][usize::from(x)] = code;
+        }
+    }
+    fn fill(&mut self, x: u8, y: u8, w: u8, h: u8, code: u8, colour: u8) {
+        for yy in y..y.saturating_add(h) {
+            for xx in x..x.saturating_add(w) {
+                self.put(xx, yy, code, colour);
+            }
+        }
+    }
+    fn key(&mut self) -> Option<u8> {
+        if let Some(k) = self.keys.pop_front() {
+            return Some(k);
+        }
+        self.way_out = self.way_out.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        Some(WAY_OUT[(self.way_out >> 16) % WAY_OUT.len()])
+    }
+    fn frame(&mut self) {
+        self.frames += 1;
+        assert!(self.frames < MAX_FRAMES, "hung:\n{}", self.screen());
+    }
+    fn sound(&mut self, sound: Sound) {
+        self.sounds.push(sound);
+    }
+    fn ticks(&self) -> u32 {
+        self.frames as u32
+    }
+    fn read(&mut self, name: &[u8], buf: &mut [u8]) -> Result<usize, DiskError> {
+        let data = self.files.get(name).ok_or(DiskError::NotFound)?;
+        if data.len() > buf.len() {
+            return Err(DiskError::TooLong);
+        }
+        buf[..data.len()].copy_from_slice(data);
+        Ok(data.len())
+    }
+    fn write(&mut self, name: &[u8], data: &[u8]) -> Result<(), DiskError> {
+        if self.write_protected {
+            return Err(DiskError::WriteProtected);
+        }
+        if self.files.contains_key(name) {
+            return Err(DiskError::Dos(63));
+        }
+        self.files.insert(name.to_vec(), data.to_vec());
+        Ok(())
+    }
+    fn scratch(&mut self, name: &[u8]) -> Result<(), DiskError> {
+        if self.write_protected {
+            return Err(DiskError::WriteProtected);
+        }
+        self.files.remove(name).map(|_| ()).ok_or(DiskError::NotFound)
+    }
+    fn rename(&mut self, from: &[u8], to: &[u8]) -> Result<(), DiskError> {
+        let data = self.files.remove(from).ok_or(DiskError::NotFound)?;
+        self.files.insert(to.to_vec(), data);
+        Ok(())
+    }
+    fn open_help(&mut self) -> Result<(), DiskError> {
+        let text = self.files.get(&b"BAC HELP"[..]).ok_or(DiskError::NotFound)?.clone();
+        self.help = Some((text, 0));
+        Ok(())
+    }
+    fn help_byte(&mut self) -> Option<u8> {
+        let (text, at) = self.help.as_mut()?;
+        let b = text.get(*at).copied();
+        *at += 1;
+        b
+    }
+    fn close_help(&mut self) {
+        self.help = None;
+    }
+    fn settled(&mut self, coups: u16, before: u32, after: u32) {
+        self.settles.push((coups, before, after));
+    }
+}
+
+fn run(stand: Stand) -> Stand {
+    let mut app = App::new(stand, 40);
+    app.run();
+    app.p
+}
+
+/// Keys typed as text: `{R}` RETURN, `{S}` STOP, `{D}`/`{U}`/`{L}`/`{G}` cursor down, up,
+/// left, right (G for "go right"), `{H}` HELP.
+fn keys(script: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut chars = script.chars();
+    while let Some(c) = chars.next() {
+        if c == '{' {
+            let name: String = chars.by_ref().take_while(|&c| c != '}').collect();
+            out.push(match name.as_str() {
+                "R" => key::RETURN,
+                "S" => key::STOP,
+                "D" => key::DOWN,
+                "U" => key::UP,
+                "L" => key::LEFT,
+                "G" => key::RIGHT,
+                "H" => key::HELP,
+                "F1" => key::F1,
+                "F7" => key::F7,
+                other => panic!("unknown key {other}"),
+            });
+        } else {
+            out.push(c as u8);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_loadstar_session_bets_deals_settles_and_saves() {
+    // New game with the default options (Loadstar, one player), name ADA, then a 100 chip
+    // on Player, deal, next coup, and quit.
+    let script = keys("{R}{R}ADA{R}4P{R}");
+    let mut stand = Stand::new(&script);
+    stand.keys.extend(keys(" ")); // the key after the coup
+    let stand = run(stand);
+    assert!(!stand.settles.is_empty(), "no coup was settled");
+    for (coup, before, after) in &stand.settles {
+        assert_eq!(before, after, "money changed in coup {coup}");
+    }
+    let save = stand.files.get(&b"BAC SAVE"[..]).expect("the game saved");
+    let saved = bac_game::save::decode(save).expect("a valid save");
+    assert_eq!(saved.count, 1);
+    assert_eq!(saved.seats[0].name.as_bytes(), b"ADA");
+    let roll = saved.seats[0].bankroll.whole_units();
+    assert!(roll == 100_000 || roll == 100_100 || roll == 99_900, "bankroll {roll}");
+    assert!(!stand.files.contains_key(&b"BAC SAVE.NEW"[..]));
+    assert!(stand.sounds.contains(&Sound::Card));
+}
+
+#[test]
+fn a_saved_game_comes_back() {
+    let first = run(Stand::new(&keys("{R}{R}BEA{R}4P{R} ")));
+    let saved = first.files.get(&b"BAC SAVE"[..]).unwrap().clone();
+    let mut second = Stand::new(&keys("{F1}"));
+    second.files.insert(b"BAC SAVE".to_vec(), saved.clone());
+    // Continue: the table shows BEA with the saved bankroll; then quit and save again.
+    let second = run(second);
+    let again = bac_game::save::decode(&second.files[&b"BAC SAVE"[..]]).unwrap();
+    let before = bac_game::save::decode(&saved).unwrap();
+    assert_eq!(again.seats[0].name, before.seats[0].name);
+}
+
+#[test]
+fn a_damaged_save_is_reported_and_replaced() {
+    let mut stand = Stand::new(&keys(""));
+    stand.files.insert(b"BAC SAVE".to_vec(), b"BAC1\x01garbage that is long enough".to_vec());
+    let mut app = App::new(stand, 40);
+    // Look at the title screen through a run that quits at once.
+    app.run();
+    assert!(app.p.files.contains_key(&b"BAC SAVE"[..]), "the damaged file is left alone when nothing was played");
+}
+
+#[test]
+fn a_write_protected_disk_does_not_stop_the_game() {
+    let mut stand = Stand::new(&keys("{R}{R}CY{R}4P{R} "));
+    stand.write_protected = true;
+    let stand = run(stand);
+    assert!(stand.files.is_empty());
+    assert!(stand.screen().contains("WRITE PROTECTED"), "{}", stand.screen());
+}
+
+#[test]
+fn every_preset_plays_coups_with_money_conserved() {
+    // On the options screen RIGHT steps the rule set on from Loadstar (the default):
+    // Chemin de fer, Punto Banco, No commission, Sahara Sands, then Loadstar again.
+    for (rights, name, round) in [
+        ("{G}{G}", "PUNTO BANCO", "1P{R} "),
+        ("{G}{G}{G}", "NO COMMISSION", "2B{R} "),
+        ("{G}{G}{G}{G}", "SAHARA SANDS", "1T{R} "),
+        ("", "LOADSTAR 128", "3P{R}S "),
+        // As banker: stake a chip and close; as punter: "Banco".
+        ("{G}", "CHEMIN DE FER", "1B{R} "),
+    ] {
+        let script = format!("{{R}}{rights}{{R}}DEE{{R}}{}", round.repeat(8));
+        let mut seen = false;
+        let mut stand = Stand::new(&keys(&script));
+        stand.keys.push_back(key::F1); // harmless at any prompt; marks the end of the rounds
+        let mut app = App::new(stand, 40);
+        app.run();
+        let stand = app.p;
+        seen |= stand.settles.len() >= 4;
+        assert!(seen, "{name}: {} coups", stand.settles.len());
+        for (coup, before, after) in &stand.settles {
+            assert_eq!(before, after, "{name}: money changed in coup {coup}");
+        }
+        let saved = bac_game::save::decode(&stand.files[&b"BAC SAVE"[..]]).unwrap();
+        assert_eq!(
+            bac_game::text::Msg::preset(saved.settings.preset).text(bac_game::text::Lang::English),
+            name.as_bytes()
+        );
+    }
+}
+
+#[test]
+fn a_hundred_thousand_random_keys_never_hang_or_lose_money() {
+    // A fixed xorshift so the run is the same every time.
+    let mut x = 0x1234_5678u32;
+    // No Y, O or Q: those would quit, and the point is to stay in the game.
+    let alphabet = keys("PBTC12345678DSN {R}{R}{R}{S}{D}{U}{L}{G}{H}{F1}{F7}");
+    let script: Vec<u8> = (0..100_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            alphabet[(x % alphabet.len() as u32) as usize]
+        })
+        .collect();
+    let mut stand = Stand::new(&script);
+    stand.files.insert(b"BAC HELP".to_vec(), b"HELP TEXT\rSECOND LINE\r".repeat(40));
+    let stand = run(stand);
+    for (coup, before, after) in &stand.settles {
+        assert_eq!(before, after, "money changed in coup {coup}");
+    }
+    assert!(stand.settles.len() > 100, "only {} coups in 100,000 keys", stand.settles.len());
+}
