@@ -100,13 +100,7 @@ impl C128Bus {
         bus.cia2.pra = 0x97;
         bus.cia2.ddra = 0x3F;
         bus.cia1.ddra = 0xFF;
-        // The KERNAL copies the character ROM into VDC RAM at $2000 (16 bytes a glyph).
-        let rom = font::charset();
-        for code in 0..512u16 {
-            for row in 0..8u16 {
-                bus.vdc.poke(0x2000 + code * 16 + row, rom[usize::from(code * 8 + row)]);
-            }
-        }
+        load_vdc_charset(&mut bus);
         bus.raster_event = bus.vic.next_compare(0);
         bus.frame_event = standard.cycles_per_frame();
         bus.schedule();
@@ -295,6 +289,19 @@ impl C128Bus {
         let base = self.vic_base();
         let cb = u32::from(self.vic.charset_base());
         (base == 0 || base == 0x8000) && (0x1000..0x2000).contains(&cb)
+    }
+}
+
+/// What the KERNAL's DLCHR does, at power-on and when called: the character ROM (both
+/// sets, each glyph followed by its reverse image) into VDC RAM at $2000, 16 bytes a glyph
+/// with the last 8 cleared.
+pub fn load_vdc_charset(bus: &mut C128Bus) {
+    let rom = font::charset();
+    for code in 0..512u16 {
+        for row in 0..16u16 {
+            let value = if row < 8 { rom[usize::from(code * 8 + row)] } else { 0 };
+            bus.vdc.poke(0x2000 + code * 16 + row, value);
+        }
     }
 }
 

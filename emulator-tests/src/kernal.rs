@@ -638,6 +638,13 @@ impl Kernal {
                 }
                 done(Return, 200)
             }
+            0xFF62 => {
+                // DLCHR: the character ROM (both sets and their reverse images) into VDC
+                // RAM at $2000, 16 bytes a glyph, as at power-on. About 8 KB through the
+                // VDC's data register.
+                crate::bus::load_vdc_charset(&mut cpu.memory);
+                done(Return, 160_000)
+            }
             0xFF6B => {
                 let cfg = BANK_CONFIGS[usize::from(x & 0x0F)];
                 cpu.registers.accumulator = cfg;

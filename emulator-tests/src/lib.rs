@@ -68,7 +68,7 @@
 //! Trapped KERNAL entries (JSR with the KERNAL ROM mapped; cycle costs are estimates):
 //! CHROUT, CHRIN (a line from the keyboard, or a file), GETIN, PLOT, PRIMM, SCNKEY, STOP,
 //! SETBNK, SETLFS, SETNAM, OPEN, CLOSE, CHKIN, CKOUT, CLRCH, READST, CLALL, CLOSE_ALL, LOAD,
-//! SAVE, RDTIM, SETTIM, UDTIM, SCRORG, IOBASE, SETMSG, SWAPPER, INDFET, INDSTA, INDCMP,
+//! SAVE, RDTIM, SETTIM, UDTIM, SCRORG, IOBASE, SETMSG, SWAPPER, DLCHR, INDFET, INDSTA, INDCMP,
 //! GETCFG, JSRFAR, JMPFAR;
 //! and the interrupt path: $FF17 (IRQ entry, dispatching through $0314/$0316), $FA65 (the
 //! editor's frame work: shadow registers such as $0A2C into the VIC, jiffy clock, keyboard

@@ -35,7 +35,9 @@ pub fn cells(bus: &C128Bus, screen: Screen) -> Vec<Vec<Cell>> {
     match screen {
         Screen::Forty => {
             let base = bus.vic.screen_base();
-            let lower = bus.vic.charset_base() & 0x0800 != 0;
+            // The ROM's second set is the lower-case one; a character set in RAM (such as
+            // the game's, at $E800 of VIC bank 3) is read as the upper-case set it copies.
+            let lower = bus.vic_uses_rom_font() && bus.vic.charset_base() & 0x0800 != 0;
             let bg = VIC_PALETTE[usize::from(bus.vic.regs[0x21] & 0x0F)];
             (0..25u16)
                 .map(|row| {
