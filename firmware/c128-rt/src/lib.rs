@@ -10,7 +10,11 @@
 //! - a panic handler that prints `PANIC: ` and the message through CHROUT and exits
 //!   with code [`PANIC_EXIT_CODE`];
 //! - the KERNAL calls ([`kernal`]) and typed volatile access to hardware registers
-//!   ([`hw`]).
+//!   ([`hw`]);
+//! - the game's platform drivers, which need neither interrupts nor the KERNAL's
+//!   interrupt services: [`screen`] (both text screens with bac128's own glyphs),
+//!   [`keyboard`] (the key matrix), [`frame`] (raster timing), [`sound`] (SID effects) and
+//!   [`disk`] (whole SEQ files through the KERNAL).
 //!
 //! # How AVR code reaches the KERNAL
 //! `avr2mos` implements two symbols natively (its linker script defines them, its
@@ -21,8 +25,15 @@
 
 #![no_std]
 
+pub mod disk;
+pub mod frame;
+mod global;
 pub mod hw;
 pub mod kernal;
+pub mod keyboard;
+pub mod screen;
+pub mod sound;
+mod vdc;
 
 use core::fmt;
 

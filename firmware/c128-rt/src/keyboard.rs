@@ -1,0 +1,148 @@
+//! The keyboard without the KERNAL: the whole key matrix scanned directly (CIA 1's ports
+//! for the 64 keys of the C64 matrix, VIC-IIe $D02F for the C128's 24 extra keys), so it
+//! works with interrupts off and no keyboard buffer.
+//!
+//! [`poll`] reports each key once when it goes down (edge detection), however often it is
+//! called; a held key does not repeat. Keys that go down together come out one per call.
+//! With more than two keys down (besides SHIFT, CTRL, C= and ALT) the matrix can show
+//! phantom keys, so no new key is reported until fewer are down: several keys never
+//! produce a key that was not pressed.
+
+use crate::global::Global;
+use crate::hw::Reg8;
+
+/// CIA 1 port A: the columns (write 0 to select).
+const PORT_A: Reg8 = Reg8::at(0xDC00);
+/// CIA 1 port B: the rows (0 = a key down in a selected column).
+const PORT_B: Reg8 = Reg8::at(0xDC01);
+const DDR_A: Reg8 = Reg8::at(0xDC02);
+const DDR_B: Reg8 = Reg8::at(0xDC03);
+/// The VIC-IIe's extra keyboard lines K0-K2 (write 0 to select).
+const EXTRA_LINES: Reg8 = Reg8::at(0xD02F);
+
+/// Lines of the matrix: 8 columns of CIA 1, then the 3 extra lines.
+const LINES: usize = 11;
+
+/// Key codes by line and row (line * 8 + row); 0 for a key that gives nothing.
+#[rustfmt::skip]
+const PLAIN: [u8; LINES * 8] = [
+    // DEL, RETURN, right, F7, F1, F3, F5, down
+    20, 13, 29, 136, 133, 134, 135, 17,
+    // 3 W A 4 Z S E (left SHIFT)
+    b'3', b'W', b'A', b'4', b'Z', b'S', b'E', 0,
+    b'5', b'R', b'D', b'6', b'C', b'F', b'T', b'X',
+    b'7', b'Y', b'G', b'8', b'B', b'H', b'U', b'V',
+    b'9', b'I', b'J', b'0', b'M', b'K', b'O', b'N',
+    b'+', b'P', b'L', b'-', b'.', b':', b'@', b',',
+    // pound, *, ;, HOME, (right SHIFT), =, up arrow, /
+    92, b'*', b';', 19, 0, b'=', 94, b'/',
+    // 1, left arrow, (CTRL), 2, space, (C=), Q, STOP
+    b'1', 95, 0, b'2', b' ', 0, b'Q', 3,
+    // HELP, keypad 8 5, TAB, keypad 2 4 7 1
+    132, b'8', b'5', 9, b'2', b'4', b'7', b'1',
+    // ESC, keypad + -, LINE FEED, ENTER, keypad 6 9 3
+    27, b'+', b'-', 10, 13, b'6', b'9', b'3',
+    // (ALT), keypad 0 ., the four arrow keys (up, down, left, right), (NO SCROLL)
+    0, b'0', b'.', 145, 17, 157, 29, 0,
+];
+
+/// Key codes with SHIFT, where they differ from [`PLAIN`]: 0 means "as without SHIFT"
+/// (letters stay capitals; keys whose shifted code is a graphics character keep their
+/// plain code).
+#[rustfmt::skip]
+const SHIFTED: [u8; LINES * 8] = [
+    // INST, RETURN, left, F8, F2, F4, F6, up
+    148, 0, 157, 140, 137, 138, 139, 145,
+    b'#', 0, 0, b'$', 0, 0, 0, 0,
+    b'%', 0, 0, b'&', 0, 0, 0, 0,
+    b'\'', 0, 0, b'(', 0, 0, 0, 0,
+    b')', 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, b'>', b'[', 0, b'<',
+    // CLR on HOME
+    0, 0, b']', 147, 0, 0, 0, b'?',
+    b'!', 0, 0, b'"', 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// SHIFT, CTRL, C= and ALT, by line: rows that are modifiers, not keys.
+const MODIFIERS: [u8; LINES] = [0, 0x80, 0, 0, 0, 0, 0x10, 0x24, 0, 0, 0x01];
+/// Where the two SHIFT keys are: (line, row bit).
+const SHIFT_LEFT: (usize, u8) = (1, 0x80);
+const SHIFT_RIGHT: (usize, u8) = (6, 0x10);
+
+/// The most keys (besides modifiers) that may be down for a new one to count.
+const MAX_KEYS_DOWN: u8 = 2;
+
+/// Keys already reported (or down when the program started), per line.
+static SEEN: Global<[u8; LINES]> = Global::new([0xFF; LINES]);
+
+/// Reads which rows are down on every line, then leaves both port A and $D02F idle.
+fn scan() -> [u8; LINES] {
+    DDR_A.write(0xFF);
+    DDR_B.write(0x00);
+    let mut down = [0u8; LINES];
+    for (line, rows) in down.iter_mut().enumerate() {
+        if line < 8 {
+            PORT_A.write(!(1u8 << line));
+        } else {
+            PORT_A.write(0xFF);
+            EXTRA_LINES.write(!(1u8 << (line - 8)));
+        }
+        *rows = !PORT_B.read();
+    }
+    PORT_A.write(0xFF);
+    EXTRA_LINES.write(0xFF);
+    down
+}
+
+/// A key that went down since the last call, as PETSCII (see the module docs for which
+/// keys give what); `None` if there is none.
+pub fn poll() -> Option<u8> {
+    let down = scan();
+    let mut seen = SEEN.get();
+    let mut keys_down = 0u8;
+    let mut new = None;
+    for line in 0..LINES {
+        // A key let go may be reported again when it next goes down.
+        seen[line] &= down[line];
+        let keys = down[line] & !MODIFIERS[line];
+        for row in 0..8u8 {
+            let bit = 1u8 << row;
+            if keys & bit != 0 {
+                keys_down += 1;
+                if new.is_none() && seen[line] & bit == 0 {
+                    new = Some((line, row));
+                }
+            }
+        }
+    }
+    let Some((line, row)) = new else {
+        SEEN.set(seen);
+        return None;
+    };
+    if keys_down > MAX_KEYS_DOWN {
+        SEEN.set(seen);
+        return None;
+    }
+    seen[line] |= 1 << row;
+    SEEN.set(seen);
+    let index = line * 8 + usize::from(row);
+    let shift = down[SHIFT_LEFT.0] & SHIFT_LEFT.1 != 0 || down[SHIFT_RIGHT.0] & SHIFT_RIGHT.1 != 0;
+    let code = match SHIFTED[index] {
+        s if shift && s != 0 => s,
+        _ => PLAIN[index],
+    };
+    (code != 0).then_some(code)
+}
+
+/// Whether RUN/STOP is held down now.
+pub fn stop_down() -> bool {
+    DDR_A.write(0xFF);
+    DDR_B.write(0x00);
+    PORT_A.write(0x7F);
+    let down = PORT_B.read() & 0x80 == 0;
+    PORT_A.write(0xFF);
+    down
+}

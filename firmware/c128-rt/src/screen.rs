@@ -1,0 +1,317 @@
+//! Both text screens through one API: open the 40-column (VIC-IIe) or the 80-column (VDC)
+//! display with bac128's own glyphs (`bac-glyphs`), put screen codes and text in colour,
+//! fill rectangles, and give BASIC its screens back.
+//!
+//! # Where things are
+//! - 40 columns: VIC bank 3 (CIA 2 $DD00 bits 0-1 = 0), screen at $E000, character set at
+//!   $E800 ($D018 = $8A), colour RAM at $D800. $E000-$EFFF is RAM under the KERNAL ROM:
+//!   writes reach it in MMU configuration $0E as well as $3E, and the VIC always reads RAM.
+//!   The screen editor's shadow VM1 ($0A2C) gets the same value, because the KERNAL's
+//!   interrupt (which can run inside KERNAL disk calls) copies it into $D018.
+//! - 80 columns: VDC display at $0000, attributes at $0800, character set at $2000 (16
+//!   bytes a glyph, 8 used). The attribute of a cell is its RGBI colour alone (no
+//!   alternate set, reverse, underline or flash): reverse glyphs are codes 128-255.
+//!
+//! Coordinates outside the screen are ignored and text is clipped at the right edge, so a
+//! drawing bug never writes outside the screen.
+
+use crate::global::Global;
+use crate::hw::{MMU_MODE, Reg8, VIC_BACKGROUND, VIC_BORDER, VIC_CLOCK, vdc_read, vdc_write};
+use crate::{kernal, vdc};
+use bac_glyphs::UPPER;
+
+/// Which display is in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Width {
+    /// The VIC-IIe's 40 x 25 screen (1 MHz).
+    Forty,
+    /// The VDC's 80 x 25 screen (2 MHz).
+    Eighty,
+}
+
+/// Colours by their VIC-II numbers; on the VDC each becomes the nearest RGBI colour.
+pub mod colour {
+    /// Black.
+    pub const BLACK: u8 = 0;
+    /// White.
+    pub const WHITE: u8 = 1;
+    /// Red.
+    pub const RED: u8 = 2;
+    /// Cyan.
+    pub const CYAN: u8 = 3;
+    /// Purple.
+    pub const PURPLE: u8 = 4;
+    /// Green.
+    pub const GREEN: u8 = 5;
+    /// Blue.
+    pub const BLUE: u8 = 6;
+    /// Yellow.
+    pub const YELLOW: u8 = 7;
+    /// Orange.
+    pub const ORANGE: u8 = 8;
+    /// Brown.
+    pub const BROWN: u8 = 9;
+    /// Light red.
+    pub const LIGHT_RED: u8 = 10;
+    /// Dark grey.
+    pub const DARK_GREY: u8 = 11;
+    /// Grey.
+    pub const GREY: u8 = 12;
+    /// Light green.
+    pub const LIGHT_GREEN: u8 = 13;
+    /// Light blue.
+    pub const LIGHT_BLUE: u8 = 14;
+    /// Light grey.
+    pub const LIGHT_GREY: u8 = 15;
+}
+
+/// Rows on either screen.
+pub const ROWS: u8 = 25;
+
+/// The screen code of a space.
+const SPACE: u8 = 0x20;
+
+/// The KERNAL's own VIC-to-RGBI table (what the screen editor uses on the VDC).
+const RGBI: [u8; 16] = [0, 15, 8, 7, 11, 4, 2, 13, 10, 12, 9, 1, 6, 5, 3, 14];
+
+const VIC_SCREEN: u16 = 0xE000;
+const VIC_CHARSET: u16 = 0xE800;
+const COLOUR_RAM: u16 = 0xD800;
+/// $D018 for screen $2000 and characters $2800 of the VIC bank.
+const VIC_MEMORY: u8 = 0x8A;
+/// $D018 and VM1 as BASIC has them: screen $0400, the ROM's upper-case set.
+const BASIC_VIC_MEMORY: u8 = 0x14;
+const BASIC_SCREEN: u16 = 0x0400;
+/// The screen editor's shadow of $D018 for the text screen.
+const VM1: Reg8 = Reg8::at(0x0A2C);
+const VIC_CONTROL: Reg8 = Reg8::at(0xD011);
+const VIC_CONTROL2: Reg8 = Reg8::at(0xD016);
+const VIC_MEMORY_REG: Reg8 = Reg8::at(0xD018);
+/// CIA 2 port A and its direction register: bits 0-1 choose the VIC bank (inverted).
+const CIA2_PORT_A: Reg8 = Reg8::at(0xDD00);
+const CIA2_DDR_A: Reg8 = Reg8::at(0xDD02);
+
+const VDC_SCREEN: u16 = 0x0000;
+const VDC_ATTRIBUTES: u16 = 0x0800;
+const VDC_CHARSET: u16 = 0x2000;
+
+/// DLCHR: the KERNAL copies the character ROM into the VDC.
+const DLCHR: u16 = 0xFF62;
+
+/// The display in use, and whether our glyphs are installed.
+#[derive(Clone, Copy)]
+struct State {
+    width: Width,
+    installed: bool,
+}
+
+static STATE: Global<State> = Global::new(State { width: Width::Forty, installed: false });
+
+/// The 40/80 key now: down means 80 columns.
+pub fn key_40_80() -> Width {
+    if MMU_MODE.read() & 0x80 == 0 { Width::Eighty } else { Width::Forty }
+}
+
+/// Opens `width`: installs the glyphs on both chips the first time, selects the display
+/// and its clock (FAST for 80 columns; SLOW for 40, where FAST would show garbage), sets
+/// the colours (the VDC has no border: `border` applies to 40 columns) and clears it to
+/// spaces.
+pub fn open(width: Width, background: u8, border: u8) {
+    let mut state = STATE.get();
+    if !state.installed {
+        install_vic();
+        install_vdc();
+        state.installed = true;
+    }
+    state.width = width;
+    STATE.set(state);
+    match width {
+        Width::Forty => {
+            VIC_CLOCK.modify(|v| v & !1);
+            CIA2_DDR_A.modify(|v| v | 3);
+            CIA2_PORT_A.modify(|v| v & !3);
+            VIC_MEMORY_REG.write(VIC_MEMORY);
+            VM1.write(VIC_MEMORY);
+            // Text mode, display on, 25 rows; no multicolour.
+            VIC_CONTROL.write(0x1B);
+            VIC_CONTROL2.modify(|v| v & !0x10);
+            VIC_BORDER.write(border);
+            VIC_BACKGROUND.write(background);
+        }
+        Width::Eighty => {
+            VIC_CLOCK.modify(|v| v | 1);
+            vdc_write(12, (VDC_SCREEN >> 8) as u8);
+            vdc_write(13, VDC_SCREEN as u8);
+            vdc_write(20, (VDC_ATTRIBUTES >> 8) as u8);
+            vdc_write(21, VDC_ATTRIBUTES as u8);
+            vdc_write(28, (vdc_read(28) & 0x1F) | (VDC_CHARSET >> 8) as u8);
+            // Text mode with attributes.
+            vdc_write(25, (vdc_read(25) & 0x0F) | 0x40);
+            vdc_write(26, 0xF0 | rgbi(background));
+        }
+    }
+    fill(0, 0, columns(), ROWS, SPACE, colour::WHITE);
+}
+
+/// The display [`open`] selected last (40 columns before any).
+pub fn width() -> Width {
+    STATE.get().width
+}
+
+/// 40 or 80.
+pub fn columns() -> u8 {
+    match width() {
+        Width::Forty => 40,
+        Width::Eighty => 80,
+    }
+}
+
+/// The RGBI colour the VDC shows for VIC colour `c`.
+fn rgbi(c: u8) -> u8 {
+    RGBI[usize::from(c & 0x0F)]
+}
+
+/// The screen code that shows ASCII `c`: letters as capitals, `@[\]^_` as codes 0 and
+/// 27-31 (`\` is the pound sign, `^` the up arrow, `_` the left arrow), space to `?` as
+/// themselves; anything else shows as `?`.
+pub fn screen_code(c: u8) -> u8 {
+    match c {
+        b'@'..=b'_' => c - b'@',
+        b'a'..=b'z' => c - b'a' + 1,
+        b' '..=b'?' => c,
+        _ => b'?',
+    }
+}
+
+/// The offset of cell (`x`, `y`) from the start of the screen.
+fn offset(x: u8, y: u8) -> u16 {
+    u16::from(y) * u16::from(columns()) + u16::from(x)
+}
+
+/// Writes a VIC screen byte and its colour.
+fn vic_cell(offset: u16, code: u8, colour: u8) {
+    // SAFETY: $E000-$E3E7 is the 40-column screen in RAM (under the KERNAL ROM, where
+    // writes land in RAM) and $D800-$DBE7 colour RAM: `offset` < 1,000 (callers clip).
+    unsafe {
+        core::ptr::write_volatile(usize::from(VIC_SCREEN + offset) as *mut u8, code);
+        core::ptr::write_volatile(usize::from(COLOUR_RAM + offset) as *mut u8, colour);
+    }
+}
+
+/// Puts screen code `code` at column `x`, row `y` in `colour`; nothing if off the screen.
+pub fn put(x: u8, y: u8, code: u8, colour: u8) {
+    if x >= columns() || y >= ROWS {
+        return;
+    }
+    let at = offset(x, y);
+    match width() {
+        Width::Forty => vic_cell(at, code, colour),
+        Width::Eighty => {
+            vdc::write_run(VDC_SCREEN + at, core::iter::once(code));
+            vdc::write_run(VDC_ATTRIBUTES + at, core::iter::once(rgbi(colour)));
+        }
+    }
+}
+
+/// Writes ASCII `text` from column `x`, row `y` on (see [`screen_code`]), clipped at the
+/// right edge.
+pub fn put_text(x: u8, y: u8, text: &[u8], colour: u8) {
+    let cols = columns();
+    if x >= cols || y >= ROWS {
+        return;
+    }
+    let room = usize::from(cols - x);
+    let text = if text.len() > room { &text[..room] } else { text };
+    let at = offset(x, y);
+    match width() {
+        Width::Forty => {
+            for (i, &c) in text.iter().enumerate() {
+                vic_cell(at + i as u16, screen_code(c), colour);
+            }
+        }
+        Width::Eighty => {
+            vdc::write_run(VDC_SCREEN + at, text.iter().map(|&c| screen_code(c)));
+            vdc::fill(VDC_ATTRIBUTES + at, rgbi(colour), text.len() as u16);
+        }
+    }
+}
+
+/// Fills the rectangle of `w` x `h` cells from column `x`, row `y` with `code` in
+/// `colour`, clipped to the screen.
+pub fn fill(x: u8, y: u8, w: u8, h: u8, code: u8, colour: u8) {
+    let cols = columns();
+    if x >= cols || y >= ROWS {
+        return;
+    }
+    let w = w.min(cols - x);
+    let h = h.min(ROWS - y);
+    let mut at = offset(x, y);
+    for _ in 0..h {
+        match width() {
+            Width::Forty => {
+                for i in 0..u16::from(w) {
+                    vic_cell(at + i, code, colour);
+                }
+            }
+            Width::Eighty => {
+                vdc::fill(VDC_SCREEN + at, code, u16::from(w));
+                vdc::fill(VDC_ATTRIBUTES + at, rgbi(colour), u16::from(w));
+            }
+        }
+        at += u16::from(cols);
+    }
+}
+
+/// Copies the glyphs and their reverse images to $E800 for the VIC.
+fn install_vic() {
+    let mut at = VIC_CHARSET;
+    for glyph in UPPER.iter() {
+        for &row in glyph {
+            // SAFETY: $E800-$EFFF is RAM under the KERNAL ROM, set aside for the glyphs.
+            unsafe {
+                core::ptr::write_volatile(usize::from(at) as *mut u8, row);
+                core::ptr::write_volatile(usize::from(at + 0x400) as *mut u8, !row);
+            }
+            at += 1;
+        }
+    }
+}
+
+/// Copies the glyphs and their reverse images to the VDC's character set: 8 bytes of
+/// each 16-byte slot written, the other 8 cleared with a block fill.
+fn install_vdc() {
+    let mut at = VDC_CHARSET;
+    for invert in [0u8, 0xFF] {
+        for glyph in UPPER.iter() {
+            vdc::write_run(at, glyph.iter().map(|&row| row ^ invert));
+            vdc::fill(at + 8, 0, 8);
+            at += 16;
+        }
+    }
+}
+
+/// Gives BASIC its screens back: VIC bank 0 with the screen at $0400 and the ROM's
+/// character set, the VDC's character set reloaded by the KERNAL (DLCHR), both screens
+/// cleared in the colours of power-on, SLOW, and the editor's cursor at home.
+pub fn close() {
+    VIC_CLOCK.modify(|v| v & !1);
+    CIA2_PORT_A.modify(|v| v | 3);
+    VIC_MEMORY_REG.write(BASIC_VIC_MEMORY);
+    VM1.write(BASIC_VIC_MEMORY);
+    VIC_BORDER.write(colour::LIGHT_GREEN);
+    VIC_BACKGROUND.write(colour::DARK_GREY);
+    for i in 0..1000u16 {
+        // SAFETY: BASIC's 40-column screen and colour RAM, 1,000 cells each.
+        unsafe {
+            core::ptr::write_volatile(usize::from(BASIC_SCREEN + i) as *mut u8, SPACE);
+            core::ptr::write_volatile(usize::from(COLOUR_RAM + i) as *mut u8, colour::LIGHT_GREEN);
+        }
+    }
+    kernal::call(DLCHR, 0, 0, 0, false);
+    vdc_write(26, 0xF0);
+    vdc::fill(VDC_SCREEN, SPACE, 2000);
+    vdc::fill(VDC_ATTRIBUTES, rgbi(colour::CYAN), 2000);
+    STATE.set(State { width: Width::Forty, installed: false });
+    // Clear/home: the editor's cursor and its idea of the active screen start afresh.
+    kernal::chrout(147);
+}
