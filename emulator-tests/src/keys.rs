@@ -157,6 +157,24 @@ const NAMED: &[(&str, &str, bool, Option<u8>)] = &[
     ("C=", "C=", false, None),
     ("SHIFT", "LSHIFT", false, None),
     ("POUND", "£", false, Some(0x5C)),
+    // The C128's own keys: the four arrow keys above the keypad and the keypad.
+    ("UP-ARROW", "UP-ARROW", false, Some(0x91)),
+    ("DOWN-ARROW", "DOWN-ARROW", false, Some(0x11)),
+    ("LEFT-ARROW", "LEFT-ARROW", false, Some(0x9D)),
+    ("RIGHT-ARROW", "RIGHT-ARROW", false, Some(0x1D)),
+    ("KP0", "KP0", false, Some(b'0')),
+    ("KP1", "KP1", false, Some(b'1')),
+    ("KP2", "KP2", false, Some(b'2')),
+    ("KP3", "KP3", false, Some(b'3')),
+    ("KP4", "KP4", false, Some(b'4')),
+    ("KP5", "KP5", false, Some(b'5')),
+    ("KP6", "KP6", false, Some(b'6')),
+    ("KP7", "KP7", false, Some(b'7')),
+    ("KP8", "KP8", false, Some(b'8')),
+    ("KP9", "KP9", false, Some(b'9')),
+    ("KP+", "KP+", false, Some(b'+')),
+    ("KP-", "KP-", false, Some(b'-')),
+    ("KP.", "KP.", false, Some(b'.')),
 ];
 
 fn press(matrix_name: &str, shifted: bool, petscii: Option<u8>) -> KeyPress {

@@ -42,6 +42,10 @@ const NAME_MAX: usize = 16;
 /// READST bits: end of file, device not present.
 const ST_EOF: u8 = 0x40;
 const ST_NO_DEVICE: u8 = 0x80;
+/// ST, the KERNAL's I/O status byte (what READST returns). Its bits only accumulate, so it
+/// is cleared before each read loop: an end of file left from the last read would
+/// otherwise end the next one after a byte.
+const ST: Reg8 = Reg8::at(0x0090);
 /// The KERNAL's "device not present" error from OPEN, CHKIN or CHKOUT.
 const KERNAL_NO_DEVICE: u8 = 5;
 
@@ -74,6 +78,7 @@ fn status() -> Result<Status, DiskError> {
         kernal::clrchn();
         return Err(DiskError::NoDevice);
     }
+    ST.write(0);
     let mut fields = [0u8; 4];
     let mut field = 0;
     // The line is about 30 bytes; the bound only guards against a drive that never ends it.
@@ -158,6 +163,7 @@ fn read_data(buf: &mut [u8]) -> Result<usize, DiskError> {
     if kernal::chkin(DATA).is_err() {
         return Err(DiskError::NoDevice);
     }
+    ST.write(0);
     let mut n = 0;
     loop {
         let c = kernal::chrin();
