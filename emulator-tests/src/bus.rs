@@ -448,6 +448,30 @@ mod tests {
     }
 
     #[test]
+    fn vic_bank_3_shows_ram_under_the_kernal() {
+        let mut b = bus();
+        // The game's layout: screen at $E000, characters at $E800, written with the
+        // KERNAL ROM mapped ($0E), where writes land in RAM.
+        b.set_byte(0xFF00, 0x0E);
+        b.set_byte(0xE000, 0x41);
+        b.set_byte(0xE800 + 0x41 * 8, 0x18);
+        b.set_byte(0xD000, 0x99);
+        b.set_byte(0xDD02, 0x3F);
+        b.set_byte(0xDD00, 0x94);
+        assert_eq!(b.vic_base(), 0xC000);
+        assert_eq!(b.vic_fetch(0x2000), 0x41);
+        assert_eq!(b.vic_fetch(0x2800 + 0x41 * 8), 0x18);
+        // No character ROM image in bank 3: $D000 of the bank is RAM.
+        assert_eq!(b.vic_fetch(0x1000), b.ram_peek(0, 0xD000));
+        b.set_byte(0xD018, 0x8A);
+        assert!(!b.vic_uses_rom_font());
+        // Port A bits that are inputs read high: bank 0, with the ROM font at $1000.
+        b.set_byte(0xDD02, 0x3C);
+        assert_eq!(b.vic_base(), 0);
+        assert_eq!(b.vic_fetch(0x1000 + 8), font::charset()[8]);
+    }
+
+    #[test]
     fn keyboard_matrix_reads_through_cia1() {
         let mut b = bus();
         b.keyboard.set_key(crate::keys::MatrixKey::Main { col: 1, row: 2 }, true);

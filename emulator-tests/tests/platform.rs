@@ -6,6 +6,7 @@
 //! `BLESS=1 cargo test -p emulator-tests --test platform` rewrites the golden pictures in
 //! `tests/golden/`; a mismatch writes the actual picture and a difference beside them.
 
+use emulator_tests::chips::vic::VideoStandard;
 use emulator_tests::keys::{KeyEvent, KeyPress, char_press, parse_keys};
 use emulator_tests::screenshot::compare_golden;
 use emulator_tests::{Config, Exit, Machine, Program, RunOptions, Screen, start};
@@ -66,8 +67,12 @@ fn disk(kind: DiskKind) -> Vec<u8> {
 
 /// A machine booting the program from `kind` of disk.
 fn boot(kind: DiskKind) -> Machine {
+    boot_with(kind, Config::default())
+}
+
+fn boot_with(kind: DiskKind, config: Config) -> Machine {
     let image = disk(kind);
-    let config = Config { max_cycles: 400_000_000, ..Config::default() };
+    let config = Config { max_cycles: 400_000_000, ..config };
     let options = RunOptions { config, ..RunOptions::default() };
     let image = Box::leak(image.into_boxed_slice());
     start(Program::D81 { image, origin: "platform.d81" }, options).unwrap()
@@ -112,7 +117,7 @@ fn every_driver_on_a_good_disk() {
     let mut m = boot(DiskKind::Good);
     run_until_printed(&mut m, "DRAWN");
     let out = m.output_text();
-    assert!(out.contains("PAL\r") || out.contains("PAL\n"), "{out}");
+    assert!(out.starts_with("PAL\nKEY 40\n"), "{out}");
     let redraw: u64 = section(&out, "REDRAW ", "\n").parse().unwrap_or_else(|_| panic!("{out}"));
     eprintln!("a full 80 x 25 redraw: {redraw} cycles of CIA 1 timer A ({:.1} frames)", redraw as f64 / 19_656.0);
 
@@ -231,4 +236,13 @@ fn a_full_disk_says_so() {
         "W:FULL R:NOTFOUND W2:FULL SHORT:NOTFOUND MV:NOTFOUND R2:NOTFOUND R3:NOTFOUND RM:NOTFOUND RM2:NOTFOUND \
          NAME:TOOLONG DEV9:NODEVICE"
     );
+}
+
+#[test]
+fn ntsc_is_told_from_pal_and_the_80_column_key_is_read() {
+    let config = Config { standard: VideoStandard::Ntsc, eighty_columns: true, ..Config::default() };
+    let mut m = boot_with(DiskKind::Good, config);
+    run_until_printed(&mut m, "DRAWN");
+    let out = m.output_text();
+    assert!(out.starts_with("NTSC\nKEY 80\n"), "{out}");
 }
