@@ -91,6 +91,9 @@ pub mod op {
     pub const ADC_ZP: u8 = 0x65;
     pub const SBC_IMM: u8 = 0xE9;
     pub const SBC_ZP: u8 = 0xE5;
+    pub const SBC_ZPX: u8 = 0xF5;
+    pub const SBC_IZY: u8 = 0xF1;
+    pub const CMP_IZY: u8 = 0xD1;
     pub const AND_IMM: u8 = 0x29;
     pub const AND_ZP: u8 = 0x25;
     pub const ORA_IMM: u8 = 0x09;
@@ -155,9 +158,9 @@ pub fn info(opcode: u8) -> Option<(u8, u8)> {
         }
         LDA_ZP | LDX_ZP | LDY_ZP | STA_ZP | STX_ZP | STY_ZP | ADC_ZP | SBC_ZP | AND_ZP | ORA_ZP | EOR_ZP | CMP_ZP
         | BIT_ZP | CPY_ZP => (2, 3),
-        LDA_ZPX | STA_ZPX => (2, 4),
+        LDA_ZPX | STA_ZPX | SBC_ZPX => (2, 4),
         INC_ZP | DEC_ZP | ASL_ZP | LSR_ZP | ROL_ZP | ROR_ZP => (2, 5),
-        LDA_IZY => (2, 5),
+        LDA_IZY | SBC_IZY | CMP_IZY => (2, 5),
         STA_IZY => (2, 6),
         LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | LDA_ABX => (3, 4),
         STA_ABX => (3, 5),

@@ -4,8 +4,8 @@
 //! It is the other half of the differential tests: the same AVR code runs here and,
 //! translated, on a 6502, and the results must agree. Its data space is the C128's (one to
 //! one), so it can run the relocated code of a [`crate::Translation`]. The native
-//! routines (`__mulsi3`, `__divmodhi4`, `__divmodqi4`, `__c128_kernal`, `__c128_exit`) are
-//! implemented here in Rust with their documented conventions.
+//! routines ([`crate::runtime::NATIVE`]: the multiplies, divisions, `mem*` functions and
+//! the KERNAL gateway) are implemented here in Rust with their documented conventions.
 
 use crate::decode::{self, Insn, Mode, Op};
 use crate::runtime::{NATIVE, Routine};
@@ -99,6 +99,16 @@ impl Avr {
         self.r[usize::from(n) + 1] = hi;
     }
 
+    fn dw(&self, n: u8) -> u32 {
+        let n = usize::from(n);
+        u32::from_le_bytes([self.r[n], self.r[n + 1], self.r[n + 2], self.r[n + 3]])
+    }
+
+    fn set_dw(&mut self, n: u8, v: u32) {
+        let n = usize::from(n);
+        self.r[n..n + 4].copy_from_slice(&v.to_le_bytes());
+    }
+
     fn push(&mut self, v: u8) {
         self.mem[usize::from(self.sp)] = v;
         self.sp = self.sp.wrapping_sub(1);
@@ -169,6 +179,41 @@ impl Avr {
                     self.set_w(22, a.wrapping_div(b) as u16);
                     self.set_w(24, a.wrapping_rem(b) as u16);
                 }
+            }
+            Routine::Udivmodsi4 => {
+                let (a, b) = (self.dw(22), self.dw(18));
+                // libgcc's answer to a zero divisor: all ones, remainder the dividend.
+                let (q, m) = a.checked_div(b).zip(a.checked_rem(b)).unwrap_or((u32::MAX, a));
+                self.set_dw(18, q);
+                self.set_dw(22, m);
+            }
+            Routine::Divmodsi4 => {
+                let (a, b) = (self.dw(22) as i32, self.dw(18) as i32);
+                let (q, m) =
+                    if b == 0 { (if a < 0 { 1 } else { -1 }, a) } else { (a.wrapping_div(b), a.wrapping_rem(b)) };
+                self.set_dw(18, q as u32);
+                self.set_dw(22, m as u32);
+            }
+            Routine::Memcpy | Routine::Memmove => {
+                let (dst, src, n) = (usize::from(self.w(24)), usize::from(self.w(22)), usize::from(self.w(20)));
+                let bytes: Vec<u8> = (0..n).map(|i| self.mem[(src + i) & 0xFFFF]).collect();
+                for (i, b) in bytes.into_iter().enumerate() {
+                    self.mem[(dst + i) & 0xFFFF] = b;
+                }
+            }
+            Routine::Memset => {
+                let (dst, n) = (usize::from(self.w(24)), usize::from(self.w(20)));
+                for i in 0..n {
+                    self.mem[(dst + i) & 0xFFFF] = self.r[22];
+                }
+            }
+            Routine::Memcmp => {
+                let (x, y, n) = (usize::from(self.w(24)), usize::from(self.w(22)), usize::from(self.w(20)));
+                let d = (0..n)
+                    .map(|i| i16::from(self.mem[(x + i) & 0xFFFF]) - i16::from(self.mem[(y + i) & 0xFFFF]))
+                    .find(|&d| d != 0)
+                    .unwrap_or(0);
+                self.set_w(24, d as u16);
             }
             Routine::Kernal => {
                 if self.w(24) == 0xFFD2 {

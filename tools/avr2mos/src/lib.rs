@@ -25,8 +25,9 @@
 //!   to 6502 addresses; `icall`/`ijmp` jump through them. Data is placed after the code
 //!   and every data address is rewritten through its relocation; other constant addresses
 //!   (`sts 0xd020`) are the C128's own.
-//! - `__mulsi3`, `__divmodhi4`, `__divmodqi4`, `__udivmodhi4`, `__udivmodqi4`, `__mulosi4`,
-//!   `__mulodi4` and the KERNAL gateway are native routines ([`runtime`]).
+//! - `__mulsi3`, `__divmodhi4`, `__divmodqi4`, `__udivmodhi4`, `__udivmodqi4`,
+//!   `__divmodsi4`, `__udivmodsi4`, `__mulosi4`, `__mulodi4`, `memcpy`, `memmove`,
+//!   `memset`, `memcmp`, `bcmp` and the KERNAL gateway are native routines ([`runtime`]).
 //!
 //! # Checking it
 //! [`avrsim`] is an independent interpreter of the same instructions. The tests run

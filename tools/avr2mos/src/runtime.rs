@@ -13,6 +13,16 @@
 //! - `__divmodhi4`: r23:r22 = r25:r24 / r23:r22, r25:r24 = remainder (signed, truncating).
 //! - `__udivmodqi4`, `__udivmodhi4`: the same, unsigned (native: several times faster than
 //!   translating `compiler_builtins`' AVR versions).
+//! - `__udivmodsi4`: r21:r18 = r25:r22 / r21:r18, r25:r22 = remainder (unsigned);
+//!   `__divmodsi4`: the same, signed and truncating. Both are what LLVM's AVR back end
+//!   calls for 32-bit `/` and `%`; a zero divisor gives what libgcc's give (quotient all
+//!   ones, or its negation, and the dividend as remainder; Rust checks before calling).
+//!   Native, they replace `compiler_builtins`' generic `u32_div_rem` (2.7 KB translated).
+//! - `memcpy(dst: r25:r24, src: r23:r22, n: r21:r20)`, `memmove`, `memset(dst, c: r22,
+//!   n)` return `dst` in r25:r24 (unchanged); `memcmp`/`bcmp(a, b, n)` return the
+//!   difference of the first differing bytes (or 0) in r25:r24, as `compiler_builtins`'
+//!   do. A page at a time with `(zp),Y`: a few dozen bytes instead of 3 KB of translated
+//!   word-at-a-time Rust.
 //! - `__c128_kernal(addr: u16, a: u8, x: u8, y: u8, carry: u8) -> u32`: loads A, X, Y and
 //!   the carry (bit 0 of `carry`) and does `JSR addr`; returns A in bits 0-7, X in 8-15,
 //!   Y in 16-23 and the carry in bit 24 (the KERNAL's error flag).
@@ -40,6 +50,13 @@ pub const NATIVE: &[(&str, u32, Routine)] = &[
     ("__mulodi4", 0x3F018, Routine::Mulodi4),
     ("__udivmodqi4", 0x3F01C, Routine::Udivmodqi4),
     ("__udivmodhi4", 0x3F020, Routine::Udivmodhi4),
+    ("__udivmodsi4", 0x3F024, Routine::Udivmodsi4),
+    ("__divmodsi4", 0x3F028, Routine::Divmodsi4),
+    ("memcpy", 0x3F02C, Routine::Memcpy),
+    ("memmove", 0x3F030, Routine::Memmove),
+    ("memset", 0x3F034, Routine::Memset),
+    ("memcmp", 0x3F038, Routine::Memcmp),
+    ("bcmp", 0x3F03C, Routine::Memcmp),
 ];
 
 /// The runtime routines, each with its own label.
@@ -72,6 +89,13 @@ pub enum Routine {
     Udiv16,
     Udivmodqi4,
     Udivmodhi4,
+    Udivmodsi4,
+    Divmodsi4,
+    Neg32,
+    Memcpy,
+    Memmove,
+    Memset,
+    Memcmp,
     Save,
 }
 
@@ -340,6 +364,100 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     neg16(&mut a, t(0));
     a.label(p4).b(LDA_ZP, t(0)).b(STA_ZP, r(22)).b(LDA_ZP, t(1)).b(STA_ZP, r(23)).i(RTS);
     out.push((Routine::Divmodhi4, a));
+
+    // __udivmodsi4: the dividend shifts out of T0..T3 while the quotient shifts in; the
+    // remainder builds up in r25:r22 (below 2^k after k steps: no 33rd bit); the divisor
+    // is in T4..T7, the trial difference in T8..T10 and A.
+    let mut a = Asm::default();
+    let (cp, dl, ds, cq) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDX_IMM, 3).label(cp).b(LDA_ZPX, r(22)).b(STA_ZPX, t(0)).b(LDA_ZPX, r(18)).b(STA_ZPX, t(4));
+    a.b(LDA_IMM, 0).b(STA_ZPX, r(22)).i(DEX).br(BPL, cp);
+    a.b(LDX_IMM, 32).label(dl);
+    a.b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3));
+    a.b(ROL_ZP, r(22)).b(ROL_ZP, r(23)).b(ROL_ZP, r(24)).b(ROL_ZP, r(25)).i(SEC);
+    for i in 0..3 {
+        a.b(LDA_ZP, r(22 + i)).b(SBC_ZP, t(4 + i)).b(STA_ZP, t(8 + i));
+    }
+    a.b(LDA_ZP, r(25)).b(SBC_ZP, t(7)).br(BCC, ds).b(STA_ZP, r(25));
+    for i in 0..3 {
+        a.b(LDA_ZP, t(8 + i)).b(STA_ZP, r(22 + i));
+    }
+    a.b(INC_ZP, t(0)).label(ds).i(DEX).br(BNE, dl);
+    a.b(LDX_IMM, 3).label(cq).b(LDA_ZPX, t(0)).b(STA_ZPX, r(18)).i(DEX).br(BPL, cq).i(RTS);
+    out.push((Routine::Udivmodsi4, a));
+    // Negates the 32-bit number at zero-page address X.
+    let mut a = Asm::default();
+    let l = loc.fresh();
+    a.i(SEC).b(LDY_IMM, 4).label(l).b(LDA_IMM, 0).b(SBC_ZPX, 0).b(STA_ZPX, 0).i(INX).i(DEY).br(BNE, l).i(RTS);
+    out.push((Routine::Neg32, a));
+    // __divmodsi4: the signs of the quotient (a xor b) and remainder (a) in WIDE, WIDE+1
+    // around the unsigned division of the magnitudes.
+    let mut a = Asm::default();
+    let [p1, p2, p3, p4] = [(); 4].map(|_| loc.fresh());
+    a.b(LDA_ZP, r(25)).b(STA_ZP, WIDE + 1).b(EOR_ZP, r(21)).b(STA_ZP, WIDE);
+    a.b(LDA_ZP, r(25)).br(BPL, p1).b(LDX_IMM, r(22)).to(JSR, Routine::Neg32.label());
+    a.label(p1).b(LDA_ZP, r(21)).br(BPL, p2).b(LDX_IMM, r(18)).to(JSR, Routine::Neg32.label());
+    a.label(p2).to(JSR, Routine::Udivmodsi4.label());
+    a.b(LDA_ZP, WIDE).br(BPL, p3).b(LDX_IMM, r(18)).to(JSR, Routine::Neg32.label());
+    a.label(p3).b(LDA_ZP, WIDE + 1).br(BPL, p4).b(LDX_IMM, r(22)).to(JSR, Routine::Neg32.label());
+    a.label(p4).i(RTS);
+    out.push((Routine::Divmodsi4, a));
+
+    // memcpy: dst in T0:T1, src in T2:T3; whole pages (r21 of them), then r20 bytes.
+    let mut a = Asm::default();
+    let [pg, tl, tail, done] = [(); 4].map(|_| loc.fresh());
+    for (from, to) in [(24, 0), (25, 1), (22, 2), (23, 3)] {
+        a.b(LDA_ZP, r(from)).b(STA_ZP, t(to));
+    }
+    a.b(LDY_IMM, 0).b(LDX_ZP, r(21)).br(BEQ, tail);
+    a.label(pg).b(LDA_IZY, t(2)).b(STA_IZY, t(0)).i(INY).br(BNE, pg);
+    a.b(INC_ZP, t(1)).b(INC_ZP, t(3)).i(DEX).br(BNE, pg);
+    a.label(tail).b(LDX_ZP, r(20)).br(BEQ, done);
+    a.label(tl).b(LDA_IZY, t(2)).b(STA_IZY, t(0)).i(INY).i(DEX).br(BNE, tl);
+    a.label(done).i(RTS);
+    out.push((Routine::Memcpy, a));
+    // memmove: forwards (memcpy's loop) unless dst > src; then backwards from the end:
+    // the last partial page first, then whole pages, each from its top byte down.
+    let mut a = Asm::default();
+    let [b1, pages, p0, b2, done] = [(); 5].map(|_| loc.fresh());
+    a.b(LDA_ZP, r(22)).b(CMP_ZP, r(24)).b(LDA_ZP, r(23)).b(SBC_ZP, r(25)).br(BCC, b1);
+    a.to(JMP, Routine::Memcpy.label());
+    a.label(b1).b(LDA_ZP, r(24)).b(STA_ZP, t(0)).b(LDA_ZP, r(22)).b(STA_ZP, t(2));
+    a.i(CLC).b(LDA_ZP, r(25)).b(ADC_ZP, r(21)).b(STA_ZP, t(1));
+    a.i(CLC).b(LDA_ZP, r(23)).b(ADC_ZP, r(21)).b(STA_ZP, t(3));
+    let bl = loc.fresh();
+    a.b(LDY_ZP, r(20)).br(BEQ, pages);
+    a.label(bl).i(DEY).b(LDA_IZY, t(2)).b(STA_IZY, t(0)).b(CPY_IMM, 0).br(BNE, bl);
+    a.label(pages).b(LDX_ZP, r(21)).br(BEQ, done);
+    a.label(p0).b(DEC_ZP, t(1)).b(DEC_ZP, t(3));
+    a.label(b2).i(DEY).b(LDA_IZY, t(2)).b(STA_IZY, t(0)).b(CPY_IMM, 0).br(BNE, b2);
+    a.i(DEX).br(BNE, p0);
+    a.label(done).i(RTS);
+    out.push((Routine::Memmove, a));
+    // memset: the byte in r22 (the low byte of the C int).
+    let mut a = Asm::default();
+    let [pg, tl, tail, done] = [(); 4].map(|_| loc.fresh());
+    a.b(LDA_ZP, r(24)).b(STA_ZP, t(0)).b(LDA_ZP, r(25)).b(STA_ZP, t(1));
+    a.b(LDA_ZP, r(22)).b(LDY_IMM, 0).b(LDX_ZP, r(21)).br(BEQ, tail);
+    a.label(pg).b(STA_IZY, t(0)).i(INY).br(BNE, pg).b(INC_ZP, t(1)).i(DEX).br(BNE, pg);
+    a.label(tail).b(LDX_ZP, r(20)).br(BEQ, done);
+    a.label(tl).b(STA_IZY, t(0)).i(INY).i(DEX).br(BNE, tl);
+    a.label(done).i(RTS);
+    out.push((Routine::Memset, a));
+    // memcmp, bcmp: a - b of the first differing bytes, as a 16-bit C int.
+    let mut a = Asm::default();
+    let [pg, tl, tail, same, diff] = [(); 5].map(|_| loc.fresh());
+    for (from, to) in [(24, 0), (25, 1), (22, 2), (23, 3)] {
+        a.b(LDA_ZP, r(from)).b(STA_ZP, t(to));
+    }
+    a.b(LDY_IMM, 0).b(LDX_ZP, r(21)).br(BEQ, tail);
+    a.label(pg).b(LDA_IZY, t(0)).b(CMP_IZY, t(2)).br(BNE, diff).i(INY).br(BNE, pg);
+    a.b(INC_ZP, t(1)).b(INC_ZP, t(3)).i(DEX).br(BNE, pg);
+    a.label(tail).b(LDX_ZP, r(20)).br(BEQ, same);
+    a.label(tl).b(LDA_IZY, t(0)).b(CMP_IZY, t(2)).br(BNE, diff).i(INY).i(DEX).br(BNE, tl);
+    a.label(same).b(LDA_IMM, 0).b(STA_ZP, r(24)).b(STA_ZP, r(25)).i(RTS);
+    a.label(diff).i(SEC).b(SBC_IZY, t(2)).b(STA_ZP, r(24)).b(LDA_IMM, 0).b(SBC_IMM, 0).b(STA_ZP, r(25)).i(RTS);
+    out.push((Routine::Memcmp, a));
 
     // __c128_kernal: A = r22, X = r20, Y = r18, carry = bit 0 of r16, JSR (r25:r24).
     let mut a = Asm::default();

@@ -492,4 +492,43 @@ fn native_helpers_keep_their_conventions() {
         };
         check(name, &body, &[], 60);
     }
+    // The 32-bit divisions, with zero divisors (libgcc's answers), -1 and small ones too.
+    for (name, addr) in [("__udivmodsi4", 0x3F024u32), ("__divmodsi4", 0x3F028)] {
+        let body = move |r: &mut Rng| {
+            let mut v = vec![];
+            match r.next() % 5 {
+                0 => v.extend([ldi(18, 0), ldi(19, 0), ldi(20, 0), ldi(21, 0)]),
+                1 => v.extend([ldi(18, 0xFF), ldi(19, 0xFF), ldi(20, 0xFF), ldi(21, 0xFF)]),
+                2 => v.extend([ldi(20, 0), ldi(21, 0)]),
+                _ => {}
+            }
+            if r.next().is_multiple_of(4) {
+                v.extend([ldi(22, 0), ldi(23, 0), ldi(24, 0), ldi(25, 0x80)]);
+            }
+            v.extend(call(addr));
+            v
+        };
+        check(name, &body, &[], 80);
+    }
+}
+
+#[test]
+fn native_memory_functions_keep_their_conventions() {
+    // Pointers into the compared buffer at $3000-$30FF, lengths that stay inside it.
+    let call = |addr: u32| [0x940E | (((addr / 2) >> 16) as u16 & 1), ((addr / 2) & 0xFFFF) as u16];
+    for (name, addr) in
+        [("memcpy", 0x3F02Cu32), ("memmove", 0x3F030), ("memset", 0x3F034), ("memcmp", 0x3F038), ("bcmp", 0x3F03C)]
+    {
+        let body = move |r: &mut Rng| {
+            let (x, y) = (r.next() & 0x7F, if r.next().is_multiple_of(4) { 0 } else { r.next() & 0x7F });
+            let y = if name.ends_with("cmp") && r.next().is_multiple_of(3) { x } else { y };
+            let n = [0, 1, 2, 0x7F, 0x80, r.next() & 0x7F][usize::from(r.next() % 6)];
+            // memcpy's buffers must not overlap.
+            let n = if name == "memcpy" { n.min(x.abs_diff(y)) } else { n };
+            let mut v = vec![ldi(24, x), ldi(25, 0x30), ldi(22, y), ldi(23, 0x30), ldi(20, n), ldi(21, 0)];
+            v.extend(call(addr));
+            v
+        };
+        check(name, &body, &[], 60);
+    }
 }

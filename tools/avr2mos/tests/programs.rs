@@ -11,6 +11,9 @@ use avr2mos::pipeline::{BuildOptions, build_prg};
 #[path = "../../../emulator-tests/programs/arith/src/ops.rs"]
 mod ops;
 
+#[path = "../../../emulator-tests/programs/natives/src/cases.rs"]
+mod natives;
+
 fn build(name: &str, bin: Option<&str>) -> (Vec<u8>, avr2mos::pipeline::BuildReport) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../emulator-tests/programs");
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("avr-programs");
@@ -102,6 +105,27 @@ fn arithmetic_on_u64_matches_the_host() {
 #[test]
 fn arithmetic_on_i64_matches_the_host() {
     arith64("I64", ops::ops_i64);
+}
+
+#[test]
+fn native_memory_functions_and_divisions_match_the_host() {
+    let (prg, report) = build("natives", None);
+    let run = common::run(&prg, 200_000_000).unwrap();
+    let mut expected = String::new();
+    let mut line = |v: u32| expected.push_str(&format!("{v:08X}\r"));
+    let mut buf = [0u8; natives::BUF];
+    natives::memory(&mut buf, &mut line);
+    natives::division(500, &mut line);
+    assert_eq!(String::from_utf8_lossy(&run.output), expected, "C128 vs host");
+    assert_eq!(run.exit, Some(0));
+    let map = std::fs::read_to_string(&report.map).unwrap();
+    for native in ["rt_memcpy", "rt_memmove", "rt_memset", "rt_udivmodsi4", "rt_divmodsi4"] {
+        assert!(map.contains(native), "{native} in use: {map}");
+    }
+    for gone in ["u32_div_rem", "3mem6memcpy", "3mem7memmove", "3mem6memset"] {
+        assert!(!map.contains(gone), "compiler_builtins' {gone} is not linked: {map}");
+    }
+    eprintln!("natives: {} cycles", run.cycles);
 }
 
 #[test]
