@@ -260,6 +260,11 @@ impl<P: Platform> App<P> {
         let end = draw::text_reversed(&mut self.p, end, ROW_HEAD, name, HIGHLIGHT);
         draw::text_reversed(&mut self.p, end, ROW_HEAD, b" ", HIGHLIGHT);
         let shoe = table.shoe();
+        if shoe.remaining() == 0 {
+            // Not shuffled yet: the first deal shuffles.
+            scoreboard::counts(&mut self.p, 1, ROW_HEAD + 1, table.tally());
+            return;
+        }
         let mut right = cols;
         if let Some(cut) = shoe.before_cut() {
             let n = num::number(u32::from(cut));

@@ -4,6 +4,7 @@ mod analyze;
 mod bench;
 mod disk_cmd;
 mod firmware;
+mod host_game;
 mod play;
 mod prg_cmd;
 mod rules_args;
@@ -29,7 +30,7 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Monte-Carlo play of whole shoes with the real end-of-shoe policy.
     Sim(sim::SimArgs),
-    /// Play: a .prg or .d81 in the built-in C128 in the terminal, or Baccarat on the rules core.
+    /// Play Baccarat at the terminal (the game's own code), or a .prg or .d81 in the built-in C128.
     Play(play::PlayArgs),
     /// Measure the speed figures the README reports.
     Bench(bench::BenchArgs),

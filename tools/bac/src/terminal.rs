@@ -13,10 +13,10 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// Leaves the alternate screen and raw mode when dropped: on return, on error and on panic.
-struct TerminalGuard;
+pub(crate) struct TerminalGuard;
 
 impl TerminalGuard {
-    fn enter() -> Result<TerminalGuard> {
+    pub(crate) fn enter() -> Result<TerminalGuard> {
         terminal::enable_raw_mode().context("the terminal will not enter raw mode")?;
         let guard = TerminalGuard;
         execute!(std::io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
@@ -51,7 +51,7 @@ fn translate(key: KeyEvent) -> Option<String> {
     }
 }
 
-fn is_quit(key: KeyEvent) -> bool {
+pub(crate) fn is_quit(key: KeyEvent) -> bool {
     key.code == KeyCode::F(12) || (key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('q'))
 }
 
@@ -59,7 +59,7 @@ fn colour(rgb: [u8; 3]) -> Color {
     Color::Rgb { r: rgb[0], g: rgb[1], b: rgb[2] }
 }
 
-fn draw(out: &mut impl Write, grid: &[Vec<Cell>], status: &str) -> Result<()> {
+pub(crate) fn draw(out: &mut impl Write, grid: &[Vec<Cell>], status: &str) -> Result<()> {
     queue!(out, cursor::MoveTo(0, 0))?;
     let mut last: Option<([u8; 3], [u8; 3])> = None;
     for (row, line) in grid.iter().enumerate() {

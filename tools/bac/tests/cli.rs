@@ -69,59 +69,35 @@ fn bad_arguments_fail_clearly() {
     }
 }
 
-fn play(args: &[&str], input: &str) -> (bool, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bac"))
-        .arg("play")
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("bac play starts");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+#[test]
+fn play_runs_the_game_from_a_key_script_and_saves() {
+    let dir = std::env::temp_dir().join(format!("bac-cli-game-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // RETURN: new game; RETURN: the default options (Loadstar); the name; a 100 chip on
+    // Player; deal; a key after the coup. The way out (STOP, Y) then quits and saves.
+    let out = bac(&["play", "--keys", "{RETURN}{RETURN}ADA{RETURN}4P{RETURN}S ", "--save-dir", dir.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("BANKROLLS SAVED"), "{stdout}");
+    let save = std::fs::read(dir.join("BAC SAVE")).expect("the save file");
+    let saved = bac_game::save::decode(&save).expect("a valid save");
+    assert_eq!(saved.seats[0].name.as_bytes(), b"ADA");
+    // Played again from the save (F1 on the title screen), the bankroll comes back.
+    let out = bac(&["play", "--keys", "{F1}", "--save-dir", dir.to_str().unwrap()]);
+    assert!(out.status.success());
+    let again = bac_game::save::decode(&std::fs::read(dir.join("BAC SAVE")).unwrap()).unwrap();
+    assert_eq!(again.seats[0], saved.seats[0]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
-fn play_deals_settles_and_keeps_the_books() {
-    let (ok, out) = play(&["--seed", "3"], "p 10\nd\nb 20\nt 5\nd\nx\np abc\nq\n");
-    assert!(ok, "{out}");
-    assert!(out.matches(" gets ").count() >= 8, "two coups dealt: {out}");
-    assert!(out.contains("unknown command `x`"));
-    assert!(out.contains("`abc` is not a whole number"));
-    // The last line's bankroll is the start plus every win minus every loss printed.
-    let mut expected: i64 = 1000;
-    for line in out.lines().filter(|l| l.starts_with("  You: ") && l.contains(" on ")) {
-        let stake: i64 = line.split(": ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
-        if let Some(won) = line.split(" wins ").nth(1) {
-            expected += won.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse::<i64>().unwrap();
-        } else if line.ends_with("loses") {
-            expected -= stake;
-        }
-    }
-    assert!(out.trim_end().ends_with(&format!("You leave the table with {expected}.")), "{out}");
-}
-
-#[test]
-fn play_asks_the_loadstar_player_on_five() {
-    // Enough coups that a 5 comes up; every question is answered "n".
-    let input = "p 100\nd\nn\n".repeat(40) + "q\n";
-    let (ok, out) = play(&["--rules", "loadstar", "--seed", "5"], &input);
-    assert!(ok, "{out}");
-    assert!(out.contains("You hold 5. Draw a card?"), "{out}");
-    assert!(out.contains("Player stands"));
-}
-
-#[test]
-fn play_refuses_bad_bets_and_survives_end_of_input() {
-    let (ok, out) = play(&["--rules", "sahara", "--seed", "1"], "b 10\np 5000\np 0\n");
-    assert!(ok, "{out}");
-    assert!(out.contains("this table takes no bets on Banker"));
-    assert!(out.contains("you have 1000"));
-    assert!(out.contains("the minimum is 1"));
-    assert!(out.contains("You leave the table with 1000."));
+fn play_without_a_terminal_or_with_a_bad_script_says_so() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bac")).arg("play").stdin(std::process::Stdio::null()).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
+    let out = bac(&["play", "--keys", "{NOPE}"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown key name {NOPE}"));
 }
 
 /// `10 SYS 7181` at $1C01, then: print "HI" through CHROUT and exit with 7 via $D7FF.

@@ -1,0 +1,368 @@
+//! `bac play` without a file: the game itself (`bac-game`, the code the C128 program runs)
+//! on a [`Platform`] made of the terminal, the wall clock and a save directory.
+//!
+//! Screen codes become the same Unicode stand-ins the emulator's text view uses, colours
+//! the VIC-II's palette. Keys: Esc is RUN/STOP, F1-F8 the function keys, Backspace DEL;
+//! Ctrl+Q or F12 asks the game to quit (it saves), pressed twice it leaves at once.
+
+use std::collections::VecDeque;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use bac_game::platform::{DiskError, Platform, Sound, key};
+use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
+use emulator_tests::screenshot::VIC_PALETTE;
+use emulator_tests::text::Cell;
+
+use crate::terminal::{TerminalGuard, draw, is_quit};
+
+/// The help text the disk carries, for the help pages.
+const HELP: &[u8] = include_bytes!("../../../disk/help.txt");
+/// A PAL frame.
+const FRAME: Duration = Duration::from_millis(20);
+
+/// Where keys come from.
+enum Keys {
+    /// A person at the terminal.
+    Terminal { quit_asked: bool },
+    /// A script (`bac play --keys`), then the way out: STOP and Y until the game ends.
+    Script(VecDeque<u8>, usize),
+}
+
+/// The terminal (or a script) as the machine under the game.
+pub struct Host {
+    cols: u8,
+    cells: [[(u8, u8); 80]; 25],
+    background: u8,
+    dirty: bool,
+    keys: Keys,
+    queue: VecDeque<u8>,
+    frames: u32,
+    next_frame: Instant,
+    save_dir: PathBuf,
+    help: Option<usize>,
+    settles: Vec<(u32, u32)>,
+}
+
+impl Host {
+    fn new(cols: u8, keys: Keys, save_dir: PathBuf) -> Host {
+        Host {
+            cols,
+            cells: [[(0x20, 1); 80]; 25],
+            background: 5,
+            dirty: true,
+            keys,
+            queue: VecDeque::new(),
+            frames: 0,
+            next_frame: Instant::now(),
+            save_dir,
+            help: None,
+            settles: Vec::new(),
+        }
+    }
+
+    fn path(&self, name: &[u8]) -> Result<PathBuf, DiskError> {
+        let name = std::str::from_utf8(name).map_err(|_| DiskError::Dos(33))?;
+        if name.is_empty() || name.contains(['/', '\\', ':', '*', '?']) || name.starts_with('.') {
+            return Err(DiskError::Dos(33));
+        }
+        Ok(self.save_dir.join(name))
+    }
+
+    /// The screen as cells, for drawing and for `--keys` output.
+    pub fn grid(&self) -> Vec<Vec<Cell>> {
+        let rgb = |c: u8| VIC_PALETTE[usize::from(c & 0x0F)];
+        self.cells
+            .iter()
+            .map(|row| {
+                row[..usize::from(self.cols)]
+                    .iter()
+                    .map(|&(code, colour)| {
+                        let (fg, bg) = (rgb(colour), rgb(self.background));
+                        let (fg, bg) = if code & 0x80 != 0 { (bg, fg) } else { (fg, bg) };
+                        Cell { ch: glyph(code), fg, bg }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The screen as plain text.
+    pub fn text(&self) -> String {
+        self.grid().iter().map(|row| row.iter().map(|c| c.ch).collect::<String>() + "\n").collect()
+    }
+
+    fn poll_terminal(&mut self) {
+        let Keys::Terminal { quit_asked } = &mut self.keys else { return };
+        while event::poll(Duration::ZERO).unwrap_or(false) {
+            let Ok(Event::Key(k)) = event::read() else { continue };
+            if k.kind == KeyEventKind::Release {
+                continue;
+            }
+            if is_quit(k) {
+                if *quit_asked {
+                    // Asked twice: leave now. The guard in `play` restores the terminal.
+                    self.queue.clear();
+                    self.queue.extend([key::STOP, b'Y', key::STOP, b'Y']);
+                    continue;
+                }
+                *quit_asked = true;
+                self.queue.extend([key::STOP, b'Y']);
+                continue;
+            }
+            let code = match k.code {
+                KeyCode::Enter => key::RETURN,
+                KeyCode::Esc => key::STOP,
+                KeyCode::Backspace | KeyCode::Delete => key::DEL,
+                KeyCode::Up => key::UP,
+                KeyCode::Down => key::DOWN,
+                KeyCode::Left => key::LEFT,
+                KeyCode::Right => key::RIGHT,
+                KeyCode::Home => key::HOME,
+                KeyCode::Tab => key::TAB,
+                KeyCode::F(n @ 1..=8) => [key::F1, 137, key::F3, 138, key::F5, 139, key::F7, 140][usize::from(n - 1)],
+                KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => key::STOP,
+                KeyCode::Char(c) if c.is_ascii() => (c as u8).to_ascii_uppercase(),
+                _ => continue,
+            };
+            self.queue.push_back(code);
+        }
+    }
+}
+
+/// The character a screen code of the game's set shows (the C128's upper-case set).
+fn glyph(code: u8) -> char {
+    match code & 0x7F {
+        0 => '@',
+        c @ 1..=26 => char::from(b'A' + c - 1),
+        27 => '[',
+        28 => '£',
+        29 => ']',
+        30 => '↑',
+        31 => '←',
+        c @ 0x20..=0x3F => char::from(c),
+        0x40 => '─',
+        0x41 => '♠',
+        0x49 => '╮',
+        0x4A => '╰',
+        0x4B => '╯',
+        0x51 => '●',
+        0x53 => '♥',
+        0x55 => '╭',
+        0x57 => '○',
+        0x58 => '♣',
+        0x5A => '♦',
+        0x5D => '│',
+        0x66 => '▒',
+        _ => '?',
+    }
+}
+
+fn io_error(e: std::io::Error) -> DiskError {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => DiskError::NotFound,
+        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => DiskError::WriteProtected,
+        std::io::ErrorKind::StorageFull => DiskError::DiskFull,
+        std::io::ErrorKind::AlreadyExists => DiskError::Dos(63),
+        _ => DiskError::Dos(0),
+    }
+}
+
+impl Platform for Host {
+    fn columns(&self) -> u8 {
+        self.cols
+    }
+
+    fn set_columns(&mut self, columns: u8, background: u8) {
+        self.cols = if columns == 80 { 80 } else { 40 };
+        self.background = background;
+        self.cells = [[(0x20, 1); 80]; 25];
+        self.dirty = true;
+    }
+
+    fn put(&mut self, x: u8, y: u8, code: u8, colour: u8) {
+        if x < self.cols && y < 25 {
+            self.cells[usize::from(y)][usize::from(x)] = (code, colour);
+            self.dirty = true;
+        }
+    }
+
+    fn fill(&mut self, x: u8, y: u8, w: u8, h: u8, code: u8, colour: u8) {
+        for yy in y..y.saturating_add(h).min(25) {
+            for xx in x..x.saturating_add(w).min(self.cols) {
+                self.put(xx, yy, code, colour);
+            }
+        }
+    }
+
+    fn key(&mut self) -> Option<u8> {
+        match &mut self.keys {
+            Keys::Terminal { .. } => {
+                self.poll_terminal();
+                self.queue.pop_front()
+            }
+            Keys::Script(script, way_out) => script.pop_front().or_else(|| {
+                *way_out += 1;
+                Some([key::STOP, b'Y', key::STOP, b'D', key::RETURN][*way_out % 5])
+            }),
+        }
+    }
+
+    fn frame(&mut self) {
+        self.frames = self.frames.wrapping_add(1);
+        if let Keys::Terminal { .. } = self.keys {
+            if self.dirty {
+                let mut out = std::io::stdout();
+                let _ = draw(&mut out, &self.grid(), "Esc: RUN/STOP   Ctrl+Q: quit");
+                self.dirty = false;
+            }
+            self.next_frame += FRAME;
+            let now = Instant::now();
+            if self.next_frame > now {
+                std::thread::sleep(self.next_frame - now);
+            } else {
+                self.next_frame = now;
+            }
+            self.poll_terminal();
+        } else if self.frames > 20_000_000 {
+            // A script that never reaches the end would be a hang in the game: stop loudly.
+            self.keys = Keys::Script(VecDeque::new(), 0);
+        }
+    }
+
+    fn sound(&mut self, _sound: Sound) {}
+
+    fn ticks(&self) -> u32 {
+        match self.keys {
+            Keys::Terminal { .. } => {
+                let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+                now.subsec_nanos() ^ self.frames
+            }
+            Keys::Script(..) => self.frames,
+        }
+    }
+
+    fn read(&mut self, name: &[u8], buf: &mut [u8]) -> Result<usize, DiskError> {
+        let data = std::fs::read(self.path(name)?).map_err(io_error)?;
+        let into = buf.get_mut(..data.len()).ok_or(DiskError::TooLong)?;
+        into.copy_from_slice(&data);
+        Ok(data.len())
+    }
+
+    fn write(&mut self, name: &[u8], data: &[u8]) -> Result<(), DiskError> {
+        let path = self.path(name)?;
+        if path.exists() {
+            return Err(DiskError::Dos(63));
+        }
+        std::fs::create_dir_all(&self.save_dir).map_err(io_error)?;
+        // Written whole to a temporary name first: a file under the real name is complete.
+        let tmp = self.save_dir.join(format!(".{}.tmp", std::process::id()));
+        std::fs::write(&tmp, data).map_err(io_error)?;
+        std::fs::rename(&tmp, &path).map_err(io_error)
+    }
+
+    fn scratch(&mut self, name: &[u8]) -> Result<(), DiskError> {
+        std::fs::remove_file(self.path(name)?).map_err(io_error)
+    }
+
+    fn rename(&mut self, from: &[u8], to: &[u8]) -> Result<(), DiskError> {
+        let (from, to) = (self.path(from)?, self.path(to)?);
+        if to.exists() {
+            return Err(DiskError::Dos(63));
+        }
+        std::fs::rename(from, to).map_err(io_error)
+    }
+
+    fn open_help(&mut self) -> Result<(), DiskError> {
+        self.help = Some(0);
+        Ok(())
+    }
+
+    fn help_byte(&mut self) -> Option<u8> {
+        let at = self.help.as_mut()?;
+        let byte = HELP.get(*at).copied();
+        *at += 1;
+        byte
+    }
+
+    fn close_help(&mut self) {
+        self.help = None;
+    }
+
+    fn settled(&mut self, _coups: u16, before: u32, after: u32) {
+        self.settles.push((before, after));
+    }
+}
+
+/// Where saved games go unless `--save-dir` says otherwise.
+pub fn default_save_dir() -> PathBuf {
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    data.join("bac128")
+}
+
+/// Plays the game at the terminal.
+pub fn play(columns: Option<u8>, save_dir: &Path) -> Result<()> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        bail!("bac play needs a terminal; `bac play --keys KEYS` plays a script and prints the screen");
+    }
+    let (width, height) = crossterm::terminal::size().unwrap_or((80, 26));
+    let columns = columns.unwrap_or(if width >= 80 { 80 } else { 40 });
+    if width < u16::from(columns) || height < 26 {
+        bail!("the terminal is {width}x{height}; the {columns}-column screen needs {columns}x26");
+    }
+    let _guard = TerminalGuard::enter()?;
+    crossterm::execute!(std::io::stdout(), crossterm::terminal::Clear(crossterm::terminal::ClearType::All))?;
+    let host = Host::new(columns, Keys::Terminal { quit_asked: false }, save_dir.to_path_buf());
+    let mut app = bac_game::App::new(host, columns);
+    app.run();
+    std::io::stdout().flush().context("writing to the terminal")?;
+    Ok(())
+}
+
+/// Plays a script of keys (as `bac run --keys` spells them) without a terminal and returns
+/// the last screen's text; the way out (STOP, Y) follows the script.
+pub fn play_script(columns: u8, script: &str, save_dir: &Path) -> Result<String> {
+    let mut keys = VecDeque::new();
+    for event in emulator_tests::keys::parse_keys(script).map_err(|e| anyhow::anyhow!("--keys: {e}"))? {
+        if let emulator_tests::keys::KeyEvent::Press(press) = event {
+            let code = press.petscii.with_context(|| format!("--keys: {:?} types nothing", press.keys))?;
+            keys.push_back(code);
+        }
+    }
+    let host = Host::new(columns, Keys::Script(keys, 0), save_dir.to_path_buf());
+    let mut app = bac_game::App::new(host, columns);
+    app.run();
+    if let Some((before, after)) = app.p.settles.iter().find(|(b, a)| b != a) {
+        bail!("money changed in a coup: {before} cents before, {after} after");
+    }
+    Ok(app.p.text())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glyphs_match_the_character_set() {
+        assert_eq!(glyph(1), 'A');
+        assert_eq!(glyph(0x80 | 26), 'Z');
+        assert_eq!(glyph(b'7'), '7');
+        assert_eq!(glyph(0x53), '♥');
+        assert_eq!(glyph(0x55), '╭');
+    }
+
+    #[test]
+    fn file_names_stay_in_the_save_directory() {
+        let host = Host::new(40, Keys::Script(VecDeque::new(), 0), PathBuf::from("/tmp/x"));
+        assert!(host.path(b"BAC SAVE").is_ok());
+        for bad in [&b"../etc/passwd"[..], b"", b".hidden", b"A:B", &[0xFF]] {
+            assert!(host.path(bad).is_err(), "{bad:?}");
+        }
+    }
+}
