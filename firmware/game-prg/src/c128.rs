@@ -1,0 +1,166 @@
+//! [`Platform`] on the C128's hardware, through c128-rt's drivers.
+
+use bac_game::platform::{Colour, DiskError, Platform, Sound};
+use c128_rt::disk;
+use c128_rt::hw::Reg8;
+use c128_rt::kernal::{self, addr};
+use c128_rt::{frame, keyboard, screen, sound};
+
+/// Where each settled coup is posted for the keyboard fuzz test (the cassette buffer,
+/// which nothing uses once the boot sector has run): coups (2 bytes), money before and
+/// after the coup (4 bytes each, cents), little-endian.
+const MAILBOX: u16 = 0x0B00;
+/// The raster line, for a seed that depends on when the player pressed a key.
+const RASTER: Reg8 = Reg8::at(0xD012);
+/// Logical file and secondary address the help text is read on.
+const HELP_FILE: u8 = 3;
+const HELP_NAME: &[u8] = b"BAC HELP,S,R";
+/// READST: end of file or an error.
+const ST_END: u8 = 0x40 | 0x80 | 0x02;
+
+/// The C128 under the game.
+pub struct C128 {
+    frames: u32,
+    help_open: bool,
+}
+
+impl C128 {
+    /// The machine, nothing open yet.
+    pub fn new() -> C128 {
+        C128 { frames: 0, help_open: false }
+    }
+}
+
+fn disk_error(e: disk::DiskError) -> DiskError {
+    match e {
+        disk::DiskError::NotFound => DiskError::NotFound,
+        disk::DiskError::WriteProtected => DiskError::WriteProtected,
+        disk::DiskError::DiskFull => DiskError::DiskFull,
+        disk::DiskError::NoDevice => DiskError::NoDevice,
+        disk::DiskError::TooLong => DiskError::TooLong,
+        disk::DiskError::Dos(n) => DiskError::Dos(n),
+    }
+}
+
+fn post(at: u16, bytes: &[u8]) {
+    for (i, &b) in bytes.iter().enumerate() {
+        Reg8::at(at + i as u16).write(b);
+    }
+}
+
+impl Platform for C128 {
+    fn columns(&self) -> u8 {
+        screen::columns()
+    }
+
+    fn set_columns(&mut self, columns: u8, background: Colour) {
+        let width = if columns == 80 { screen::Width::Eighty } else { screen::Width::Forty };
+        screen::open(width, background, background);
+    }
+
+    fn put(&mut self, x: u8, y: u8, code: u8, colour: Colour) {
+        screen::put(x, y, code, colour);
+    }
+
+    fn fill(&mut self, x: u8, y: u8, w: u8, h: u8, code: u8, colour: Colour) {
+        screen::fill(x, y, w, h, code, colour);
+    }
+
+    fn key(&mut self) -> Option<u8> {
+        keyboard::poll()
+    }
+
+    fn frame(&mut self) {
+        frame::wait();
+        sound::tick();
+        self.frames = self.frames.wrapping_add(1);
+    }
+
+    fn sound(&mut self, s: Sound) {
+        sound::play(match s {
+            Sound::Card => sound::Effect::Card,
+            Sound::Win => sound::Effect::Win,
+            Sound::Loss => sound::Effect::Loss,
+            Sound::Shuffle => sound::Effect::Shuffle,
+            Sound::Chip => sound::Effect::Chip,
+            Sound::Error => sound::Effect::Error,
+        });
+    }
+
+    fn ticks(&self) -> u32 {
+        (self.frames << 8) ^ u32::from(RASTER.read())
+    }
+
+    fn read(&mut self, name: &[u8], buf: &mut [u8]) -> Result<usize, DiskError> {
+        disk::read(name, buf).map_err(disk_error)
+    }
+
+    fn write(&mut self, name: &[u8], data: &[u8]) -> Result<(), DiskError> {
+        disk::write(name, data).map_err(disk_error)
+    }
+
+    fn scratch(&mut self, name: &[u8]) -> Result<(), DiskError> {
+        disk::scratch(name).map_err(disk_error)
+    }
+
+    fn rename(&mut self, from: &[u8], to: &[u8]) -> Result<(), DiskError> {
+        disk::rename(from, to).map_err(disk_error)
+    }
+
+    fn open_help(&mut self) -> Result<(), DiskError> {
+        self.close_help();
+        let device = disk::device();
+        kernal::call(addr::SETBNK, 0, 0, 0, false);
+        kernal::call(addr::SETLFS, HELP_FILE, device, HELP_FILE, false);
+        let name = HELP_NAME.as_ptr() as usize as u16;
+        kernal::call(addr::SETNAM, HELP_NAME.len() as u8, name as u8, (name >> 8) as u8, false);
+        if kernal::call(addr::OPEN, 0, 0, 0, false).carry {
+            kernal::call(addr::CLOSE, HELP_FILE, 0, 0, false);
+            return Err(DiskError::NoDevice);
+        }
+        self.help_open = true;
+        // The drive says "file not found" only when the first byte is read.
+        if kernal::call(addr::CHKIN, 0, HELP_FILE, 0, false).carry {
+            self.close_help();
+            return Err(DiskError::NoDevice);
+        }
+        kernal::call(addr::CLRCHN, 0, 0, 0, false);
+        Ok(())
+    }
+
+    fn help_byte(&mut self) -> Option<u8> {
+        if !self.help_open {
+            return None;
+        }
+        if kernal::call(addr::CHKIN, 0, HELP_FILE, 0, false).carry {
+            return None;
+        }
+        let byte = kernal::call(addr::CHRIN, 0, 0, 0, false).a;
+        let status = kernal::call(addr::READST, 0, 0, 0, false).a;
+        kernal::call(addr::CLRCHN, 0, 0, 0, false);
+        if status & (0x80 | 0x02) != 0 {
+            // Not there, or the drive stopped answering: no byte.
+            self.close_help();
+            return None;
+        }
+        if status & ST_END != 0 {
+            // The last byte comes with end-of-file set.
+            self.close_help();
+        }
+        Some(byte)
+    }
+
+    fn close_help(&mut self) {
+        if self.help_open {
+            kernal::call(addr::CLRCHN, 0, 0, 0, false);
+            kernal::call(addr::CLOSE, HELP_FILE, 0, 0, false);
+            self.help_open = false;
+        }
+    }
+
+    fn settled(&mut self, coups: u16, before: u32, after: u32) {
+        post(MAILBOX, &coups.to_le_bytes());
+        post(MAILBOX + 2, &before.to_le_bytes());
+        post(MAILBOX + 6, &after.to_le_bytes());
+    }
+}
