@@ -133,7 +133,16 @@ impl Settings {
 
     /// The rules these settings give.
     pub fn rules(&self) -> RuleSet {
-        let rules = RuleSet::preset(self.preset);
+        // Looked up, not built: `RuleSet::preset` evaluated at run time costs the C128
+        // well over a kilobyte of code; the table costs five rule sets of data.
+        static PRESETS: [RuleSet; 5] = [
+            RuleSet::preset(Preset::PuntoBanco),
+            RuleSet::preset(Preset::NoCommission),
+            RuleSet::preset(Preset::Sahara),
+            RuleSet::preset(Preset::Loadstar),
+            RuleSet::preset(Preset::ChemDeFer),
+        ];
+        let rules = *PRESETS.iter().find(|r| r.preset == self.preset).unwrap_or(&PRESETS[0]);
         let rules = rules.with_decks(self.decks).unwrap_or(rules);
         if self.tie_choice() { rules.with_tie_pays(u16::from(self.tie_pays)).unwrap_or(rules) } else { rules }
     }
