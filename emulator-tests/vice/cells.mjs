@@ -81,22 +81,24 @@ export function readGrid(img, layout) {
 }
 
 /**
- * Our font's glyphs for letters, digits and punctuation, from the `SMALL` table of
- * emulator-tests/src/font.rs (5 x 7 pixels drawn in columns 1-5, rows 0-6 of the cell):
- * a map from cell key to character.
+ * Our font's glyphs for letters, digits and punctuation (screen codes 0-63), from the
+ * `TEXT` table of `firmware/glyphs/src/lib.rs` (bac-glyphs, which our emulator draws
+ * with): lines `"ART", // 0xNN C`, 5 x 7 pixels drawn in columns 1-5, rows 0-6 of the
+ * cell. A map from cell key to character.
  */
-export function ourGlyphs(fontRs) {
-  const source = fs.readFileSync(fontRs, "utf8");
+export function ourGlyphs(glyphsRs) {
+  const source = fs.readFileSync(glyphsRs, "utf8");
+  const text = source.slice(source.indexOf("const TEXT"), source.indexOf("];", source.indexOf("const TEXT")));
   const table = new Map();
-  for (const m of source.matchAll(/\('(.)', "([#./]+)"\)/g)) {
-    const rows = m[2].split("/");
+  for (const m of text.matchAll(/"([#./]+)", \/\/ 0x[0-9a-f]{2} (\S)/g)) {
+    const rows = m[1].split("/");
     let key = "";
     for (let y = 0; y < 8; y++) {
       for (let x = 0; x < 8; x++) key += rows[y] && rows[y][x - 1] === "#" ? "1" : "0";
     }
-    table.set(key, m[1]);
+    table.set(key, m[2]);
   }
-  if (table.size < 60) throw new Error(`read only ${table.size} glyphs from ${fontRs}`);
+  if (table.size < 60) throw new Error(`read only ${table.size} glyphs from ${glyphsRs}`);
   return table;
 }
 
@@ -196,11 +198,10 @@ export function alignBlock(vice, viceGlyphs, ours, ourText) {
  * frame stretched to the aspect ratio the core reports (`aspect`, width over height), as
  * large as fits and centred, by factors that are not whole numbers (the 40-column 384 x 272
  * frame fills 1280 x 460 of the 1280 x 800 canvas, the 80-column 856 x 288 one 1096 x 800),
- * so its pixels cannot be read back one for one. Each cell of the frame's layout is mapped
- * onto the canvas and is non-blank if any canvas pixel inside it, one frame pixel in from
- * each edge, is not the frame's background colour. (A glyph with ink only on a cell's
- * outermost pixel rows or columns would read as blank; the characters this check meets
- * have none.)
+ * so its pixels cannot be read back one for one, and the scaling smears ink into the
+ * neighbouring canvas pixels. Each cell of the frame's layout is mapped onto the canvas
+ * and is non-blank if any canvas pixel inside it, one frame pixel in from each edge, is not
+ * the frame's background colour.
  */
 export function canvasCells(canvas, frame, layout, aspect) {
   const background = readGrid(frame, layout).background;
@@ -227,18 +228,96 @@ export function canvasCells(canvas, frame, layout, aspect) {
   return { cols: layout.cols, rows: layout.rows, cells, scale: { sx, sy, ox, oy } };
 }
 
+/** How many frame pixels in from each edge of a cell its core starts (see compareCanvas). */
+const CORE = 2;
+
 /**
  * The cells whose blankness differs between the frame's grid and the canvas's, as
- * "row R column C" (a frame cell counts as non-blank here only if it has ink away from
- * its outermost pixels, as on the canvas).
+ * "row R column C": a blank frame cell must be blank on the canvas, a cell with ink in its
+ * core (the cell without its two outermost pixels on each side) must not be; a cell with
+ * ink only near its edges (lines at a cell's side, in the graphics characters) is not
+ * compared, as the scaling may or may not smear it inside the part canvasCells reads.
  */
 export function compareCanvas(grid, canvasGrid) {
   const differ = [];
   for (let i = 0; i < grid.cells.length; i++) {
     const key = grid.cells[i];
-    let inner = false;
-    for (let y = 1; y < 7 && key; y++) for (let x = 1; x < 7; x++) inner ||= key[y * 8 + x] === "1";
-    if (inner !== canvasGrid.cells[i]) differ.push(`row ${Math.floor(i / grid.cols)} column ${i % grid.cols}`);
+    let core = false;
+    for (let y = CORE; y < 8 - CORE && key; y++) for (let x = CORE; x < 8 - CORE; x++) core ||= key[y * 8 + x] === "1";
+    if (key !== "" && !core) continue;
+    if (core !== canvasGrid.cells[i]) differ.push(`row ${Math.floor(i / grid.cols)} column ${i % grid.cols}`);
   }
   return differ;
+}
+
+/**
+ * What screen codes 0-63 show, in order: the first two rows of the platform program's
+ * glyph table (`emulator-tests/programs/platform`), which shows every code, 32 to a row,
+ * from row 10. Code 32 is the space.
+ */
+export const GLYPH_TABLE_TEXT = "@ABCDEFGHIJKLMNOPQRSTUVWXYZ[£]↑← !\"#$%&'()*+,-./0123456789:;<=>?";
+export const GLYPH_TABLE_ROW = 10;
+
+/**
+ * A glyph table (cell key to character) read from the platform program's screen: the
+ * cells of screen codes 0-63 at rows 10-11, drawn with our own character set.
+ */
+export function glyphTable(grid) {
+  const glyphs = new Map();
+  for (let i = 0; i < GLYPH_TABLE_TEXT.length; i++) {
+    const ch = GLYPH_TABLE_TEXT[i];
+    const key = grid.cells[(GLYPH_TABLE_ROW + Math.floor(i / 32)) * grid.cols + (i % 32)];
+    if (ch === " ") continue;
+    if (key === "") throw new Error(`screen code ${i} ("${ch}") is blank at row ${GLYPH_TABLE_ROW + Math.floor(i / 32)}`);
+    if (glyphs.has(key)) throw new Error(`screen codes for "${glyphs.get(key)}" and "${ch}" have the same glyph`);
+    glyphs.set(key, ch);
+  }
+  return glyphs;
+}
+
+/** The rows text takes on a screen `cols` wide from column 0 (the editor wraps long lines). */
+export function screenRows(lines, cols) {
+  const rows = [];
+  for (const line of lines) {
+    if (line === "") rows.push("");
+    for (let i = 0; i < line.length; i += cols) rows.push(line.slice(i, i + cols));
+  }
+  return rows;
+}
+
+/**
+ * Compares VICE's grid with ours, glyph by glyph, where both show the same character set.
+ * `printed` is the text the program printed through CHROUT (rows from column 0), which
+ * the screen editor put at row `oursRow` of our screen and at some row of VICE's (the
+ * cursor starts below the KERNAL's banner there, at the top on our runner): every cell
+ * neither screen printed on must be the same glyph on both; VICE's printed cells must read
+ * `printed` with `glyphs`; our printed cells hide what the program drew there, so they are
+ * not compared. Returns { ok, row } (VICE's row of the printed text) or { ok: false, why }
+ * for the row that came closest.
+ */
+export function matchScreen(vice, ours, printed = [], oursRow = 0, glyphs = new Map()) {
+  if (vice.cols !== ours.cols || vice.rows !== ours.rows) throw new Error(`VICE's grid is ${vice.cols} x ${vice.rows}, ours ${ours.cols} x ${ours.rows}`);
+  const at = (row, col, base) => row >= base && row < base + printed.length && col < printed[row - base].length;
+  let best = null;
+  const last = printed.length ? vice.rows - printed.length : 0;
+  for (let d = 0; d <= last; d++) {
+    const wrong = [];
+    for (let row = 0; row < vice.rows; row++) {
+      for (let col = 0; col < vice.cols; col++) {
+        const i = row * vice.cols + col;
+        if (at(row, col, d)) {
+          const ch = printed[row - d][col];
+          const key = vice.cells[i];
+          const read = key === "" ? " " : glyphs.get(key) ?? "?";
+          if (read !== ch) wrong.push(`row ${row} column ${col} reads "${read}", printed "${ch}"`);
+        } else if (!at(row, col, oursRow) && vice.cells[i] !== ours.cells[i]) {
+          wrong.push(`row ${row} column ${col} ${vice.cells[i] === "" ? "is blank" : ours.cells[i] === "" ? "is not blank" : "has another glyph"}`);
+        }
+      }
+    }
+    if (wrong.length === 0) return { ok: true, row: d };
+    if (!best || wrong.length < best.wrong.length) best = { d, wrong };
+  }
+  const where = printed.length ? ` (printed text placed at row ${best.d})` : "";
+  return { ok: false, why: `${best.wrong.length} cell(s) differ from bac run's${where}: ${best.wrong.slice(0, 8).join("; ")}${best.wrong.length > 8 ? "; ..." : ""}` };
 }

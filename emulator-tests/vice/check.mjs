@@ -1,26 +1,36 @@
-// The real-VICE check: boots a disk in VICE 3.9's x128 (WebAssembly, in headless
-// Chromium) in 40 and 80 columns and by autostart, and compares what it shows, cell by
-// cell, with `bac run`'s screenshots of the same disk. run.sh builds everything and calls:
+// The real-VICE check: boots disks in VICE 3.9's x128 (WebAssembly, in headless Chromium)
+// in 40 and 80 columns and by autostart, and compares what it shows, cell by cell, with
+// `bac run`'s screenshots of the same disks. run.sh builds everything and calls:
 //
 //   node check.mjs --out DIR --disk D81 --bac40 PNG --bac80 PNG --noboot D81 --bacnoboot40 PNG
-//                  --stdout TXT --font FONT_RS [--chromium PATH] [--only NAME]
+//                  --stdout TXT --font GLYPHS_RS
+//                  --platform D81 --p40 PNG --p80 PNG --p80keys PNG
+//                  --pstdout80 TXT --pstdout80keys TXT --platform-keys KEYS
+//                  [--chromium PATH] [--only NAME,NAME]
 //
-// --disk is the disk with the boot sector (bac disk build), --noboot the same first file
-// without one (for autostart); each --bac* is `bac run`'s screenshot of that disk; --stdout
-// is what `bac run` printed (the program's output, which its screen must show from row 0).
+// --disk is the test program hello's disk with the boot sector (bac disk build), --noboot
+// the same first file without one (for autostart); each --bac* is `bac run`'s screenshot of
+// that disk; --stdout is what `bac run` printed (the program's output, which its screen
+// must show from row 0); --font is bac-glyphs' source (firmware/glyphs/src/lib.rs), whose
+// letters, digits and punctuation read our screenshots.
+//
+// --platform is the platform test program's disk (boot sector); --p40 and --p80 are
+// `bac run`'s screenshots of its drawn screens, --p80keys after the keys --platform-keys
+// (a `bac run --keys` script), and --pstdout80* what it printed in those two runs.
 //
 // Exits 0 when every step passes, 1 with "vice check FAILED at step ..." otherwise.
 import fs from "node:fs";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { startServer, launchBrowser } from "./vice.mjs";
-import { LAYOUTS, BANNER, notBlank, readGrid, readText, ourGlyphs, learnGlyphs, alignBlock, canvasCells, compareCanvas } from "./cells.mjs";
+import { LAYOUTS, BANNER, notBlank, readGrid, readText, ourGlyphs, learnGlyphs, alignBlock, canvasCells, compareCanvas, glyphTable, screenRows, matchScreen } from "./cells.mjs";
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, "")] = process.argv[i + 1];
-for (const need of ["out", "disk", "stdout", "bac40", "bac80", "noboot", "bacnoboot40", "font"]) {
+const NEEDED = ["out", "disk", "stdout", "bac40", "bac80", "noboot", "bacnoboot40", "font", "platform", "p40", "p80", "p80keys", "pstdout80", "pstdout80keys", "platform-keys"];
+for (const need of NEEDED) {
   if (!args[need]) {
-    console.error(`usage: node check.mjs --out DIR --disk D81 --bac40 PNG --bac80 PNG --noboot D81 --bacnoboot40 PNG --stdout TXT --font FONT_RS [--chromium PATH] [--only NAME]`);
+    console.error(`usage: node check.mjs ${NEEDED.map((n) => `--${n} ...`).join(" ")} [--chromium PATH] [--only NAME]`);
     process.exit(2);
   }
 }
@@ -28,10 +38,12 @@ const chromiumPath = args.chromium || "/usr/bin/chromium";
 
 // Budgets, in milliseconds of real time. VICE runs at real speed or below (no warp), and
 // at about 25-35 frames a second on a busy 2-core machine.
-const TOTAL_BUDGET = 170_000;
+const TOTAL_BUDGET = 330_000;
 const START_TIMEOUT = 40_000; // page load to the core running
 const SCREEN_TIMEOUT = 45_000; // core running to the expected screen
 const POLL = 1_000;
+const PLATFORM_TIMEOUT = 60_000; // core running to the platform program's screens
+const KEYS_TIMEOUT = 20_000; // the last key typed to its code on the screen
 
 // The steps: which disk, which screen, how the disk is started, and `bac run`'s
 // screenshot of the same disk. Booting: VICE's autostart is off, the disk is in drive 8 at
@@ -48,6 +60,14 @@ const CASES = [
   },
 ];
 
+// The platform steps: the platform test program booted from its disk (boot sector, as
+// above), its 40- and 80-column screens with our character set compared glyph for glyph
+// with bac run's, and in 80 columns (where its key echo shows) keys typed into the canvas.
+const PLATFORM_CASES = [
+  { name: "platform-40", platform: true, disk: "platform.d81", video: "VICII", mode: "40", ours: "p40" },
+  { name: "platform-80", platform: true, disk: "platform.d81", video: "VDC", mode: "80", ours: "p80", keys: "p80keys" },
+];
+
 /** Keys for page.keyboard: the C128 key each character is typed with (symbolic keymap). */
 const KEY_CODES = { " ": "Space", ",": "Comma", ".": "Period", "\n": "Enter", '"': "Shift+Quote", "*": "Shift+Digit8", "=": "Equal", "+": "Shift+Equal" };
 function keyFor(ch) {
@@ -57,10 +77,27 @@ function keyFor(ch) {
   throw new Error(`no key for ${JSON.stringify(ch)}`);
 }
 
-/** Types text key by key, each held for 100 ms (VICE scans the keyboard once a frame). */
-async function typeKeys(page, text) {
-  for (const ch of text) {
-    const keys = keyFor(ch).split("+");
+/**
+ * The keys of a `bac run --keys` script (characters, and {NAME} for named keys) as
+ * playwright key specs for the symbolic keymap; {WAIT n} is left out (check.mjs waits
+ * for the screen instead).
+ */
+const NAMED_KEYS = { RETURN: "Enter", F1: "F1", F3: "F3", F5: "F5", F7: "F7", DOWN: "ArrowDown", UP: "ArrowUp", LEFT: "ArrowLeft", RIGHT: "ArrowRight", HOME: "Home", DEL: "Backspace" };
+function scriptKeys(script) {
+  const keys = [];
+  for (const m of script.matchAll(/\{([^}]*)\}|([^{])/g)) {
+    if (m[2] !== undefined) keys.push(m[2] === "!" ? "Shift+Digit1" : keyFor(m[2].toLowerCase()));
+    else if (/^WAIT \d+$/.test(m[1])) continue;
+    else if (NAMED_KEYS[m[1]]) keys.push(NAMED_KEYS[m[1]]);
+    else throw new Error(`no key for {${m[1]}}`);
+  }
+  return keys;
+}
+
+/** Types keys (playwright specs, "Shift+Quote"), each held for 100 ms (VICE scans the keyboard once a frame). */
+async function typeKeys(page, specs) {
+  for (const spec of specs) {
+    const keys = spec.split("+");
     for (const k of keys) {
       await page.keyboard.down(k);
       await page.waitForTimeout(30);
@@ -153,6 +190,30 @@ async function frameShot(page) {
   return Buffer.from(base64, "base64");
 }
 
+/**
+ * The canvas and the core's frame at one moment: the emulation is paused just after the
+ * frame is taken, the canvas screenshotted, and the cells compared for blankness; tried up
+ * to five times while they differ (the cursor blinks) or `judgeFrame` rejects the frame.
+ */
+async function canvasAndFrame(page, canvas, mode, judgeFrame) {
+  let look, frameBytes, canvasBytes;
+  let canvasDiff = ["not compared"];
+  for (let attempt = 0; attempt < 5 && canvasDiff.length; attempt++) {
+    frameBytes = await frameShot(page);
+    await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(0));
+    await page.waitForTimeout(100);
+    canvasBytes = await canvas.screenshot({ timeout: 10_000 });
+    const aspect = await page.evaluate(() => window.EJS_emulator.gameManager.getVideoDimensions("aspect"));
+    await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(1));
+    const frame = decodePng(frameBytes);
+    look = judgeFrame(frame);
+    const layout = LAYOUTS[`vice${mode}`];
+    canvasDiff = compareCanvas(readGrid(frame, layout), canvasCells(decodePng(canvasBytes), frame, layout, aspect));
+    if (!look.ok) canvasDiff = ["not compared"];
+  }
+  return { look, frameBytes, canvasBytes, canvasDiff };
+}
+
 async function runCase(context, origin, c, ours, log) {
   step = `${c.name}: load the page`;
   const page = await context.newPage();
@@ -181,23 +242,11 @@ async function runCase(context, origin, c, ours, log) {
     }
     // The canvas: taken with the emulation paused right after a frame, so that both show
     // the same moment (the cursor blinks); read per cell and compared with the frame.
-    // Tried a few times in case the cursor blinked between the two.
     step = `${c.name}: compare the canvas with the core's frame`;
     const base = path.join(args.out, `vice-${c.name}`);
-    let canvasDiff = ["not compared"];
-    let canvasBytes;
-    for (let attempt = 0; attempt < 5 && look?.ok && canvasDiff.length; attempt++) {
-      frameBytes = await frameShot(page);
-      await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(0));
-      await page.waitForTimeout(100);
-      canvasBytes = await canvas.screenshot({ timeout: 10_000 });
-      const aspect = await page.evaluate(() => window.EJS_emulator.gameManager.getVideoDimensions("aspect"));
-      await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(1));
-      const frame = decodePng(frameBytes);
-      look = judge(frame, c.mode, ours, c.autostart);
-      const layout = LAYOUTS[`vice${c.mode}`];
-      canvasDiff = compareCanvas(readGrid(frame, layout), canvasCells(decodePng(canvasBytes), frame, layout, aspect));
-    }
+    let canvasDiff, canvasBytes;
+    if (look?.ok) ({ look, frameBytes, canvasBytes, canvasDiff } = await canvasAndFrame(page, canvas, c.mode, (f) => judge(f, c.mode, ours, c.autostart)));
+    else canvasDiff = ["not compared"];
     canvasBytes ??= await canvas.screenshot({ timeout: 10_000 });
     fs.writeFileSync(`${base}-frame.png`, frameBytes ?? Buffer.alloc(0));
     fs.writeFileSync(`${base}-canvas.png`, canvasBytes);
@@ -220,7 +269,7 @@ async function runCase(context, origin, c, ours, log) {
     if (c.keys) {
       step = `${c.name}: type ${JSON.stringify(c.keys.type)} into the canvas`;
       await canvas.click({ timeout: 10_000 });
-      await typeKeys(page, c.keys.type);
+      await typeKeys(page, [...c.keys.type].map(keyFor));
       const until = Date.now() + 15_000;
       let typed;
       while (Date.now() < until) {
@@ -243,6 +292,118 @@ async function runCase(context, origin, c, ours, log) {
   }
 }
 
+/**
+ * A platform step: the platform test program (emulator-tests/programs/platform) booted
+ * from its disk. It installs our character set on both screens and draws them; the 80-column
+ * screen also gets what it prints through CHROUT (`DRAWN`, then `K<code> ` for each key its
+ * key-matrix scanner reports), since VICE's x128 shows the VDC with the 40/80 key down.
+ * VICE's screen must match `bac run`'s glyph for glyph (matchScreen); then the keys of
+ * the step are typed and the screen must match `bac run`'s after the same keys.
+ */
+async function runPlatform(context, origin, c, plat, log) {
+  step = `${c.name}: load the page`;
+  const page = await context.newPage();
+  const consoleLines = [];
+  page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
+  const base = path.join(args.out, `vice-${c.name}`);
+  const layout = LAYOUTS[`vice${c.mode}`];
+  try {
+    const t0 = Date.now();
+    await page.goto(`${origin}/?disk=/disk/${c.disk}&video=${c.video}&autostart=0`, { timeout: START_TIMEOUT });
+    step = `${c.name}: start the x128 core`;
+    await page.waitForFunction(() => window.VICE_CHECK.started, null, { timeout: START_TIMEOUT, polling: 250 });
+    const started = Date.now() - t0;
+    const states = [{ name: "drawn", ours: plat[c.ours] }];
+    if (c.keys) states.push({ name: "keys", ours: plat[c.keys] });
+    const canvas = page.locator("canvas.ejs_canvas");
+    let shots = 0;
+    for (const state of states) {
+      const ours = state.ours;
+      const suffix = state.name === "drawn" ? "" : `-${state.name}`;
+      const judgeFrame = (frame) => {
+        const grid = readGrid(frame, layout);
+        const look = matchScreen(grid, ours.grid, ours.printed, ours.row, plat.glyphs);
+        return { ...look, text: readText(grid, plat.glyphs) };
+      };
+      if (state.name === "keys") {
+        step = `${c.name}: type ${plat.keys} into the canvas`;
+        await canvas.click({ timeout: 10_000 });
+        await typeKeys(page, scriptKeys(plat.keys));
+      }
+      step = `${c.name}: wait for ${state.name === "drawn" ? "the program's screen" : "the keys' codes"}`;
+      const deadline = Date.now() + (state.name === "drawn" ? PLATFORM_TIMEOUT : KEYS_TIMEOUT);
+      let look, frameBytes;
+      while (Date.now() < deadline) {
+        await page.waitForTimeout(POLL);
+        frameBytes = await frameShot(page);
+        shots++;
+        look = judgeFrame(decodePng(frameBytes));
+        if (look.ok) break;
+      }
+      step = `${c.name}: compare the canvas with the core's frame${suffix}`;
+      let canvasDiff = ["not compared"], canvasBytes;
+      if (look?.ok) ({ look, frameBytes, canvasBytes, canvasDiff } = await canvasAndFrame(page, canvas, c.mode, judgeFrame));
+      canvasBytes ??= await canvas.screenshot({ timeout: 10_000 });
+      fs.writeFileSync(`${base}${suffix}-frame.png`, frameBytes ?? Buffer.alloc(0));
+      fs.writeFileSync(`${base}${suffix}-canvas.png`, canvasBytes);
+      fs.writeFileSync(`${base}${suffix}.txt`, (look?.text ?? []).join("\n") + "\n");
+      step = `${c.name}: check the pictures are not blank${suffix}`;
+      notBlank(decodePng(canvasBytes), `${base}${suffix}-canvas.png`);
+      if (frameBytes) notBlank(decodePng(frameBytes), `${base}${suffix}-frame.png`);
+      step = `${c.name}: compare with bac run${suffix}`;
+      if (!look?.ok) {
+        const wait = (state.name === "drawn" ? PLATFORM_TIMEOUT : KEYS_TIMEOUT) / 1000;
+        throw new Error(`${look ? look.why : "no frame"} after ${wait} s (${base}${suffix}-frame.png, ${ours.file})`);
+      }
+      step = `${c.name}: compare the canvas with the core's frame${suffix}`;
+      if (canvasDiff.length) {
+        throw new Error(`the canvas and the frame differ in blankness at ${canvasDiff.slice(0, 10).join(", ")}${canvasDiff.length > 10 ? ", ..." : ""} (${base}${suffix}-canvas.png)`);
+      }
+      state.row = look.row;
+    }
+    const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
+    const secs = ((Date.now() - t0) / 1000).toFixed(1);
+    log.push(`${c.name}: core running after ${(started / 1000).toFixed(1)} s, ${frames} frames, ${shots} looks, ${secs} s`);
+    const printed = states.at(-1).ours.printed;
+    const where = printed.length ? `; printed at row ${states.at(-1).row} (ours: ${states.at(-1).ours.row}): ${printed.map((l) => JSON.stringify(l.trimEnd())).join(", ")}` : "";
+    console.log(`ok ${c.name}: every cell of VICE's screen shows bac run's glyph${c.keys ? `, before and after typing ${plat.keys}` : ""}${where}; the canvas shows the same cells (${secs} s)`);
+  } finally {
+    fs.writeFileSync(`${base}-console.log`, consoleLines.join("\n") + "\n");
+    await page.close().catch(() => {});
+  }
+}
+
+/**
+ * Reads `bac run`'s pictures of the platform program and what it printed. The editor's
+ * cursor starts at the top of our runner's screen, so the text from `DRAWN` on is at the
+ * row of `DRAWN` among the printed lines.
+ */
+function platformScreens() {
+  const plat = { keys: args["platform-keys"] };
+  const read = (png, mode, stdout) => {
+    const img = decodePng(fs.readFileSync(args[png]));
+    notBlank(img, args[png]);
+    const grid = readGrid(img, LAYOUTS[`bac${mode}`]);
+    if (!stdout) return { file: args[png], grid, printed: [], row: 0 };
+    const text = fs.readFileSync(args[stdout], "latin1");
+    const lines = text.split("\n");
+    if (text.endsWith("\n")) lines.pop();
+    const row = lines.indexOf("DRAWN");
+    if (row < 0) throw new Error(`${args[stdout]} has no DRAWN line: the program did not draw its screens`);
+    return { file: args[png], grid, printed: screenRows(lines.slice(row), 80), row, text };
+  };
+  plat.p40 = read("p40", "40");
+  plat.p80 = read("p80", "80", "pstdout80");
+  plat.p80keys = read("p80keys", "80", "pstdout80keys");
+  // Our character set's glyphs for screen codes 0-63, from our own 40-column picture.
+  plat.glyphs = glyphTable(plat.p40.grid);
+  const echoed = plat.p80keys.printed.slice(1).join("").trim();
+  const want = plat.keys.replace(/\{WAIT \d+\}/g, "").match(/\{[^}]*\}|./g).length;
+  if (echoed.split(/ +/).length !== want) throw new Error(`bac run echoed "${echoed}" for the ${want} keys of ${plat.keys}`);
+  return plat;
+}
+
 async function main() {
   fs.mkdirSync(args.out, { recursive: true });
   step = "read bac run's screenshots";
@@ -250,18 +411,22 @@ async function main() {
   const glyphs = ourGlyphs(args.font);
   const ours = {};
   for (const c of CASES) ours[c.ours] = ourScreen(c.ours, c.mode, glyphs, expected);
+  step = "read bac run's screenshots of the platform program";
+  const plat = platformScreens();
   step = "start the local server";
-  const server = await startServer(new Map([["bac.d81", path.resolve(args.disk)], ["noboot.d81", path.resolve(args.noboot)]]));
+  const disks = [["bac.d81", args.disk], ["noboot.d81", args.noboot], ["platform.d81", args.platform]];
+  const server = await startServer(new Map(disks.map(([name, file]) => [name, path.resolve(file)])));
   step = "launch Chromium";
   const { context, blocked } = await launchBrowser(chromiumPath, path.join(args.out, "chromium-profile"));
   const log = [];
   let passed = 0;
   const failures = [];
   try {
-    for (const c of CASES) {
-      if (args.only && args.only !== c.name) continue;
+    for (const c of [...CASES, ...PLATFORM_CASES]) {
+      if (args.only && !args.only.split(",").includes(c.name)) continue;
       try {
-        await runCase(context, server.origin, c, ours[c.ours], log);
+        if (c.platform) await runPlatform(context, server.origin, c, plat, log);
+        else await runCase(context, server.origin, c, ours[c.ours], log);
         passed++;
       } catch (e) {
         failures.push(`${step}: ${e.message}`);

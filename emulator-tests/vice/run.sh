@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The real-VICE check: bash emulator-tests/vice/run.sh (from anywhere; see README.md).
 # Installs what it needs (Debian's chromium, the pinned npm packages), builds the test
-# program and its disks, takes `bac run`'s screenshots, then runs check.mjs, which boots
-# the disks in VICE 3.9's x128 (WebAssembly) in headless Chromium and compares.
+# programs (hello, platform) and their disks, takes `bac run`'s screenshots, then runs
+# check.mjs, which boots the disks in VICE 3.9's x128 (WebAssembly) in headless Chromium
+# and compares.
 # Exits non-zero naming the step that failed. Output goes to target/vice/ (or $VICE_OUT).
 set -Eeuo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -11,6 +12,12 @@ OUT="${VICE_OUT:-$ROOT/target/vice}"
 # The test program and the exit code it ends with (it writes $D7FF, then returns to BASIC).
 PROGRAM="$ROOT/emulator-tests/programs/hello/Cargo.toml"
 PROGRAM_EXIT=42
+# The platform test program (every c128-rt driver; our character set on both screens) and
+# the keys typed into it once its screens are drawn: the same script in bac run and, key
+# by key, in VICE (check.mjs). {WAIT 200}: bac run types them after the program's
+# DRAWN (within 150 frames); check.mjs waits for the drawn screen instead.
+PLATFORM="$ROOT/emulator-tests/programs/platform/Cargo.toml"
+PLATFORM_KEYS='A1{RETURN}{F1}{DOWN}{HOME}{DEL}Z!'
 
 STEP="start"
 trap 'echo "vice check FAILED at step: $STEP" >&2' ERR
@@ -74,8 +81,30 @@ bac_run "$OUT/bac.d81" 80 "$OUT/bac-boot-80.png"
 step "bac run: the disk without boot sector, 40 columns"
 bac_run "$OUT/noboot.d81" 40 "$OUT/bac-autostart-40.png"
 
+step "bac prg: build the platform test program"
+timeout 1200 cargo run --release -q -p bac -- prg --manifest-path "$PLATFORM" -o "$OUT/platform.prg"
+
+step "bac disk build: the platform program's disk, with the boot sector"
+timeout 600 cargo run --release -q -p bac -- disk build --game "$OUT/platform.prg" -o "$OUT/platform.d81"
+
+# The program never ends by itself: with --keys, bac run stops it 50 frames after the last
+# key (exit code 0) and takes the screenshot then.
+platform_run() { # SCREEN PNG STDOUT KEYS
+    timeout 120 cargo run --release -q -p bac -- run "$OUT/platform.d81" "--$1" --keys "$4" --screenshot "$2" > "$3"
+    grep -qx DRAWN "$3" || { echo "bac run: the platform program did not draw its screens ($3)" >&2; false; }
+}
+step "bac run: the platform program's screens, 40 columns"
+platform_run 40 "$OUT/bac-platform-40.png" "$OUT/bac-platform-40-stdout.txt" "{WAIT 200}"
+step "bac run: the platform program's screens, 80 columns"
+platform_run 80 "$OUT/bac-platform-80.png" "$OUT/bac-platform-80-stdout.txt" "{WAIT 200}"
+step "bac run: the platform program after the keys $PLATFORM_KEYS, 80 columns"
+platform_run 80 "$OUT/bac-platform-80-keys.png" "$OUT/bac-platform-80-keys-stdout.txt" "{WAIT 200}$PLATFORM_KEYS"
+
 step "VICE x128 in Chromium (check.mjs)"
-timeout 240 node "$HERE/check.mjs" --out "$OUT" --chromium "$CHROMIUM" \
+timeout 400 node "$HERE/check.mjs" --out "$OUT" --chromium "$CHROMIUM" \
     --disk "$OUT/bac.d81" --bac40 "$OUT/bac-boot-40.png" --bac80 "$OUT/bac-boot-80.png" \
     --noboot "$OUT/noboot.d81" --bacnoboot40 "$OUT/bac-autostart-40.png" \
-    --stdout "$OUT/bac-run-stdout.txt" --font "$ROOT/emulator-tests/src/font.rs"
+    --stdout "$OUT/bac-run-stdout.txt" --font "$ROOT/firmware/glyphs/src/lib.rs" \
+    --platform "$OUT/platform.d81" --p40 "$OUT/bac-platform-40.png" --p80 "$OUT/bac-platform-80.png" \
+    --p80keys "$OUT/bac-platform-80-keys.png" --pstdout80 "$OUT/bac-platform-80-stdout.txt" \
+    --pstdout80keys "$OUT/bac-platform-80-keys-stdout.txt" --platform-keys "$PLATFORM_KEYS"
