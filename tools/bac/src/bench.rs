@@ -105,6 +105,23 @@ fn cc65_on_c128() -> Result<Value> {
     Ok(c128_figures(figures.cycles_per_coup, figures.shuffle_cycles, figures.sizes.program))
 }
 
+/// The game's C128 program against the room it has: built through the pipeline, it either
+/// fits (then its size and what is left below the limit) or the translator says where it
+/// ends. Either way a figure, never a failure of `bac bench`.
+fn game_on_c128() -> Result<Value> {
+    use avr2mos::{PipelineError, TranslateError};
+    match crate::firmware::build("game-prg", "bac") {
+        Ok(prg) => Ok(json!({ "fits": true, "program_bytes": prg.len().saturating_sub(2) })),
+        Err(e) => match e.downcast_ref::<PipelineError>() {
+            Some(PipelineError::Translate { source: TranslateError::TooLarge { end, limit, .. }, .. }) => {
+                let start = u32::from(avr2mos::mmap::CODE_START);
+                Ok(json!({ "fits": false, "needs_bytes": end - start, "room_bytes": limit.saturating_sub(start) }))
+            }
+            _ => Err(e),
+        },
+    }
+}
+
 /// Runs `bac bench`.
 pub fn run(args: BenchArgs) -> Result<()> {
     let mut figures = json!({ "host": host(args.hands)? });
@@ -116,6 +133,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         });
         figures["rust"] = rust_on_c128()?;
         figures["cc65"] = cc65_on_c128()?;
+        figures["game"] = game_on_c128()?;
     }
     if args.json {
         println!("{figures}");
@@ -149,6 +167,17 @@ pub fn run(args: BenchArgs) -> Result<()> {
             ("program bytes", "code_bytes"),
         ] {
             println!("  {label:<38} {:>10.0} {:>10.0}", f(&figures["rust"][key]), f(&figures["cc65"][key]));
+        }
+        let g = &figures["game"];
+        println!();
+        if g["fits"].as_bool() == Some(true) {
+            println!("the game (firmware/game-prg)         {:8.0} bytes", f(&g["program_bytes"]));
+        } else {
+            println!(
+                "the game (firmware/game-prg)         does not fit: needs {:.0} bytes, RAM 0 has {:.0}",
+                f(&g["needs_bytes"]),
+                f(&g["room_bytes"])
+            );
         }
     }
     Ok(())
