@@ -5,9 +5,11 @@ use crate::error::LoadError;
 
 /// Where BASIC 7.0 keeps program text on the C128.
 pub const BASIC_START: u16 = 0x1C01;
-/// The first address a loaded program may not reach (BASIC's program area ends at $FEFF in
-/// bank 0, but bac128 programs keep $C000 and above for the KERNAL and their stack).
-pub const LOAD_LIMIT: u16 = 0xC000;
+/// The first address a loaded program may not reach. BASIC's program area ends at $FEFF in
+/// bank 0, but a bac128 program ends below the I/O block's addresses: below $C000 in the
+/// translator's default mode, below $D000 in its all-RAM mode, so LOAD never writes
+/// where the program will see I/O.
+pub const LOAD_LIMIT: u16 = 0xD000;
 
 /// The BASIC token for `SYS`.
 const TOKEN_SYS: u8 = 0x9E;
@@ -116,11 +118,11 @@ mod tests {
     fn bad_files_are_rejected_with_reasons() {
         assert_eq!(parse(&[0x01]), Err(LoadError::Truncated { len: 1 }));
         assert_eq!(parse(&[0x01, 0x08, 0x60]), Err(LoadError::WrongLoadAddress { found: 0x0801, expected: 0x1C01 }));
-        let big = vec![0u8; 2 + 0xC000 - 0x1C01 + 1];
+        let big = vec![0u8; 2 + 0xD000 - 0x1C01 + 1];
         let mut big = big;
         big[0] = 0x01;
         big[1] = 0x1C;
-        assert!(matches!(parse(&big), Err(LoadError::TooLong { end: 0xC001, .. })));
+        assert!(matches!(parse(&big), Err(LoadError::TooLong { end: 0xD001, .. })));
     }
 
     #[test]

@@ -248,7 +248,7 @@ fn bad_prg_files_are_load_errors() {
     assert!(matches!(load(&[1]), Error::Load(LoadError::Truncated { len: 1 })));
     assert!(matches!(load(&[0x01, 0x08, 0, 0]), Error::Load(LoadError::WrongLoadAddress { found: 0x0801, .. })));
     let mut big = vec![0x01, 0x1C];
-    big.resize(0xC000 - 0x1C01 + 3, 0);
+    big.resize(0xD000 - 0x1C01 + 3, 0);
     assert!(matches!(load(&big), Error::Load(LoadError::TooLong { .. })));
     assert!(matches!(load(&[0x01, 0x1C, 0, 0]), Error::Load(LoadError::NoSys { .. })));
 }

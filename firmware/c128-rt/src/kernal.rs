@@ -54,6 +54,8 @@ pub mod addr {
     pub const CHRIN: u16 = 0xFFCF;
     /// CHROUT: write A to the output channel.
     pub const CHROUT: u16 = 0xFFD2;
+    /// SCNKEY: scan the keyboard matrix into the keyboard buffer.
+    pub const SCNKEY: u16 = 0xFF9F;
     /// GETIN: read a key from the keyboard buffer (0 if none).
     pub const GETIN: u16 = 0xFFE4;
     /// PLOT: carry set reads the cursor (X = row, Y = column), clear sets it.
@@ -72,6 +74,13 @@ pub fn chrout(c: u8) {
 /// Reads a key from the keyboard buffer; 0 if none is waiting.
 pub fn getin() -> u8 {
     call(addr::GETIN, 0, 0, 0, false).a
+}
+
+/// Scans the keyboard into the keyboard buffer, as the KERNAL's IRQ does 60 times a
+/// second. A program in the all-RAM memory mode (`memory = "all-ram"`) runs with
+/// interrupts disabled, so it calls this before [`getin`].
+pub fn scnkey() {
+    call(addr::SCNKEY, 0, 0, 0, false);
 }
 
 /// Reads one byte from the input channel.

@@ -22,6 +22,11 @@
 //! carry from its arguments, `JSR`s to the address and returns A, X, Y and the status
 //! register; `__c128_exit` writes the exit port and returns to BASIC. Data addresses are
 //! the C128's own (one to one), so a pointer passed to the KERNAL is valid as it is.
+//!
+//! A program that sets `memory = "all-ram"` under `[package.metadata.c128]` runs with
+//! RAM everywhere but the I/O block ($FF00 = $3E) and interrupts disabled; the gateway
+//! maps the KERNAL in for each call (see `avr2mos::mmap`), and $E000-$FEFF is the
+//! program's own RAM.
 
 #![no_std]
 

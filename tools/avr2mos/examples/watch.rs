@@ -8,7 +8,8 @@ fn main() {
     let lo = u16::from_str_radix(&args[2], 16).expect("hex");
     let hi = u16::from_str_radix(&args[3], 16).expect("hex");
     let prog = avr2mos::AvrProgram::from_elf(&elf).expect("parse");
-    let t = avr2mos::translate_with(&prog, &avr2mos::Options { adjust_all: true }).expect("translate");
+    let t = avr2mos::translate_with(&prog, &avr2mos::Options { adjust_all: true, ..Default::default() })
+        .expect("translate");
     let mut avr = Avr::new(t.relocated_text.clone(), prog.entry, avr2mos::mmap::STACK_TOP - 2);
     let load = 0x1C01usize;
     avr.mem[load..load + t.prg.len() - 2].copy_from_slice(&t.prg[2..]);

@@ -124,6 +124,9 @@ pub mod op {
     pub const SEC: u8 = 0x38;
     pub const CLV: u8 = 0xB8;
     pub const CLD: u8 = 0xD8;
+    pub const SEI: u8 = 0x78;
+    pub const CLI: u8 = 0x58;
+    pub const RTI: u8 = 0x40;
     pub const PHP: u8 = 0x08;
     pub const PLP: u8 = 0x28;
     pub const PHA: u8 = 0x48;
@@ -164,13 +167,13 @@ pub fn info(opcode: u8) -> Option<(u8, u8)> {
         STA_IZY => (2, 6),
         LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | LDA_ABX => (3, 4),
         STA_ABX => (3, 5),
-        INX | INY | DEX | DEY | ASL_A | LSR_A | ROL_A | ROR_A | CLC | SEC | CLV | CLD | TAX | TXA | TAY | TYA | TSX
-        | TXS => (1, 2),
+        INX | INY | DEX | DEY | ASL_A | LSR_A | ROL_A | ROR_A | CLC | SEC | CLV | CLD | SEI | CLI | TAX | TXA | TAY
+        | TYA | TSX | TXS => (1, 2),
         PHP | PHA => (1, 3),
         PLP | PLA => (1, 4),
         JMP => (3, 3),
         JMP_IND => (3, 5),
-        JSR | RTS => (if opcode == JSR { 3 } else { 1 }, 6),
+        JSR | RTS | RTI => (if opcode == JSR { 3 } else { 1 }, 6),
         BPL | BMI | BVC | BVS | BCC | BCS | BNE | BEQ => (2, 2),
         _ => return None,
     })

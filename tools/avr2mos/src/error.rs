@@ -71,9 +71,9 @@ pub enum TranslateError {
         /// The AVR byte address it jumps to.
         target: u32,
     },
-    /// Code, data and `.bss` do not fit in C128 bank 0 below $C000 (the program is too
-    /// large).
-    #[error("image does not fit: {what} ends at {end:#06x}, limit {limit:#06x}")]
+    /// Code, data and `.bss` do not fit in C128 bank 0 below $C000 (or $D000 in the
+    /// all-RAM memory mode): the program is too large.
+    #[error("image does not fit: {what} ends at {end:#06x}, {over} bytes over the limit {limit:#06x}", over = .end.saturating_sub(*.limit))]
     TooLarge {
         /// Which part overflowed.
         what: String,

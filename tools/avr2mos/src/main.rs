@@ -38,6 +38,9 @@ enum Command {
         /// Where to write the .prg (default: the ELF's name with .prg).
         #[arg(short, long)]
         out: Option<PathBuf>,
+        /// The memory mode (a crate's `[package.metadata.c128] memory`): kernal or all-ram.
+        #[arg(long, default_value = "kernal", value_parser = ["kernal", "all-ram"])]
+        memory: String,
     },
 }
 
@@ -48,7 +51,11 @@ fn main() -> ExitCode {
             pipeline::build_prg(&BuildOptions { manifest_path, bin, out, target_dir, quiet: false })
                 .map(|r| (r.prg, r.stats))
         }
-        Command::Translate { elf, out } => pipeline::translate_elf(&elf).and_then(|t| {
+        Command::Translate { elf, out, memory } => {
+            let memory = avr2mos::mmap::MemoryMode::from_name(&memory).unwrap_or_default();
+            pipeline::translate_elf_with(&elf, &avr2mos::Options { memory, ..Default::default() })
+        }
+        .and_then(|t| {
             let prg = out.unwrap_or_else(|| elf.with_extension("prg"));
             pipeline::write_atomic(&prg.with_extension("map"), t.map.as_bytes())?;
             pipeline::write_atomic(&prg.with_extension("lst"), t.listing.as_bytes())?;

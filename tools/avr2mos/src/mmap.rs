@@ -1,5 +1,13 @@
-//! The C128 memory map of a translated program (MMU configuration $0E: RAM 0 from $0000 to
-//! $BFFF, I/O at $D000, KERNAL ROM above $E000).
+//! The C128 memory map of a translated program, in one of two modes ([`MemoryMode`],
+//! chosen by the program's `[package.metadata.c128] memory`):
+//!
+//! - `"kernal"` (the default): MMU configuration $0E while the program runs: RAM 0 from
+//!   $0000 to $BFFF, I/O at $D000, the KERNAL ROM above $E000 (and the screen editor ROM
+//!   at $C000). Interrupts stay as BASIC left them (enabled).
+//! - `"all-ram"`: MMU configuration $3E: RAM 0 everywhere but the I/O block at $D000, and
+//!   interrupts disabled (`SEI`) for the whole run. The program's image may reach $CFFF;
+//!   KERNAL calls go through a trampoline in the runtime (low RAM) that maps the KERNAL
+//!   in for the call and out again; RAM vectors at $FFFA-$FFFF catch an NMI, IRQ or `BRK`.
 //!
 //! | Address        | Use                                                             |
 //! |----------------|-----------------------------------------------------------------|
@@ -8,16 +16,28 @@
 //! | `$0032`        | AVR flags C, Z, V, N in 6502 `P` layout (bits 0, 1, 6, 7)        |
 //! | `$0033`        | AVR T flag (non-zero = set)                                      |
 //! | `$0034-$003F`  | scratch bytes of the runtime routines (T0..T11)                  |
-//! | `$0040-$005F`  | scratch of the wide multiplies (`__mulosi4`, `__mulodi4`)        |
+//! | `$0040-$005F`  | scratch of the wide multiplies and the 32-bit signed division   |
 //! | `$0100-$01FF`  | 6502 stack: return addresses of translated calls                |
-//! | `$1C01-$1C0C`  | BASIC 7.0 stub `10 SYS 7181`                                     |
-//! | `$1C0D-`       | start-up code, runtime routines and save area, translated code  |
-//! | after the code | AVR `.rodata` and `.data` (initial values loaded with the file) |
-//! | after the data | AVR `.bss`, zeroed at start-up, up to `$BFFF`                    |
 //! | `$1300-$1BFF`  | AVR software stack, growing down from `$1BFF`                   |
+//! | `$1C01-$1C0C`  | BASIC 7.0 stub `10 SYS 7181`                                     |
+//! | `$1C0D-`       | start-up code, runtime routines (the KERNAL trampoline and the  |
+//! |                | interrupt handlers of `all-ram` among them) and save area,      |
+//! |                | then the translated code                                        |
+//! | after the code | AVR `.rodata` and `.data` (initial values loaded with the file) |
+//! | after the data | AVR `.bss`, zeroed at start-up, up to `$BFFF` (`kernal`) or      |
+//! |                | `$CFFF` (`all-ram`; the `.prg` file itself ends below `$D000`,   |
+//! |                | so LOAD never writes where the I/O block is)                    |
+//! | `$D000-$DFFF`  | I/O in both modes                                               |
+//! | `$E000-$FEFF`  | `kernal`: KERNAL ROM. `all-ram`: RAM 0 left to the program (the |
+//! |                | game's 40-column screen at `$E000` and character set at `$E800`,|
+//! |                | VIC bank 3); the translator never places anything there        |
+//! | `$FF00-$FF04`  | the MMU registers, in every configuration                      |
+//! | `$FFFA-$FFFF`  | `all-ram`: the runtime's NMI, RESET and IRQ/BRK vectors in RAM  |
+//! |                | (BASIC's RAM values are saved at start-up and put back on exit)|
 //!
 //! BASIC's zero page `$10-$5F` is saved at start-up and restored on exit, as are the
-//! 6502 stack pointer and `$FF00`, so the program returns cleanly to `READY.`.
+//! 6502 stack pointer and `$FF00`, so the program returns cleanly to `READY.` (in
+//! `all-ram` mode also with interrupts enabled again and BASIC's RAM vectors back).
 
 /// Zero-page address of AVR register r0; rN is at `REGS + N`.
 pub const REGS: u8 = 0x10;
@@ -45,14 +65,68 @@ pub const CODE_START: u16 = 0x1C0D;
 pub const STACK_TOP: u16 = 0x1BFF;
 /// Lowest address the AVR stack may reach (2,304 bytes of stack).
 pub const STACK_LIMIT: u16 = 0x1300;
-/// First address code, data and `.bss` may not reach (RAM 0 ends under the KERNAL ROM).
+/// First address code, data and `.bss` may not reach in the default mode (RAM 0 ends under
+/// the screen editor and KERNAL ROMs).
 pub const IMAGE_END: u16 = 0xC000;
+/// First address code, data and `.bss` may not reach in the all-RAM mode (the I/O block).
+pub const IMAGE_END_ALL_RAM: u16 = 0xD000;
 /// The VICE debug cartridge port: writing a byte ends the run with that exit code.
 pub const EXIT_PORT: u16 = 0xD7FF;
 /// MMU configuration register.
 pub const MMU_CR: u16 = 0xFF00;
-/// MMU configuration used while the program runs.
+/// MMU configuration used while the program runs in the default mode (and by the
+/// all-RAM mode's trampoline while the KERNAL runs).
 pub const MMU_CONFIG: u8 = 0x0E;
+/// MMU configuration of the all-RAM mode: RAM 0 everywhere, I/O at $D000.
+pub const MMU_CONFIG_ALL_RAM: u8 = 0x3E;
+/// The 6502's NMI vector; RESET and IRQ/BRK follow.
+pub const VECTORS: u16 = 0xFFFA;
+/// Exit code of a program stopped by a `BRK` (or a RESET vector taken) in the all-RAM
+/// mode: a crash, so the code of a panic.
+pub const CRASH_EXIT_CODE: u8 = 101;
+
+/// Where the program's image may go and what is mapped while it runs; see the module
+/// docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MemoryMode {
+    /// MMU $0E, the KERNAL ROM mapped, interrupts as BASIC left them; up to $BFFF.
+    #[default]
+    Kernal,
+    /// MMU $3E, RAM everywhere but I/O, interrupts disabled; up to $CFFF, and
+    /// $E000-$FEFF left to the program.
+    AllRam,
+}
+
+impl MemoryMode {
+    /// The name in `[package.metadata.c128] memory`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemoryMode::Kernal => "kernal",
+            MemoryMode::AllRam => "all-ram",
+        }
+    }
+
+    /// The mode of a `memory` setting.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [MemoryMode::Kernal, MemoryMode::AllRam].into_iter().find(|m| m.name() == name)
+    }
+
+    /// The MMU configuration while the program's code runs.
+    pub fn mmu_config(self) -> u8 {
+        match self {
+            MemoryMode::Kernal => MMU_CONFIG,
+            MemoryMode::AllRam => MMU_CONFIG_ALL_RAM,
+        }
+    }
+
+    /// First address code, data and `.bss` may not reach.
+    pub fn image_end(self) -> u16 {
+        match self {
+            MemoryMode::Kernal => IMAGE_END,
+            MemoryMode::AllRam => IMAGE_END_ALL_RAM,
+        }
+    }
+}
 
 /// Zero-page address of AVR register `n`.
 pub const fn reg(n: u8) -> u8 {

@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::error::PipelineError;
+use crate::mmap::MemoryMode;
 use crate::program::AvrProgram;
 use crate::runtime::NATIVE;
-use crate::translate::{Stats, Translation, translate};
+use crate::translate::{Options, Stats, Translation, translate_with};
 
 /// The repository's pinned toolchain file; its channel builds the AVR code.
 const TOOLCHAIN_FILE: &str = include_str!("../../../rust-toolchain.toml");
@@ -116,18 +117,37 @@ pub enum PanicStrategy {
     ImmediateAbort,
 }
 
-/// Reads the crate's panic strategy from `[package.metadata.c128] panic`.
-pub fn panic_strategy(manifest: &Path) -> Result<PanicStrategy, PipelineError> {
+/// Reads `[package.metadata.c128] <key>` of a manifest (`None` when absent).
+fn c128_setting(manifest: &Path, key: &str) -> Result<Option<toml::Value>, PipelineError> {
     let text = std::fs::read_to_string(manifest).map_err(io(manifest))?;
     let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
     let doc: toml::Table = text.parse().map_err(|e: toml::de::Error| bad(format!("unreadable manifest: {e}")))?;
-    let setting =
-        doc.get("package").and_then(|p| p.get("metadata")).and_then(|m| m.get("c128")).and_then(|c| c.get("panic"));
-    match setting.map(|v| v.as_str()) {
+    Ok(doc.get("package").and_then(|p| p.get("metadata")).and_then(|m| m.get("c128")).and_then(|c| c.get(key)).cloned())
+}
+
+/// Reads the crate's panic strategy from `[package.metadata.c128] panic`.
+pub fn panic_strategy(manifest: &Path) -> Result<PanicStrategy, PipelineError> {
+    let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
+    let setting = c128_setting(manifest, "panic")?;
+    match setting.as_ref().map(|v| v.as_str()) {
         None => Ok(PanicStrategy::Message),
         Some(Some("message")) => Ok(PanicStrategy::Message),
         Some(Some("immediate-abort")) => Ok(PanicStrategy::ImmediateAbort),
         Some(other) => Err(bad(format!("panic = {other:?}: expected \"message\" or \"immediate-abort\""))),
+    }
+}
+
+/// Reads the crate's memory mode from `[package.metadata.c128] memory`: `"kernal"` (the
+/// default: the KERNAL ROM mapped, the image below $C000) or `"all-ram"` (RAM everywhere
+/// but I/O, interrupts off, the image below $D000; see [`crate::mmap`]).
+pub fn memory_mode(manifest: &Path) -> Result<MemoryMode, PipelineError> {
+    let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
+    match c128_setting(manifest, "memory")? {
+        None => Ok(MemoryMode::Kernal),
+        Some(v) => v
+            .as_str()
+            .and_then(MemoryMode::from_name)
+            .ok_or_else(|| bad(format!("memory = {v}: expected \"kernal\" or \"all-ram\""))),
     }
 }
 
@@ -205,18 +225,24 @@ pub fn build_elf(opts: &BuildOptions) -> Result<PathBuf, PipelineError> {
     executable.ok_or_else(|| PipelineError::NoExecutable { manifest: manifest.clone(), bin: opts.bin.clone() })
 }
 
-/// Reads and translates a linked ELF file.
+/// Reads and translates a linked ELF file (default options).
 pub fn translate_elf(elf: &Path) -> Result<Translation, PipelineError> {
+    translate_elf_with(elf, &Options::default())
+}
+
+/// Reads and translates a linked ELF file with explicit [`Options`].
+pub fn translate_elf_with(elf: &Path, opts: &Options) -> Result<Translation, PipelineError> {
     let bytes = std::fs::read(elf).map_err(io(elf))?;
     let wrap = |source| PipelineError::Translate { elf: elf.to_path_buf(), source };
     let prog = AvrProgram::from_elf(&bytes).map_err(wrap)?;
-    translate(&prog).map_err(wrap)
+    translate_with(&prog, opts).map_err(wrap)
 }
 
 /// Builds the crate, translates it and writes the `.prg`, `.map` and `.lst` files.
 pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
+    let memory = memory_mode(&opts.manifest_path)?;
     let elf = build_elf(opts)?;
-    let t = translate_elf(&elf)?;
+    let t = translate_elf_with(&elf, &Options { memory, ..Options::default() })?;
     let prg = opts.out.clone().unwrap_or_else(|| elf.with_extension("prg"));
     let map = prg.with_extension("map");
     let listing = prg.with_extension("lst");

@@ -26,6 +26,10 @@
 //! - `__c128_kernal(addr: u16, a: u8, x: u8, y: u8, carry: u8) -> u32`: loads A, X, Y and
 //!   the carry (bit 0 of `carry`) and does `JSR addr`; returns A in bits 0-7, X in 8-15,
 //!   Y in 16-23 and the carry in bit 24 (the KERNAL's error flag).
+//!   In the all-RAM mode ([`MemoryMode::AllRam`]) it is a trampoline: $FF00 = $0E for
+//!   the call (the KERNAL in, as in the default mode), then `SEI` and $FF00 = $3E again.
+//!   Interrupts stay disabled during the call unless the routine itself enables them (so
+//!   the KERNAL's IRQ does not scan the keyboard: a program that reads keys calls SCNKEY).
 //! - `__c128_exit(code: u8) -> !`: writes `code` to $D7FF and returns to BASIC.
 //! - `__mulosi4(a: i32, b: i32, overflow: *mut c_int) -> i32` and
 //!   `__mulodi4(a: i64, b: i64, overflow: *mut c_int) -> i64`: multiply with overflow
@@ -96,6 +100,9 @@ pub enum Routine {
     Memmove,
     Memset,
     Memcmp,
+    Nmi,
+    Irq,
+    Crash,
     Save,
 }
 
@@ -151,21 +158,44 @@ fn save(off: i32) -> Arg {
     Arg::Sym(Sym::Code(Routine::Save.label()), Part::Word, off)
 }
 
-/// Emits every runtime routine. `entry` is the label of the program's entry function.
-pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
+/// Where the all-RAM mode saves BASIC's RAM vectors at $FFFA-$FFFF: after the zero page in
+/// the save area.
+fn vector_save(i: i32) -> Arg {
+    save(2 + i32::from(ZP_SAVE_LEN) + i)
+}
+
+/// Emits every runtime routine for a program in `mode`. `entry` is the label of the
+/// program's entry function.
+pub fn emit(entry: Label, loc: &mut Locals, mode: MemoryMode) -> Vec<(Routine, Asm)> {
+    let all_ram = mode == MemoryMode::AllRam;
     let mut out = Vec::new();
     let mut a = Asm::default();
 
-    // Start-up: save what BASIC needs back, map RAM 0 + KERNAL + I/O, set up the AVR
-    // stack and zero register, zero .bss, run the program, then fall into exit.
+    // Start-up: save what BASIC needs back, map the program's configuration (all-RAM:
+    // with interrupts off first, and our vectors in place of BASIC's RAM ones), set up the
+    // AVR stack and zero register, zero .bss, run the program, then fall into exit.
     a.w(LDA_ABS, MMU_CR);
     a.items.push(Item::Ins(STA_ABS, save(0)));
-    a.b(LDA_IMM, MMU_CONFIG).w(STA_ABS, MMU_CR).i(CLD).i(TSX);
+    if all_ram {
+        a.i(SEI);
+    }
+    a.b(LDA_IMM, mode.mmu_config()).w(STA_ABS, MMU_CR).i(CLD).i(TSX);
     a.items.push(Item::Ins(STX_ABS, save(1)));
     let l1 = loc.fresh();
     a.b(LDX_IMM, ZP_SAVE_LEN - 1).label(l1).b(LDA_ZPX, ZP_SAVE_START);
     a.items.push(Item::Ins(STA_ABX, save(2)));
     a.i(DEX).br(BPL, l1);
+    if all_ram {
+        let lv = loc.fresh();
+        a.b(LDX_IMM, 5).label(lv).w(LDA_ABX, VECTORS);
+        a.items.push(Item::Ins(STA_ABX, vector_save(0)));
+        a.i(DEX).br(BPL, lv);
+        for (i, routine) in [Routine::Nmi, Routine::Crash, Routine::Irq].into_iter().enumerate() {
+            let at = VECTORS + 2 * i as u16;
+            a.s(LDA_IMM, Sym::Code(routine.label()), Part::Lo).w(STA_ABS, at);
+            a.s(LDA_IMM, Sym::Code(routine.label()), Part::Hi).w(STA_ABS, at + 1);
+        }
+    }
     a.b(LDA_IMM, STACK_TOP as u8).b(STA_ZP, SPL).b(LDA_IMM, (STACK_TOP >> 8) as u8).b(STA_ZP, SPH);
     a.b(LDA_IMM, 0).b(STA_ZP, r(1)).b(STA_ZP, FLAGS).b(STA_ZP, TFLAG);
     a.s(LDA_IMM, Sym::BssStart, Part::Lo).b(STA_ZP, t(0));
@@ -179,7 +209,9 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.label(zd).to(JSR, entry);
     out.push((Routine::Start, a));
 
-    // Exit: code in r24; reached by returning from the entry or from __c128_exit.
+    // Exit: code in r24; reached by returning from the entry or from __c128_exit (and in
+    // the all-RAM mode from a BRK). BASIC's stack pointer, zero page, RAM vectors and
+    // $FF00 go back; all-RAM: interrupts on again, as BASIC had them.
     let mut a = Asm::default();
     a.b(LDA_ZP, r(24)).w(STA_ABS, EXIT_PORT);
     a.items.push(Item::Ins(LDX_ABS, save(1)));
@@ -188,9 +220,38 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.b(LDX_IMM, ZP_SAVE_LEN - 1).label(l2);
     a.items.push(Item::Ins(LDA_ABX, save(2)));
     a.b(STA_ZPX, ZP_SAVE_START).i(DEX).br(BPL, l2);
+    if all_ram {
+        let lv = loc.fresh();
+        a.b(LDX_IMM, 5).label(lv);
+        a.items.push(Item::Ins(LDA_ABX, vector_save(0)));
+        a.w(STA_ABX, VECTORS).i(DEX).br(BPL, lv);
+    }
     a.items.push(Item::Ins(LDA_ABS, save(0)));
-    a.w(STA_ABS, MMU_CR).i(RTS);
+    a.w(STA_ABS, MMU_CR);
+    if all_ram {
+        a.i(CLI);
+    }
+    a.i(RTS);
     out.push((Routine::Exit, a));
+
+    if all_ram {
+        // NMI (RESTORE, CIA 2) while the program's code runs: acknowledge CIA 2 and
+        // return. (During a KERNAL call the KERNAL's own handler runs: its ROM is mapped.)
+        let mut a = Asm::default();
+        a.i(PHA).w(LDA_ABS, 0xDD0D).i(PLA).i(RTI);
+        out.push((Routine::Nmi, a));
+        // IRQ: interrupts are off, so only a BRK (B set in the pushed P) or an IRQ let in
+        // by a mistake gets here. A BRK is a crash: exit 101. An IRQ is acknowledged at
+        // CIA 1 and the VIC (else it would come back at once) and returns.
+        let mut a = Asm::default();
+        a.i(PHA).i(TXA).i(PHA).i(TSX).w(LDA_ABX, 0x0103).b(AND_IMM, 0x10).br(BNE, Routine::Crash.label());
+        a.w(LDA_ABS, 0xDC0D).w(LDA_ABS, 0xD019).w(STA_ABS, 0xD019).i(PLA).i(TAX).i(PLA).i(RTI);
+        out.push((Routine::Irq, a));
+        // A crash (BRK, or the RESET vector, which a real reset never reads from RAM).
+        let mut a = Asm::default();
+        a.b(LDA_IMM, CRASH_EXIT_CODE).b(STA_ZP, r(24)).to(JMP, Routine::Exit.label());
+        out.push((Routine::Crash, a));
+    }
 
     // push A: *SP = A; SP -= 1.
     let mut a = Asm::default();
@@ -460,10 +521,24 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     out.push((Routine::Memcmp, a));
 
     // __c128_kernal: A = r22, X = r20, Y = r18, carry = bit 0 of r16, JSR (r25:r24).
+    // All-RAM: a trampoline (the runtime is in low RAM, visible in both configurations)
+    // that maps the KERNAL in for the call and, interrupts off again, out after it; the
+    // carry survives SEI, LDA # and STA.
     let mut a = Asm::default();
-    a.b(LDA_ZP, r(16)).i(LSR_A).b(LDA_ZP, r(22)).b(LDX_ZP, r(20)).b(LDY_ZP, r(18));
+    a.b(LDA_ZP, r(16)).i(LSR_A);
+    if all_ram {
+        a.b(LDA_IMM, MMU_CONFIG).w(STA_ABS, MMU_CR);
+    }
+    a.b(LDA_ZP, r(22)).b(LDX_ZP, r(20)).b(LDY_ZP, r(18));
     a.to(JSR, Routine::KernalJump.label());
-    a.b(STA_ZP, r(22)).b(STX_ZP, r(23)).b(STY_ZP, r(24)).b(LDA_IMM, 0).i(ROL_A).b(STA_ZP, r(25)).i(RTS);
+    if all_ram {
+        a.i(SEI);
+    }
+    a.b(STA_ZP, r(22)).b(STX_ZP, r(23)).b(STY_ZP, r(24)).b(LDA_IMM, 0).i(ROL_A).b(STA_ZP, r(25));
+    if all_ram {
+        a.b(LDA_IMM, MMU_CONFIG_ALL_RAM).w(STA_ABS, MMU_CR);
+    }
+    a.i(RTS);
     out.push((Routine::Kernal, a));
     let mut a = Asm::default();
     a.w(JMP_IND, u16::from(r(24)));
@@ -472,9 +547,10 @@ pub fn emit(entry: Label, loc: &mut Locals) -> Vec<(Routine, Asm)> {
     out.push((Routine::Mulosi4, mulo(loc, 4, 22, 18, 16)));
     out.push((Routine::Mulodi4, mulo(loc, 8, 18, 10, 8)));
 
-    // Save area: $FF00, the 6502 SP, then the saved zero page.
+    // Save area: $FF00, the 6502 SP, then the saved zero page (all-RAM: and BASIC's RAM
+    // vectors).
     let mut a = Asm::default();
-    a.items.push(Item::Bytes(vec![0; 2 + usize::from(ZP_SAVE_LEN)]));
+    a.items.push(Item::Bytes(vec![0; 2 + usize::from(ZP_SAVE_LEN) + if all_ram { 6 } else { 0 }]));
     out.push((Routine::Save, a));
     out
 }
@@ -556,7 +632,8 @@ mod tests {
 
     #[test]
     fn every_runtime_opcode_is_a_documented_one_with_its_size() {
-        for (routine, a) in emit(Label(0), &mut Locals::default()) {
+        let both = [MemoryMode::Kernal, MemoryMode::AllRam];
+        for (routine, a) in both.into_iter().flat_map(|m| emit(Label(0), &mut Locals::default(), m)) {
             for it in &a.items {
                 let (o, operand) = match it {
                     Item::Branch(o, _) => (*o, 1),

@@ -10,7 +10,7 @@ use crate::error::TranslateError;
 use crate::flags;
 use crate::link::{self, Chunk, DataPlacement, Owner};
 use crate::lower::{Ctx, insn_label};
-use crate::mmap::{CODE_START, IMAGE_END, LOAD_ADDR, STACK_LIMIT, STACK_TOP};
+use crate::mmap::{CODE_START, LOAD_ADDR, MemoryMode, STACK_LIMIT, STACK_TOP};
 use crate::program::{AvrProgram, RelocKind, Target};
 use crate::runtime::{self, Locals, Routine};
 
@@ -31,6 +31,9 @@ pub struct Stats {
     pub bss_bytes: usize,
     /// First address after code, data and `.bss`.
     pub end_addr: u32,
+    /// First address the image may not reach in the program's memory mode ($C000, or
+    /// $D000 in the all-RAM mode).
+    pub limit: u32,
 }
 
 impl Stats {
@@ -46,7 +49,7 @@ impl std::fmt::Display for Stats {
         write!(
             f,
             "{} AVR instructions ({} bytes) became {} bytes of 6502 code ({:.2} bytes each), plus {} bytes of \
-             runtime, {} of data and {} of .bss; the program ends at ${:04X}",
+             runtime, {} of data and {} of .bss; the program ends at ${:04X} ({} bytes free below ${:04X})",
             self.avr_insns,
             self.avr_bytes,
             self.code_bytes,
@@ -54,7 +57,9 @@ impl std::fmt::Display for Stats {
             self.runtime_bytes,
             self.data_bytes,
             self.bss_bytes,
-            self.end_addr
+            self.end_addr,
+            self.limit.saturating_sub(self.end_addr),
+            self.limit
         )
     }
 }
@@ -87,6 +92,9 @@ pub struct Options {
     /// those that read SP. Slower; makes SP equal to the AVR's at every instruction, which
     /// the lockstep comparison with [`crate::avrsim`] needs.
     pub adjust_all: bool,
+    /// The memory mode (`[package.metadata.c128] memory`): what is mapped while the
+    /// program runs and how far its image may reach ([`crate::mmap`]).
+    pub memory: MemoryMode,
 }
 
 impl Translation {
@@ -363,7 +371,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
 
     let mut chunks = Vec::new();
     let mut loc = Locals::default();
-    for (routine, mut a) in runtime::emit(insn_label(entry), &mut loc) {
+    for (routine, mut a) in runtime::emit(insn_label(entry), &mut loc, opts.memory) {
         a.items.insert(0, Item::Label(routine.label()));
         chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });
     }
@@ -387,9 +395,13 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let data_addr = u32::from(CODE_START) + code_len;
     let bss_addr = data_addr + prog.data.len() as u32;
     let end = bss_addr + prog.bss_len;
-    let limit = u32::from(IMAGE_END);
+    let limit = u32::from(opts.memory.image_end());
     if end > limit {
-        return Err(TranslateError::TooLarge { what: "code, data and .bss".into(), end, limit });
+        let what = match opts.memory {
+            MemoryMode::Kernal => "code, data and .bss (memory = \"all-ram\" would allow up to $CFFF)",
+            MemoryMode::AllRam => "code, data and .bss (memory = \"all-ram\")",
+        };
+        return Err(TranslateError::TooLarge { what: what.into(), end, limit });
     }
     let dp = DataPlacement {
         data_addr: data_addr as u16,
@@ -509,6 +521,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         data_bytes: data.len(),
         bss_bytes: prog.bss_len as usize,
         end_addr: end,
+        limit,
     };
     let mut map = String::new();
     let _ = writeln!(map, "# avr2mos symbol map (6502 addresses)");

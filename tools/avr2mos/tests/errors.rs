@@ -68,3 +68,22 @@ fn truncated_and_foreign_files_are_errors() {
     let err = translate(&prog(&[0x0000, 0x9508, 0x940E])).unwrap_err();
     assert!(matches!(err, TranslateError::UnknownInstruction { .. }), "{err:?}");
 }
+
+#[test]
+fn the_all_ram_mode_fits_up_to_d000_and_says_how_many_bytes_over() {
+    use avr2mos::mmap::MemoryMode;
+    use avr2mos::{Options, translate_with};
+    let all_ram = Options { memory: MemoryMode::AllRam, ..Options::default() };
+    let mut p = prog(&[0x0000, 0x9508, 0x0000, 0x9508]);
+    let end = translate_with(&p, &all_ram).unwrap().stats.end_addr;
+    p.bss_len = 0xD000 - end;
+    let t = translate_with(&p, &all_ram).unwrap();
+    assert_eq!((t.stats.end_addr, t.stats.limit), (0xD000, 0xD000));
+    let err = translate(&p).unwrap_err().to_string();
+    // (The default mode's runtime is smaller: no trampoline, handlers or vector save.)
+    assert!(err.contains("bytes over the limit 0xc000") && err.contains("all-ram"), "{err}");
+    p.bss_len += 100;
+    let err = translate_with(&p, &all_ram).unwrap_err();
+    assert!(matches!(err, TranslateError::TooLarge { end: 0xD064, limit: 0xD000, .. }), "{err:?}");
+    assert!(err.to_string().contains("100 bytes over the limit 0xd000"), "{err}");
+}

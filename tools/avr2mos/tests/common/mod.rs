@@ -145,7 +145,8 @@ pub fn lockstep(elf: &[u8], max_cycles: u64) -> Result<(Vec<u8>, Vec<String>), S
     use avr2mos::avrsim::{Avr, Stop};
     use std::collections::HashMap;
     let prog = avr2mos::AvrProgram::from_elf(elf).map_err(|e| e.to_string())?;
-    let t = avr2mos::translate_with(&prog, &avr2mos::Options { adjust_all: true }).map_err(|e| e.to_string())?;
+    let t = avr2mos::translate_with(&prog, &avr2mos::Options { adjust_all: true, ..Default::default() })
+        .map_err(|e| e.to_string())?;
     let mut m = Machine::new(&t.prg);
     let mut avr = Avr::new(t.relocated_text.clone(), prog.entry, avr2mos::mmap::STACK_TOP - 2);
     avr.mem.copy_from_slice(&m.cpu.memory.mem);
