@@ -241,6 +241,27 @@ fn peephole(chunks: &mut [Chunk], is_target: &[bool]) {
         ),
         _ => false,
     };
+    // Whether the N and Z a removed load would set are never read: later in the chunk an
+    // instruction sets them again, or the chunk ends, before anything (a branch, PHP, a
+    // call or jump) could read them. Only instructions that neither read N/Z nor change A
+    // may come first. (N and Z never pass from one AVR instruction's code to the next:
+    // flags that outlive an instruction go to the flags byte, and fused branches and
+    // compare chains are in their setter's chunk. Only the carry passes, which LDA keeps.)
+    let nz_dead = |rest: &[Item]| {
+        for it in rest {
+            if sets_nz(Some(it)) {
+                return true;
+            }
+            match it {
+                Item::Ins(LDA_IMM | LDA_ZP | LDX_IMM | LDX_ZP | LDY_IMM | LDY_ZP | INX | INY | DEX | DEY, _) => {
+                    return true;
+                }
+                Item::Ins(STA_ZP | STX_ZP | STY_ZP | STA_ABS | CLC | SEC | CLV, _) => {}
+                _ => return false,
+            }
+        }
+        true
+    };
     let mut stored: Option<u8> = None;
     let mut y: Option<u8> = None;
     // The zero-page byte the last instruction incremented or decremented.
@@ -266,7 +287,7 @@ fn peephole(chunks: &mut [Chunk], is_target: &[bool]) {
             match c.items[k] {
                 Item::Ins(STA_ZP, Arg::Byte(z)) => stored = Some(z),
                 Item::Ins(CLC | SEC | CLV, Arg::None) => {}
-                Item::Ins(LDA_ZP, Arg::Byte(z)) if stored == Some(z) && sets_nz(c.items.get(k + 1)) => {
+                Item::Ins(LDA_ZP, Arg::Byte(z)) if stored == Some(z) && nz_dead(&c.items[k + 1..]) => {
                     c.items.remove(k);
                     continue;
                 }
