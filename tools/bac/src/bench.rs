@@ -113,9 +113,12 @@ fn game_on_c128() -> Result<Value> {
     match crate::firmware::build("game-prg", "bac") {
         Ok(prg) => Ok(json!({ "fits": true, "program_bytes": prg.len().saturating_sub(2) })),
         Err(e) => match e.downcast_ref::<PipelineError>() {
-            Some(PipelineError::Translate { source: TranslateError::TooLarge { end, limit, .. }, .. }) => {
+            Some(PipelineError::Translate { source: TranslateError::TooLarge { end, .. }, .. }) => {
+                // The game builds in the all-RAM mode; code past 64 K is reported against
+                // the address space, so the room is the mode's, not the error's limit.
                 let start = u32::from(avr2mos::mmap::CODE_START);
-                Ok(json!({ "fits": false, "needs_bytes": end - start, "room_bytes": limit.saturating_sub(start) }))
+                let room = u32::from(avr2mos::mmap::IMAGE_END_ALL_RAM) - start;
+                Ok(json!({ "fits": false, "needs_bytes": end - start, "room_bytes": room }))
             }
             _ => Err(e),
         },
