@@ -44,6 +44,7 @@ pub mod avrsim;
 pub mod decode;
 pub mod error;
 pub mod flags;
+pub mod interp;
 pub mod link;
 pub mod listing;
 pub mod lower;

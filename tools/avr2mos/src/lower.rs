@@ -45,6 +45,9 @@ pub struct Ctx<'a> {
     pub is_target: &'a [bool],
     /// SREG saves and restores that change nothing ([`flags::inert_sreg_pairs`]).
     pub inert: &'a [bool],
+    /// Whether each function is interpreted ([`crate::interp`]): only its first
+    /// instruction has a 6502 label (the stub).
+    pub interp: &'a [bool],
 }
 
 /// The label of instruction `i`.
@@ -178,7 +181,7 @@ fn carry_in(a: &mut Asm, inv: bool) {
 }
 
 impl Ctx<'_> {
-    fn err(&self, i: usize, why: &str) -> TranslateError {
+    pub(crate) fn err(&self, i: usize, why: &str) -> TranslateError {
         TranslateError::Unsupported {
             at: self.prog.locate(self.addrs[i]),
             insn: self.insns[i].to_string(),
@@ -190,17 +193,28 @@ impl Ctx<'_> {
         self.func_of[i].is_some_and(|f| self.adjusts[f])
     }
 
-    /// The label of the instruction at `target`, or an error naming instruction `i`.
+    /// The label of the instruction at `target`, or an error naming instruction `i`. Inside
+    /// an interpreted function only the first instruction has a label; only the function
+    /// itself may reach the others.
     fn target(&self, i: usize, target: u32) -> Result<Label, TranslateError> {
-        self.index.get(&target).map(|&t| insn_label(t)).ok_or_else(|| TranslateError::BadTarget {
+        let t = *self.index.get(&target).ok_or_else(|| TranslateError::BadTarget {
             at: self.prog.locate(self.addrs[i]),
             insn: self.insns[i].to_string(),
             target,
-        })
+        })?;
+        if self.interp_middle(t) && self.func_of[i] != self.func_of[t] {
+            return Err(self.err(i, "reaches the middle of an interpreted function"));
+        }
+        Ok(insn_label(t))
+    }
+
+    /// Whether instruction `t` is inside an interpreted function but not its first.
+    pub(crate) fn interp_middle(&self, t: usize) -> bool {
+        self.func_of[t].is_some_and(|f| self.interp[f] && self.prog.functions[f].addr != self.addrs[t])
     }
 
     /// A call or tail-call target: an instruction, or a native routine.
-    fn callee(&self, i: usize, target: u32) -> Result<Label, TranslateError> {
+    pub(crate) fn callee(&self, i: usize, target: u32) -> Result<Label, TranslateError> {
         if let Some(name) = self.prog.absolute.get(&target) {
             return match Routine::for_symbol(name) {
                 Some(rt) => Ok(rt.label()),
@@ -232,7 +246,17 @@ impl Ctx<'_> {
         };
         let sym = match &rel.target {
             Target::Data(x) => Sym::Data(*x),
-            Target::Code(c) => Sym::Code(self.target(i, *c)?),
+            Target::Code(c) => {
+                let label = self.target(i, *c)?;
+                if self.index.get(c).is_some_and(|&t| self.interp_middle(t)) {
+                    return Err(TranslateError::Relocation {
+                        at: self.prog.locate(self.addrs[i]),
+                        kind: rel.kind.name(),
+                        why: "a code address inside an interpreted function (only its start has a 6502 address)".into(),
+                    });
+                }
+                Sym::Code(label)
+            }
             Target::Absolute { name, .. } => match Routine::for_symbol(name) {
                 Some(rt) => Sym::Code(rt.label()),
                 None => return Ok(None),

@@ -225,6 +225,27 @@ pub fn build_elf(opts: &BuildOptions) -> Result<PathBuf, PipelineError> {
     executable.ok_or_else(|| PipelineError::NoExecutable { manifest: manifest.clone(), bin: opts.bin.clone() })
 }
 
+/// Reads the functions to interpret from `[package.metadata.c128] interpret`: a list of
+/// demangled name prefixes, `["*"]` for every function (see [`crate::interp`]). Missing:
+/// nothing is interpreted.
+///
+/// ```toml
+/// [package.metadata.c128]
+/// interpret = ["bac_game::"]
+/// ```
+pub fn interpret_setting(manifest: &Path) -> Result<Vec<String>, PipelineError> {
+    let text = std::fs::read_to_string(manifest).map_err(io(manifest))?;
+    let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
+    let doc: toml::Table = text.parse().map_err(|e: toml::de::Error| bad(format!("unreadable manifest: {e}")))?;
+    let setting =
+        doc.get("package").and_then(|p| p.get("metadata")).and_then(|m| m.get("c128")).and_then(|c| c.get("interpret"));
+    let Some(setting) = setting else { return Ok(Vec::new()) };
+    let list = setting.as_array().ok_or_else(|| bad(format!("interpret = {setting}: expected a list of strings")))?;
+    list.iter()
+        .map(|v| v.as_str().map(str::to_string).ok_or_else(|| bad(format!("interpret: {v} is not a string"))))
+        .collect()
+}
+
 /// Reads and translates a linked ELF file (default options).
 pub fn translate_elf(elf: &Path) -> Result<Translation, PipelineError> {
     translate_elf_with(elf, &Options::default())
@@ -241,8 +262,9 @@ pub fn translate_elf_with(elf: &Path, opts: &Options) -> Result<Translation, Pip
 /// Builds the crate, translates it and writes the `.prg`, `.map` and `.lst` files.
 pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
     let memory = memory_mode(&opts.manifest_path)?;
+    let interpret = interpret_setting(&opts.manifest_path)?;
     let elf = build_elf(opts)?;
-    let t = translate_elf_with(&elf, &Options { memory, ..Options::default() })?;
+    let t = translate_elf_with(&elf, &Options { memory, interpret, ..Options::default() })?;
     let prg = opts.out.clone().unwrap_or_else(|| elf.with_extension("prg"));
     let map = prg.with_extension("map");
     let listing = prg.with_extension("lst");

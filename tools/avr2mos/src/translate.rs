@@ -4,10 +4,11 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::asm::Item;
+use crate::asm::{Item, Part, Sym};
 use crate::decode::{self, DecodeError, Insn, Op};
 use crate::error::TranslateError;
 use crate::flags;
+use crate::interp;
 use crate::link::{self, Chunk, DataPlacement, Owner};
 use crate::lower::{Ctx, insn_label};
 use crate::mmap::{CODE_START, LOAD_ADDR, MemoryMode, STACK_LIMIT, STACK_TOP};
@@ -34,6 +35,11 @@ pub struct Stats {
     /// First address the image may not reach in the program's memory mode ($C000, or
     /// $D000 in the all-RAM mode).
     pub limit: u32,
+    /// Bytes of interpreted functions (stubs, AVR bytes and trampolines), included in
+    /// `code_bytes`.
+    pub interpreted_bytes: usize,
+    /// Bytes of the interpreter, included in `runtime_bytes` (0 if nothing is interpreted).
+    pub interpreter_bytes: usize,
 }
 
 impl Stats {
@@ -60,7 +66,15 @@ impl std::fmt::Display for Stats {
             self.end_addr,
             self.limit.saturating_sub(self.end_addr),
             self.limit
-        )
+        )?;
+        if self.interpreter_bytes > 0 {
+            write!(
+                f,
+                "; {} bytes of it are interpreted functions and {} the interpreter",
+                self.interpreted_bytes, self.interpreter_bytes
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -86,7 +100,7 @@ pub struct Translation {
 }
 
 /// Translation settings.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Give every function the 2-byte return address footprint on the AVR stack, not only
     /// those that read SP. Slower; makes SP equal to the AVR's at every instruction, which
@@ -95,6 +109,9 @@ pub struct Options {
     /// The memory mode (`[package.metadata.c128] memory`): what is mapped while the
     /// program runs and how far its image may reach ([`crate::mmap`]).
     pub memory: MemoryMode,
+    /// Functions to interpret rather than translate ([`crate::interp`]): prefixes of
+    /// demangled names (`"bac_game::"`), or `"*"` for all. Empty: translate everything.
+    pub interpret: Vec<String>,
 }
 
 impl Translation {
@@ -176,7 +193,7 @@ fn targets(prog: &AvrProgram, addrs: &[u32], insns: &[Insn], index: &HashMap<u32
 
 /// Leaves out runtime routines that nothing calls (the wide multiplies are large and
 /// most programs never use them).
-fn drop_unused_routines(chunks: &mut Vec<Chunk>) {
+fn drop_unused_routines(chunks: &mut Vec<Chunk>, extra: &[crate::asm::Label]) {
     use crate::asm::{Arg, Label, Sym};
     use std::collections::HashSet;
     let uses = |c: &Chunk| -> Vec<Label> {
@@ -192,7 +209,7 @@ fn drop_unused_routines(chunks: &mut Vec<Chunk>) {
         Some(Item::Label(l)) => Some(*l),
         _ => None,
     };
-    let mut used: HashSet<Label> = HashSet::new();
+    let mut used: HashSet<Label> = extra.iter().copied().collect();
     for c in chunks.iter().filter(|c| matches!(c.owner, Owner::Insn(_))) {
         used.extend(uses(c));
     }
@@ -376,6 +393,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let is_target = targets(prog, &addrs, &insns, &index);
     let inert = flags::inert_sreg_pairs(&insns, &is_target);
     let live_out = flags::live_out(&insns, &succs, &inert);
+    let interp_fn: Vec<bool> = prog.functions.iter().map(|f| interp::selected(&opts.interpret, &f.name)).collect();
     let ctx = Ctx {
         prog,
         addrs: &addrs,
@@ -387,6 +405,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         live_out: &live_out,
         is_target: &is_target,
         inert: &inert,
+        interp: &interp_fn,
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
 
@@ -396,9 +415,39 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         a.items.insert(0, Item::Label(routine.label()));
         chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });
     }
+    let mut patches = Vec::new();
+    let mut interp_uses = Vec::new();
+    let mut interp_chunks = Vec::new();
+    if interp_fn.iter().any(|&b| b) {
+        let (a, p) = interp::emit(&mut loc);
+        chunks.push(Chunk { owner: Owner::Runtime("rt_interp".into()), items: a.items });
+        patches.extend(p);
+    }
     let mut i = 0;
     let mut cpu_carry = false;
     while i < insns.len() {
+        if let Some(f) = func_of[i]
+            && interp_fn[f]
+        {
+            // The whole function: a stub, then its AVR bytes for the interpreter.
+            let end = (i..insns.len()).find(|&j| func_of[j] != Some(f)).unwrap_or(insns.len());
+            let copy = interp::copy_function(&ctx, f, i, end)?;
+            interp_chunks.push(chunks.len());
+            chunks.push(Chunk {
+                owner: Owner::Insn(i),
+                items: vec![
+                    Item::Label(insn_label(i)),
+                    Item::Ins(crate::asm::op::JSR, crate::asm::Arg::Sym(Sym::Code(interp::ENTER), Part::Word, 0)),
+                    Item::Label(interp::copy_label(f)),
+                    Item::Bytes(copy.bytes),
+                ],
+            });
+            patches.extend(copy.patches);
+            interp_uses.extend(copy.uses);
+            cpu_carry = false;
+            i = end;
+            continue;
+        }
         let lowered = ctx.lower(i, cpu_carry)?;
         let mut items = vec![Item::Label(insn_label(i))];
         items.extend(lowered.asm.items);
@@ -410,7 +459,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         i += 1 + lowered.consumed;
     }
 
-    drop_unused_routines(&mut chunks);
+    drop_unused_routines(&mut chunks, &interp_uses);
     peephole(&mut chunks, &is_target);
     let link::Layout { labels, long, size: code_len } = link::layout(&chunks, CODE_START)?;
     let data_addr = u32::from(CODE_START) + code_len;
@@ -430,7 +479,21 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         bss_addr: bss_addr as u16,
         bss_len: prog.bss_len as u16,
     };
-    let placed = link::encode(&chunks, CODE_START, labels, &long, &dp)?;
+    let mut placed = link::encode(&chunks, CODE_START, labels, &long, &dp)?;
+    // The interpreter's tables and the interpreted copies' relocated operands.
+    for p in &patches {
+        let base = placed.labels.get(&p.base).copied();
+        let v = link::resolve(p.sym, p.part, p.off, &placed.labels, &dp);
+        let (Some(base), Some(v)) = (base, v) else {
+            return Err(TranslateError::BadElf(format!("unresolved interpreter patch {p:?}")));
+        };
+        let at = usize::from(base - CODE_START) + p.at;
+        if p.part == Part::Word {
+            placed.code[at..at + 2].copy_from_slice(&v.to_le_bytes());
+        } else {
+            placed.code[at] = v as u8;
+        }
+    }
 
     // Data relocations: pointers to data and code (vtables) become 6502 addresses.
     let mut data = prog.data.clone();
@@ -440,7 +503,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         let value = match (&rel.target, rel.kind) {
             (Target::Code(a), RelocKind::R16 | RelocKind::R16Pm) => {
                 let i = index.get(a).ok_or_else(|| bad(format!("code address {a:#x} is not an instruction")))?;
-                placed.labels[&insn_label(*i)]
+                *placed.labels.get(&insn_label(*i)).ok_or_else(|| {
+                    bad(format!("code address {a:#x} is inside an interpreted function (only its start has one)"))
+                })?
             }
             (Target::Data(x), RelocKind::R16) => dp.map(*x),
             (Target::Absolute { name, value }, RelocKind::R16 | RelocKind::R16Pm) => match Routine::for_symbol(name) {
@@ -491,16 +556,36 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         }
     }
     for f in &prog.functions {
-        if let Some(&i) = index.get(&f.addr) {
-            symbols.push((f.name.clone(), placed.labels[&insn_label(i)]));
+        if let Some(&i) = index.get(&f.addr)
+            && let Some(&at) = placed.labels.get(&insn_label(i))
+        {
+            symbols.push((f.name.clone(), at));
         }
+    }
+    if let Some(&at) = placed.labels.get(&interp::NEXT) {
+        symbols.push(("rt_interp_next".into(), at));
     }
     let mut pc_map = Vec::new();
     let mut listing = String::new();
     let mut code_bytes = 0usize;
     let mut runtime_bytes = 0usize;
+    let mut interpreted_bytes = 0usize;
+    let mut interpreter_bytes = 0usize;
     for (ci, c) in chunks.iter().enumerate() {
         let (start, len, cycles) = placed.spans[ci];
+        if matches!(&c.owner, Owner::Runtime(n) if n == "rt_interp") {
+            interpreter_bytes = usize::from(len);
+        }
+        if interp_chunks.contains(&ci)
+            && let Owner::Insn(i) = c.owner
+        {
+            interpreted_bytes += usize::from(len);
+            code_bytes += usize::from(len);
+            pc_map.push((start, addrs[i]));
+            let f = func_of[i].map_or("?", |f| prog.functions[f].name.as_str());
+            let _ = writeln!(listing, "\n{f}:\n  interpreted: ${start:04x}  {len} bytes (stub, AVR code, trampolines)");
+            continue;
+        }
         let off = usize::from(start - CODE_START);
         let bytes: Vec<String> = placed.code[off..off + usize::from(len)].iter().map(|b| format!("{b:02x}")).collect();
         match c.owner {
@@ -543,6 +628,8 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         bss_bytes: prog.bss_len as usize,
         end_addr: end,
         limit,
+        interpreted_bytes,
+        interpreter_bytes,
     };
     let mut map = String::new();
     let _ = writeln!(map, "# avr2mos symbol map (6502 addresses)");

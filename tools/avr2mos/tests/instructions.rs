@@ -93,10 +93,13 @@ fn prog_of(words: &[u16]) -> AvrProgram {
     }
 }
 
-/// Runs `words` both ways; returns the registers (and memory $3000-$30FF) of each.
-fn both(words: &[u16], mem_init: &[u8]) -> ([u8; 32], [u8; 32], Vec<u8>, Vec<u8>) {
+/// Runs `words` both ways (translated, or interpreted by the 6502 interpreter if
+/// `interpret`); returns the registers (and memory $3000-$30FF) of each.
+fn both(words: &[u16], mem_init: &[u8], interpret: bool) -> ([u8; 32], [u8; 32], Vec<u8>, Vec<u8>) {
     let prog = prog_of(words);
-    let t = avr2mos::translate(&prog).unwrap_or_else(|e| panic!("{e}"));
+    let opts = avr2mos::Options { interpret: if interpret { vec!["*".into()] } else { vec![] }, ..Default::default() };
+    let t = avr2mos::translate_with(&prog, &opts).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(t.stats.interpreter_bytes > 0, interpret, "the interpreter is there exactly when asked for");
     let mut prg = t.prg.clone();
     // Memory under test at $3000 (past the tiny image): patch it into the file image.
     let load = 0x1C01usize;
@@ -139,16 +142,16 @@ fn check(name: &str, body: &dyn Fn(&mut Rng) -> Vec<u16>, defs: &[usize], cases:
         let mem: Vec<u8> = (0..256).map(|_| rng.next()).collect();
         let mut variants: Vec<Vec<usize>> = vec![vec![], defs.to_vec()];
         variants.extend(defs.iter().map(|&d| vec![d]));
-        for probes in variants {
-            let words = program(&regs, flags, &code, &probes);
-            let (a, b, ma, mb) = both(&words, &mem);
+        for (probes, interpret) in variants.iter().flat_map(|p| [(p, false), (p, true)]) {
+            let words = program(&regs, flags, &code, probes);
+            let (a, b, ma, mb) = both(&words, &mem, interpret);
             if a != b || ma != mb {
                 let diff: Vec<String> = (0..32)
                     .filter(|&i| a[i] != b[i])
                     .map(|i| format!("r{i}: 6502 {:02x} avr {:02x}", a[i], b[i]))
                     .collect();
                 panic!(
-                    "{name} case {case} probes {probes:?} body {code:04x?} regs {regs:02x?} flags {flags:?}: {} {}",
+                    "{name} case {case} probes {probes:?} interpreted {interpret} body {code:04x?} regs {regs:02x?} flags {flags:?}: {} {}",
                     diff.join(", "),
                     if ma != mb { "memory differs" } else { "" }
                 );
