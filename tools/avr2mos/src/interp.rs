@@ -14,17 +14,18 @@
 //! flag an instruction defines (C, Z, N, V; S is N xor V as everywhere), so wherever a
 //! later instruction reads a flag it finds what the translation would have left. Its own
 //! state is the interpreted PC (IPC, the 6502 address of the next AVR word) and a few
-//! scratch bytes, all in the runtime scratch bytes T3..T11: runtime routines the
+//! scratch bytes, all in the runtime scratch bytes T0 and T4..T11: runtime routines the
 //! interpreter calls internally use T0..T3 only, and across any call out of the
-//! interpreter the IPC is kept on the 6502 stack.
+//! interpreter the IPC is kept in its return stack ([`SHADOW`]).
 //!
 //! # Calls and re-entrancy
 //! `interp_enter` takes the copy's address from its return address (the copy follows the
 //! stub) and moves SP down by 2: every interpreted function keeps the AVR's 2-byte
 //! return-address footprint on the AVR stack, as translated functions that read SP do
 //! (a function that does not read SP cannot tell). `ret` moves SP back up and returns
-//! with `RTS` to whoever called the stub. A call from interpreted code pushes the IPC on
-//! the 6502 stack and `JSR`s the callee's 6502 label (a translated function, a native
+//! with `RTS` to whoever called the stub. A call from interpreted code keeps the IPC in
+//! the return stack ([`SHADOW`], indexed by the 6502 stack pointer) and `JSR`s the
+//! callee's 6502 label (a translated function, a native
 //! routine, or another stub), so the interpreter is re-entrant; a tail call (`jmp`,
 //! `rjmp` or a branch to a function's first instruction) moves SP up and `JMP`s there.
 //!
@@ -60,6 +61,15 @@ const CONSTS: Label = Label(0xC000_0005);
 pub fn copy_label(f: usize) -> Label {
     Label(0xD000_0000 + f as u32)
 }
+
+/// The interpreter's return stack: a call out of interpreted code keeps the IPC at
+/// `SHADOW + S + 1` (low) and `SHADOW + S` (high), where S is the 6502 stack pointer at the
+/// call. Nested interpreted calls are at least one `JSR` (2 bytes of 6502 stack) apart,
+/// so their slots never overlap, no counter has to be kept, and an interpreted call costs
+/// the 6502 stack what a translated one does (2 bytes). These 256 bytes are the bottom of
+/// the AVR stack's area ([`crate::mmap::STACK_LIMIT`]): in a program with interpreted
+/// functions the AVR stack has 2,048 bytes.
+pub const SHADOW: u16 = crate::mmap::STACK_LIMIT;
 
 /// Interpreted PC (2 bytes): the 6502 address of the next AVR instruction word.
 const IPC: u8 = temp(10);
@@ -102,6 +112,24 @@ pub struct Patch {
     pub part: Part,
     /// Added to the value before taking the part.
     pub off: i32,
+    /// The byte goes into the immediate field of an AVR instruction word (`ldi`, `subi`,
+    /// ...: bits 11..8 and 3..0) rather than into a whole byte.
+    pub avr_imm: bool,
+}
+
+impl Patch {
+    /// Writes `value` (the resolved symbol) into `code` at `at`.
+    pub fn write(&self, code: &mut [u8], at: usize, value: u16) {
+        if self.part == Part::Word {
+            code[at..at + 2].copy_from_slice(&value.to_le_bytes());
+        } else if self.avr_imm {
+            let w = u16::from_le_bytes([code[at], code[at + 1]]);
+            let w = (w & 0xF0F0) | ((value & 0xF0) << 4) | (value & 0x0F);
+            code[at..at + 2].copy_from_slice(&w.to_le_bytes());
+        } else {
+            code[at] = value as u8;
+        }
+    }
 }
 
 /// Whether the function called `name` (mangled) is interpreted under the `interpret`
@@ -115,27 +143,10 @@ pub fn selected(interpret: &[String], name: &str) -> bool {
     interpret.iter().any(|p| p == "*" || plain.starts_with(p.as_str()) || name.starts_with(p.as_str()))
 }
 
-/// The path of a legacy-mangled Rust symbol (`_ZN4core3fmt5write17h…E` →
-/// `core::fmt::write`), without the hash; other names unchanged.
+/// The demangled path of a Rust symbol without its hash (`_RNvNtCs…_4core3fmt5write` →
+/// `core::fmt::write`); other names unchanged.
 pub fn demangle(name: &str) -> String {
-    let Some(mut rest) = name.strip_prefix("_ZN") else {
-        return name.to_string();
-    };
-    let mut parts: Vec<&str> = Vec::new();
-    loop {
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        let Ok(len) = rest[..digits].parse::<usize>() else { break };
-        let Some(part) = rest.get(digits..digits + len) else { break };
-        parts.push(part);
-        rest = &rest[digits + len..];
-    }
-    if parts.last().is_some_and(|p| p.len() == 17 && p.starts_with('h')) {
-        parts.pop();
-    }
-    if parts.is_empty() {
-        return name.to_string();
-    }
-    parts.join("::")
+    format!("{:#}", rustc_demangle::demangle(name))
 }
 
 /// An interpreted function's copy: its bytes (relocated operands left as they are),
@@ -171,14 +182,15 @@ pub fn copy_function(ctx: &Ctx, f: usize, first: usize, end: usize) -> Result<Co
     let mut tramps: BTreeMap<u32, usize> = BTreeMap::new();
     let mut tail = Vec::new();
     let body_len = bytes.len();
-    let patch = |at: usize, sym: Sym, part: Part, off: i32| Patch { base, at, sym, part, off };
+    let patch = |at: usize, sym: Sym, part: Part, off: i32| Patch { base, at, sym, part, off, avr_imm: false };
     for i in first..end {
         ctx.lower(i, false)?;
         let insn = ctx.insns[i];
         let a = ctx.addrs[i];
         let o = (a - start) as usize;
         let k = insn.k;
-        let is_entry = ctx.func_starts.contains_key(&k) || ctx.prog.absolute.contains_key(&k);
+        let is_entry = ctx.func_starts.contains_key(&k)
+            || ctx.prog.absolute.get(&k).is_some_and(|name| Routine::for_symbol(name).is_some());
         let local = |ctx: &Ctx| {
             if (start..stop).contains(&k) {
                 Ok(())
@@ -189,7 +201,7 @@ pub fn copy_function(ctx: &Ctx, f: usize, first: usize, end: usize) -> Result<Co
         match insn.op {
             Op::Ldi | Op::Subi | Op::Sbci | Op::Cpi | Op::Ori | Op::Andi => {
                 if let Some((sym, part)) = ctx.reloc_sym(i, a)? {
-                    patches.push(patch(o, sym, part, 0));
+                    patches.push(Patch { avr_imm: true, ..patch(o, sym, part, 0) });
                 }
             }
             Op::Lds | Op::Sts => match ctx.reloc_sym(i, a + 2)? {
@@ -429,8 +441,8 @@ pub fn emit(loc: &mut Locals) -> (Asm, Vec<Patch>) {
     a.b(LDA_ZP, VEC).b(STA_ZP, IPC).b(LDA_ZP, VEC + 1).b(STA_ZP, IPC + 1).to(JMP, NEXT);
     a.label(tailc).to(JSR, Routine::Leave.label()).w(JMP_IND, u16::from(VEC));
     a.label(callc);
-    a.label(call_vec).b(LDA_ZP, IPC + 1).i(PHA).b(LDA_ZP, IPC).i(PHA).to(JSR, jv);
-    a.i(PLA).b(STA_ZP, IPC).i(PLA).b(STA_ZP, IPC + 1).to(JMP, NEXT);
+    a.label(call_vec).i(TSX).b(LDA_ZP, IPC).w(STA_ABX, SHADOW + 1).b(LDA_ZP, IPC + 1).w(STA_ABX, SHADOW);
+    a.to(JSR, jv).i(TSX).w(LDA_ABX, SHADOW + 1).b(STA_ZP, IPC).w(LDA_ABX, SHADOW).b(STA_ZP, IPC + 1).to(JMP, NEXT);
     a.label(jv).w(JMP_IND, u16::from(VEC));
     one[0] = com;
     one[1] = neg;
@@ -577,8 +589,9 @@ pub fn emit(loc: &mut Locals) -> (Asm, Vec<Patch>) {
         let n = entries.len();
         a.label(label).items.push(Item::Bytes(vec![0; 2 * n]));
         for (k, &e) in entries.iter().enumerate() {
-            patches.push(Patch { base: label, at: k, sym: Sym::Code(e), part: Part::Lo, off: -1 });
-            patches.push(Patch { base: label, at: n + k, sym: Sym::Code(e), part: Part::Hi, off: -1 });
+            let entry = |at, part| Patch { base: label, at, sym: Sym::Code(e), part, off: -1, avr_imm: false };
+            patches.push(entry(k, Part::Lo));
+            patches.push(entry(n + k, Part::Hi));
         }
     }
     // Bit masks (0..7), bset/bclr masks by SREG bit (8..15), branch masks (16..23).

@@ -432,7 +432,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
             // The whole function: a stub, then its AVR bytes for the interpreter.
             let end = (i..insns.len()).find(|&j| func_of[j] != Some(f)).unwrap_or(insns.len());
             let copy = interp::copy_function(&ctx, f, i, end)?;
-            interp_chunks.push(chunks.len());
+            interp_chunks.push(i);
             chunks.push(Chunk {
                 owner: Owner::Insn(i),
                 items: vec![
@@ -487,12 +487,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         let (Some(base), Some(v)) = (base, v) else {
             return Err(TranslateError::BadElf(format!("unresolved interpreter patch {p:?}")));
         };
-        let at = usize::from(base - CODE_START) + p.at;
-        if p.part == Part::Word {
-            placed.code[at..at + 2].copy_from_slice(&v.to_le_bytes());
-        } else {
-            placed.code[at] = v as u8;
-        }
+        p.write(&mut placed.code, usize::from(base - CODE_START) + p.at, v);
     }
 
     // Data relocations: pointers to data and code (vtables) become 6502 addresses.
@@ -576,8 +571,8 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         if matches!(&c.owner, Owner::Runtime(n) if n == "rt_interp") {
             interpreter_bytes = usize::from(len);
         }
-        if interp_chunks.contains(&ci)
-            && let Owner::Insn(i) = c.owner
+        if let Owner::Insn(i) = c.owner
+            && interp_chunks.contains(&i)
         {
             interpreted_bytes += usize::from(len);
             code_bytes += usize::from(len);
