@@ -15,6 +15,30 @@ use trace::{Params, Policy, Trace};
 fn built() -> &'static Vec<u8> {
     static PRG: OnceLock<Vec<u8>> = OnceLock::new();
     PRG.get_or_init(|| {
+        let report = report();
+        std::fs::read(&report.prg).unwrap_or_else(|e| panic!("{}: {e}", report.prg.display()))
+    })
+}
+
+/// The benchmark with functions interpreted by avr2mos's 6502 interpreter: all of them
+/// (`["*"]`), or every other one (`mixed`), so that calls cross between translated and
+/// interpreted code both ways.
+fn interpreted(mixed: bool) -> avr2mos::Translation {
+    let elf = &report().elf;
+    let interpret = if mixed {
+        let prog = avr2mos::AvrProgram::from_elf(&std::fs::read(elf).unwrap()).unwrap();
+        prog.functions.iter().skip(1).step_by(2).map(|f| avr2mos::interp::demangle(&f.name)).collect()
+    } else {
+        vec!["*".to_string()]
+    };
+    avr2mos::pipeline::translate_elf_with(elf, &avr2mos::Options { interpret, ..Default::default() })
+        .unwrap_or_else(|e| panic!("interpreting the Rust bench: {e}"))
+}
+
+/// The pipeline's build of the benchmark, once per test binary.
+fn report() -> &'static avr2mos::pipeline::BuildReport {
+    static REPORT: OnceLock<avr2mos::pipeline::BuildReport> = OnceLock::new();
+    REPORT.get_or_init(|| {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
         let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rust-bench");
         let options = avr2mos::pipeline::BuildOptions {
@@ -24,8 +48,7 @@ fn built() -> &'static Vec<u8> {
             target_dir: Some(target),
             quiet: true,
         };
-        let report = avr2mos::pipeline::build_prg(&options).unwrap_or_else(|e| panic!("building the Rust bench: {e}"));
-        std::fs::read(&report.prg).unwrap_or_else(|e| panic!("{}: {e}", report.prg.display()))
+        avr2mos::pipeline::build_prg(&options).unwrap_or_else(|e| panic!("building the Rust bench: {e}"))
     })
 }
 
@@ -44,7 +67,11 @@ fn host_trace(params: &Params, recorded: usize) -> Trace {
 }
 
 fn run(params: &Params) -> harness::Run {
-    match harness::run(built(), params) {
+    run_prg(built(), params)
+}
+
+fn run_prg(prg: &[u8], params: &Params) -> harness::Run {
+    match harness::run(prg, params) {
         Ok(run) => run,
         Err(Cc65Error::Exit(code)) => panic!("{params:?}: the translated program exited with {code}"),
         Err(e) => panic!("{e}"),
@@ -53,7 +80,11 @@ fn run(params: &Params) -> harness::Run {
 
 /// Plays `params` in the translated program and on the host; they must agree.
 fn agree(params: &Params) -> harness::Run {
-    let c128 = run(params);
+    agree_prg(built(), params)
+}
+
+fn agree_prg(prg: &[u8], params: &Params) -> harness::Run {
+    let c128 = run_prg(prg, params);
     let host = host_trace(params, c128.trace.coups.len());
     if let Some(difference) = c128.trace.first_difference(&host) {
         panic!("{params:?}: {difference}");
@@ -92,4 +123,35 @@ fn benchmark_figures() {
         run.phase_cycles[phase::SHUFFLE],
         prg.len() - 2 - 12
     );
+}
+
+#[test]
+fn the_interpreted_rules_deal_what_the_host_deals() {
+    for mixed in [false, true] {
+        let t = interpreted(mixed);
+        for seed in [1, 2026] {
+            let run = agree_prg(&t.prg, &Params::punto_banco(seed, 100));
+            assert_eq!(run.trace.coups.len(), 100);
+        }
+        agree_prg(&t.prg, &Params { seed: 77, coups: 60, decks: 4, policy: Policy::ReshuffleAt(8), burn: true });
+    }
+}
+
+/// The interpreted figures beside the translated ones (`-- --nocapture`).
+#[test]
+fn interpreted_benchmark_figures() {
+    for mixed in [false, true] {
+        let t = interpreted(mixed);
+        let run = agree_prg(&t.prg, &Params::punto_banco(1, 200));
+        eprintln!(
+            "rust ({}): {:.0} cycles per coup (200 coups), {} cycles per 8-deck shuffle, {} bytes of program \
+             ({} of interpreted functions, {} of interpreter)",
+            if mixed { "every other function interpreted" } else { "all interpreted" },
+            run.phase_cycles[phase::COUP] as f64 / 200.0,
+            run.phase_cycles[phase::SHUFFLE],
+            t.prg.len() - 2 - 12,
+            t.stats.interpreted_bytes,
+            t.stats.interpreter_bytes
+        );
+    }
 }

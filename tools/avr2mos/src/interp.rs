@@ -139,8 +139,11 @@ pub fn selected(interpret: &[String], name: &str) -> bool {
     if interpret.is_empty() {
         return false;
     }
+    // Methods demangle as `<bac_game::menu::Menu>::draw` or `<bac_game::menu::Menu as
+    // core::fmt::Display>::fmt`: the self type's path counts as the function's.
     let plain = demangle(name);
-    interpret.iter().any(|p| p == "*" || plain.starts_with(p.as_str()) || name.starts_with(p.as_str()))
+    let path = plain.strip_prefix('<').unwrap_or(&plain);
+    interpret.iter().any(|p| p == "*" || path.starts_with(p.as_str()) || name.starts_with(p.as_str()))
 }
 
 /// The demangled path of a Rust symbol without its hash (`_RNvNtCs…_4core3fmt5write` →
@@ -613,6 +616,9 @@ mod tests {
         assert!(selected(&["bac_game::".into()], "_ZN8bac_game4menu4draw17h0123456789abcdefE"));
         assert!(!selected(&["bac_game::".into()], "_ZN4core3fmt5write17h0123456789abcdefE"));
         assert!(selected(&["*".into()], "memcpy_helper"));
+        let method = "_RNvXs_NtCs1_8bac_game4menuNtB4_4MenuNtNtCs2_4core3fmt7Display3fmt";
+        assert_eq!(demangle(method), "<bac_game::menu::Menu as core::fmt::Display>::fmt");
+        assert!(selected(&["bac_game::".into()], method));
         assert!(!selected(&[], "main"));
     }
 }

@@ -29,10 +29,19 @@
 //!   `__divmodsi4`, `__udivmodsi4`, `__mulosi4`, `__mulodi4`, `memcpy`, `memmove`,
 //!   `memset`, `memcmp`, `bcmp` and the KERNAL gateway are native routines ([`runtime`]).
 //!
+//! # Interpreted functions
+//! Functions named by `[package.metadata.c128] interpret` (demangled-name prefixes, or
+//! `"*"`) are not lowered: [`interp`] copies their AVR bytes, relocated, behind a 3-byte
+//! stub that enters a 6502 interpreter of AVR code (about 1.7 KB, in the runtime). The
+//! AVR bytes are 2.4 times denser than their translation and about 10 times slower;
+//! everything else about such a function (how it is called, its stack footprint, the
+//! registers and flags it leaves) is as if it were translated.
+//!
 //! # Checking it
 //! [`avrsim`] is an independent interpreter of the same instructions. The tests run
-//! every instruction with random operands both ways and compare registers and flags, and
-//! run whole programs in lockstep (registers compared at every instruction).
+//! every instruction with random operands both ways (translated, and interpreted) and
+//! compare registers and flags, and run whole programs in lockstep (registers compared at
+//! every instruction).
 //!
 //! # Limits
 //! `lpm`/`elpm` (program-memory data), AVR I/O ports other than SP and SREG, `sbi`/`cbi`,

@@ -32,6 +32,25 @@ fn half(elf: &std::path::Path) -> Vec<String> {
     prog.functions.iter().skip(1).step_by(2).map(|f| avr2mos::interp::demangle(&f.name)).collect()
 }
 
+/// Runs a fully interpreted program to its end: its cycles and the number of AVR
+/// instructions the interpreter fetched.
+fn interpreted_instructions(t: &avr2mos::Translation, budget: u64) -> (u64, u64) {
+    let next = t.symbol("rt_interp_next").expect("the interpreter's loop is in the map");
+    let mut m = common::Machine::new(&t.prg);
+    let mut insns = 0u64;
+    while m.cpu.cycles < budget {
+        if m.cpu.registers.program_counter == next {
+            insns += 1;
+        }
+        match m.step() {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => panic!("{}", e.chars().take(300).collect::<String>()),
+        }
+    }
+    (m.cpu.cycles, insns)
+}
+
 /// Runs `name` translated, fully interpreted and mixed; all three must agree.
 fn same_three_ways(name: &str, budget: u64) -> (String, Option<u8>) {
     let elf = elf(name);
@@ -49,6 +68,14 @@ fn same_three_ways(name: &str, budget: u64) -> (String, Option<u8>) {
             run.cycles
         );
         assert!(run.returned, "{name} {how}: returns to BASIC");
+        if how == "interpreted" {
+            let (cycles, insns) = interpreted_instructions(&t, budget);
+            assert_eq!(cycles, run.cycles);
+            eprintln!(
+                "{name} {how}: {insns} AVR instructions interpreted, {:.1} cycles each (native routines included)",
+                cycles as f64 / insns.max(1) as f64
+            );
+        }
         results.push((how, String::from_utf8_lossy(&run.output).into_owned(), run.exit));
     }
     let (_, out, exit) = results[0].clone();
