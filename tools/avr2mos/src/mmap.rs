@@ -15,10 +15,13 @@
 //! | `$0030-$0031`  | AVR stack pointer (SP), pointing at the first free byte          |
 //! | `$0032`        | AVR flags C, Z, V, N in 6502 `P` layout (bits 0, 1, 6, 7)        |
 //! | `$0033`        | AVR T flag (non-zero = set)                                      |
-//! | `$0034-$003F`  | scratch bytes of the runtime routines (T0..T11)                  |
+//! | `$0034-$003F`  | scratch bytes of the runtime routines (T0..T11); the interpreter |
+//! |                | of AVR code keeps its PC and operands in T4..T11 ([`crate::interp`]) |
 //! | `$0040-$005F`  | scratch of the wide multiplies and the 32-bit signed division   |
 //! | `$0100-$01FF`  | 6502 stack: return addresses of translated calls                |
-//! | `$1300-$1BFF`  | AVR software stack, growing down from `$1BFF`                   |
+//! | `$1300-$1BFF`  | AVR software stack, growing down from `$1BFF`; with interpreted  |
+//! |                | functions `$1300-$13FF` is the interpreter's return stack       |
+//! |                | ([`crate::interp::SHADOW`]) and the AVR stack ends at `$1400`    |
 //! | `$1C01-$1C0C`  | BASIC 7.0 stub `10 SYS 7181`                                     |
 //! | `$1C0D-`       | start-up code, runtime routines (the KERNAL trampoline and the  |
 //! |                | interrupt handlers of `all-ram` among them) and save area,      |
