@@ -35,7 +35,8 @@ fn main() {
     settings.extend(args[2..].iter().cloned());
     for setting in settings {
         let interpret: Vec<String> = setting.split(',').filter(|p| !p.is_empty()).map(str::to_string).collect();
-        let options = avr2mos::Options { interpret, ..Default::default() };
+        let memory = avr2mos::pipeline::memory_mode(manifest.as_ref()).expect("the manifest's memory setting");
+        let options = avr2mos::Options { interpret, memory, ..Default::default() };
         match avr2mos::pipeline::translate_elf_with(&elf, &options) {
             Ok(t) => println!("interpret = [{setting}]: {} bytes of .prg; {}", t.prg.len(), t.stats),
             Err(e) => println!(
