@@ -5,24 +5,16 @@
 
 use emulator_tests::disk::MemoryDrive;
 use emulator_tests::{ExitKind, Program, RunOptions, start};
-use std::path::{Path, PathBuf};
 
 #[allow(dead_code)] // The test uses the table's bytes and digest, not every item.
 #[path = "../programs/allram/src/table.rs"]
 mod table;
 
+mod build;
+
 fn build() -> (Vec<u8>, avr2mos::pipeline::BuildReport) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("allram");
-    let options = avr2mos::pipeline::BuildOptions {
-        manifest_path: root.join("programs/allram/Cargo.toml"),
-        bin: None,
-        out: Some(target.join("allram.prg")),
-        target_dir: Some(target),
-        quiet: true,
-    };
-    let report = avr2mos::pipeline::build_prg(&options).unwrap_or_else(|e| panic!("building allram: {e}"));
-    (std::fs::read(&report.prg).unwrap(), report)
+    let report = build::program("emulator-tests/programs/allram", "allram");
+    (build::bytes(&report), report)
 }
 
 #[test]

@@ -11,22 +11,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+mod build;
+
 /// The demo's `.prg`, built once per test binary.
 fn demo_prg() -> &'static Vec<u8> {
     static PRG: OnceLock<Vec<u8>> = OnceLock::new();
-    PRG.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("demo");
-        let options = avr2mos::pipeline::BuildOptions {
-            manifest_path: root.join("firmware/demo/Cargo.toml"),
-            bin: None,
-            out: Some(target.join("demo.prg")),
-            target_dir: Some(target),
-            quiet: true,
-        };
-        let report = avr2mos::pipeline::build_prg(&options).unwrap_or_else(|e| panic!("building the demo: {e}"));
-        std::fs::read(&report.prg).unwrap_or_else(|e| panic!("{}: {e}", report.prg.display()))
-    })
+    PRG.get_or_init(|| build::bytes(&build::program("firmware/demo", "demo")))
 }
 
 /// A fresh disk with the demo as its first file, and a file the demo will scratch.

@@ -13,22 +13,15 @@ use emulator_tests::{Config, Exit, Machine, Program, RunOptions, Screen, start};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+mod build;
+
 /// The program's `.prg`, built once per test binary.
 fn platform_prg() -> &'static Vec<u8> {
     static PRG: OnceLock<Vec<u8>> = OnceLock::new();
     PRG.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("platform");
-        let options = avr2mos::pipeline::BuildOptions {
-            manifest_path: root.join("programs/platform/Cargo.toml"),
-            bin: None,
-            out: Some(target.join("platform.prg")),
-            target_dir: Some(target),
-            quiet: true,
-        };
-        let report = avr2mos::pipeline::build_prg(&options).unwrap_or_else(|e| panic!("building platform: {e}"));
+        let report = build::program("emulator-tests/programs/platform", "platform");
         eprintln!("platform: {}", report.stats);
-        std::fs::read(&report.prg).unwrap_or_else(|e| panic!("{}: {e}", report.prg.display()))
+        build::bytes(&report)
     })
 }
 

@@ -11,6 +11,8 @@ use std::sync::OnceLock;
 use harness::{Cc65Error, phase};
 use trace::{Params, Policy, Trace};
 
+mod build;
+
 /// The translated benchmark program, built once per test binary.
 fn built() -> &'static Vec<u8> {
     static PRG: OnceLock<Vec<u8>> = OnceLock::new();
@@ -38,18 +40,7 @@ fn interpreted(mixed: bool) -> avr2mos::Translation {
 /// The pipeline's build of the benchmark, once per test binary.
 fn report() -> &'static avr2mos::pipeline::BuildReport {
     static REPORT: OnceLock<avr2mos::pipeline::BuildReport> = OnceLock::new();
-    REPORT.get_or_init(|| {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-        let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rust-bench");
-        let options = avr2mos::pipeline::BuildOptions {
-            manifest_path: root.join("firmware/bench-prg/Cargo.toml"),
-            bin: None,
-            out: Some(target.join("bench.prg")),
-            target_dir: Some(target),
-            quiet: true,
-        };
-        avr2mos::pipeline::build_prg(&options).unwrap_or_else(|e| panic!("building the Rust bench: {e}"))
-    })
+    REPORT.get_or_init(|| build::program("firmware/bench-prg", "rust-bench"))
 }
 
 /// What the reference program (the Rust rules crate on the host) prints for `args`.
