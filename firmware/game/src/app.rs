@@ -266,11 +266,8 @@ impl<P: Platform> App<P> {
             0 => {
                 let i = Preset::ALL.iter().position(|&p| p == s.preset).unwrap_or(0) as u8;
                 s.preset = Preset::ALL[usize::from(step(i, 0, Preset::ALL.len() as u8 - 1))];
-                s.decks = s.preset.customary_decks().1.min(8);
-                s.decks = match s.preset {
-                    Preset::ChemDeFer => 6,
-                    _ => s.decks,
-                };
+                // A new rule set starts from its own shoe.
+                s.decks = bac_rules::RuleSet::preset(s.preset).decks;
             }
             1 => {
                 let (low, high) = s.preset.customary_decks();

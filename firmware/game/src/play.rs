@@ -249,7 +249,7 @@ impl<P: Platform> App<P> {
         draw::text(&mut self.p, l.player_x, ROW_LABELS, player, colour::LIGHT_BLUE);
         draw::text(&mut self.p, l.banker_x, ROW_LABELS, banker, colour::LIGHT_RED);
         self.draw_seats(table, None);
-        self.draw_board(table);
+        self.draw_board();
     }
 
     fn draw_head(&mut self, table: &Table) {
@@ -282,7 +282,7 @@ impl<P: Platform> App<P> {
         scoreboard::counts(&mut self.p, 1, ROW_HEAD + 1, table.tally());
     }
 
-    fn draw_board(&mut self, _table: &Table) {
+    fn draw_board(&mut self) {
         let l = layout(self.p.columns());
         scoreboard::bead_plate(&mut self.p, 0, ROW_BOARD, l.bead_w, &self.view.history);
         self.p.fill(l.bead_w, ROW_BOARD, 1, scoreboard::ROWS, glyph::LINE_V, colour::LIGHT_GREY);
@@ -489,7 +489,7 @@ impl<P: Platform> App<P> {
         loop {
             if redraw {
                 self.draw_head(table);
-                self.draw_board(table);
+                self.draw_board();
                 let p = self.t(prompt);
                 self.message(ROW_MSG, &[name.as_bytes(), b": ", p], HIGHLIGHT);
                 draw::clear_rows(&mut self.p, ROW_MSG2, 1);
@@ -817,7 +817,7 @@ impl<P: Platform> App<P> {
         self.p.settled(self.view.coups, before, table.total_money().in_cents());
         self.draw_seats(table, None);
         self.draw_head(table);
-        self.draw_board(table);
+        self.draw_board();
         if net_win {
             self.sound(Sound::Win);
         } else if net_loss {
