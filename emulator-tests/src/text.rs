@@ -26,7 +26,9 @@ fn screen_to_petscii(sc: u8) -> u8 {
     }
 }
 
-fn glyph_char(sc: u8, lower: bool) -> char {
+/// The character screen code `sc` shows in the upper-case (`lower` false) or lower-case set,
+/// as this module reads screens; front ends drawing screen codes of their own use it too.
+pub fn glyph_char(sc: u8, lower: bool) -> char {
     petscii::to_char(screen_to_petscii(sc), lower).unwrap_or(' ')
 }
 

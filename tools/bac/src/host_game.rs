@@ -132,32 +132,10 @@ impl Host {
     }
 }
 
-/// The character a screen code of the game's set shows (the C128's upper-case set).
+/// The character a screen code of the game's set shows: the C128's upper-case set, read
+/// as the emulator's text view reads it.
 fn glyph(code: u8) -> char {
-    match code & 0x7F {
-        0 => '@',
-        c @ 1..=26 => char::from(b'A' + c - 1),
-        27 => '[',
-        28 => '£',
-        29 => ']',
-        30 => '↑',
-        31 => '←',
-        c @ 0x20..=0x3F => char::from(c),
-        0x40 => '─',
-        0x41 => '♠',
-        0x49 => '╮',
-        0x4A => '╰',
-        0x4B => '╯',
-        0x51 => '●',
-        0x53 => '♥',
-        0x55 => '╭',
-        0x57 => '○',
-        0x58 => '♣',
-        0x5A => '♦',
-        0x5D => '│',
-        0x66 => '▒',
-        _ => '?',
-    }
+    emulator_tests::text::glyph_char(code, false)
 }
 
 fn io_error(e: std::io::Error) -> DiskError {
