@@ -48,34 +48,44 @@ fn post(at: u16, bytes: &[u8]) {
     }
 }
 
+// Every method stays a function of its own (never inlined into the game's code): the game's
+// code is interpreted from bank 1, and what it calls here (screen, keys, raster, SID, disk)
+// must run as translated 6502 at full speed.
 impl Platform for C128 {
+    #[inline(never)]
     fn columns(&self) -> u8 {
         screen::columns()
     }
 
+    #[inline(never)]
     fn set_columns(&mut self, columns: u8, background: Colour) {
         let width = if columns == 80 { screen::Width::Eighty } else { screen::Width::Forty };
         screen::open(width, background, background);
     }
 
+    #[inline(never)]
     fn put(&mut self, x: u8, y: u8, code: u8, colour: Colour) {
         screen::put(x, y, code, colour);
     }
 
+    #[inline(never)]
     fn fill(&mut self, x: u8, y: u8, w: u8, h: u8, code: u8, colour: Colour) {
         screen::fill(x, y, w, h, code, colour);
     }
 
+    #[inline(never)]
     fn key(&mut self) -> Option<u8> {
         keyboard::poll()
     }
 
+    #[inline(never)]
     fn frame(&mut self) {
         frame::wait();
         sound::tick();
         self.frames = self.frames.wrapping_add(1);
     }
 
+    #[inline(never)]
     fn sound(&mut self, s: Sound) {
         sound::play(match s {
             Sound::Card => sound::Effect::Card,
@@ -87,26 +97,32 @@ impl Platform for C128 {
         });
     }
 
+    #[inline(never)]
     fn ticks(&self) -> u32 {
         (self.frames << 8) ^ u32::from(RASTER.read())
     }
 
+    #[inline(never)]
     fn read(&mut self, name: &[u8], buf: &mut [u8]) -> Result<usize, DiskError> {
         disk::read(name, buf).map_err(disk_error)
     }
 
+    #[inline(never)]
     fn write(&mut self, name: &[u8], data: &[u8]) -> Result<(), DiskError> {
         disk::write(name, data).map_err(disk_error)
     }
 
+    #[inline(never)]
     fn scratch(&mut self, name: &[u8]) -> Result<(), DiskError> {
         disk::scratch(name).map_err(disk_error)
     }
 
+    #[inline(never)]
     fn rename(&mut self, from: &[u8], to: &[u8]) -> Result<(), DiskError> {
         disk::rename(from, to).map_err(disk_error)
     }
 
+    #[inline(never)]
     fn open_help(&mut self) -> Result<(), DiskError> {
         self.close_help();
         let device = disk::device();
@@ -128,6 +144,7 @@ impl Platform for C128 {
         Ok(())
     }
 
+    #[inline(never)]
     fn help_byte(&mut self) -> Option<u8> {
         if !self.help_open {
             return None;
@@ -150,6 +167,7 @@ impl Platform for C128 {
         Some(byte)
     }
 
+    #[inline(never)]
     fn close_help(&mut self) {
         if self.help_open {
             kernal::call(addr::CLRCHN, 0, 0, 0, false);
@@ -158,6 +176,7 @@ impl Platform for C128 {
         }
     }
 
+    #[inline(never)]
     fn settled(&mut self, coups: u16, before: u32, after: u32) {
         post(MAILBOX, &coups.to_le_bytes());
         post(MAILBOX + 2, &before.to_le_bytes());

@@ -42,6 +42,11 @@ enum Start {
 }
 
 /// The whole game.
+///
+/// Each screen and each step of a coup (`title`, `options`, `play`, `bet`, `deal_coup`,
+/// ...) is `#[inline(never)]`: inlined into `run`, their locals (a `Table` is over 500
+/// bytes) would all sit in one stack frame, more than the C128 build's AVR stack holds.
+/// Kept apart, only the screens on the current call chain take stack.
 pub struct App<P: Platform> {
     /// The machine.
     pub p: P,
@@ -149,6 +154,7 @@ impl<P: Platform> App<P> {
 
     /// Plays tables until the players quit; the options screen in between may change the
     /// rules or the seats (bankrolls carry over).
+    #[inline(never)]
     fn table_loop(&mut self) -> Leave {
         loop {
             match self.play() {
@@ -164,6 +170,7 @@ impl<P: Platform> App<P> {
         }
     }
 
+    #[inline(never)]
     fn look_for_save(&mut self) {
         let mut buf = [0u8; save::MAX_BYTES + 1];
         let found = match self.p.read(save::FILE, &mut buf) {
@@ -184,6 +191,7 @@ impl<P: Platform> App<P> {
         }
     }
 
+    #[inline(never)]
     fn title(&mut self) -> Start {
         loop {
             self.draw_title();
@@ -232,6 +240,7 @@ impl<P: Platform> App<P> {
     }
 
     /// The options screen. Returns false when the player backed out with STOP.
+    #[inline(never)]
     fn options(&mut self) -> bool {
         const LINES: u8 = 8;
         let mut line = 0u8;
@@ -346,6 +355,7 @@ impl<P: Platform> App<P> {
 
     /// Seats the players the options call for: people keep their names and bankrolls
     /// where they already sat, new people type a name, computers take theirs.
+    #[inline(never)]
     fn seat_players(&mut self) {
         let s = self.settings;
         let start = s.rules().starting_bankroll;
@@ -427,6 +437,7 @@ impl<P: Platform> App<P> {
     }
 
     /// Saves the bankrolls and says how it went.
+    #[inline(never)]
     fn quit(&mut self) {
         if !self.played || self.seats.count == 0 {
             return;

@@ -160,6 +160,7 @@ pub fn same_game(a: &Settings, b: &Settings) -> bool {
 
 impl<P: Platform> App<P> {
     /// Plays at the table until the players leave it.
+    #[inline(never)]
     pub fn play(&mut self) -> Leave {
         let mut table = match self.table.take() {
             Some(t) if same_game(&self.table_settings, &self.settings) => t,
@@ -193,6 +194,7 @@ impl<P: Platform> App<P> {
         leave
     }
 
+    #[inline(never)]
     fn new_table(&mut self) -> Option<Table> {
         let mut table = Table::new(self.settings.rules(), self.p.ticks() | 1).ok()?;
         for seat in &self.seats.seats[..usize::from(self.seats.count)] {
@@ -214,6 +216,7 @@ impl<P: Platform> App<P> {
 
     /// When no person has money left, everyone starts again with the table's stake (as the
     /// original did when you broke); at Chemin de fer a lone solvent seat cannot play either.
+    #[inline(never)]
     fn rebuy_if_broke(&mut self, table: &mut Table) {
         let count = usize::from(self.seats.count);
         let solvent = |s: &crate::save::SavedSeat| s.bankroll > Money::ZERO;
@@ -240,6 +243,7 @@ impl<P: Platform> App<P> {
 
     // ---- Drawing -------------------------------------------------------------------------
 
+    #[inline(never)]
     fn draw_table(&mut self, table: &Table) {
         let cols = self.p.columns();
         self.p.set_columns(cols, BACKGROUND);
@@ -380,6 +384,7 @@ impl<P: Platform> App<P> {
 
     // ---- Betting -------------------------------------------------------------------------
 
+    #[inline(never)]
     fn house_bets(&mut self, table: &mut Table) -> Bets {
         self.view.results = [[None; 3]; crate::save::MAX_SAVED_SEATS];
         for id in 0..self.seats.count {
@@ -393,6 +398,7 @@ impl<P: Platform> App<P> {
         Bets::Deal
     }
 
+    #[inline(never)]
     fn chemin_bets(&mut self, table: &mut Table) -> Bets {
         self.view.results = [[None; 3]; crate::save::MAX_SAVED_SEATS];
         if table.banker().is_none() {
@@ -473,6 +479,7 @@ impl<P: Platform> App<P> {
         self.seats.seats.get(usize::from(id)).is_some_and(|s| s.kind == SeatKind::Human)
     }
 
+    #[inline(never)]
     fn bet(&mut self, table: &mut Table, id: SeatId, role: Role) -> Bets {
         let name = self.seats.seats[usize::from(id)].name;
         let prompt = match role {
@@ -607,6 +614,7 @@ impl<P: Platform> App<P> {
 
     // ---- The coup ------------------------------------------------------------------------
 
+    #[inline(never)]
     fn deal_coup(&mut self, table: &mut Table) {
         let before = table.total_money().in_cents();
         let mut log = Log::new();
@@ -776,6 +784,7 @@ impl<P: Platform> App<P> {
         self.ask(question, id)
     }
 
+    #[inline(never)]
     fn settle(&mut self, table: &Table, outcome: &Outcome, log: &Log, count: [u8; 2], before: u32) {
         let (pt, bt) = (outcome.player_total(), outcome.banker_total());
         if outcome.natural() {

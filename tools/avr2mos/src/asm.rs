@@ -87,6 +87,7 @@ pub mod op {
     pub const STX_ZP: u8 = 0x86;
     pub const STX_ABS: u8 = 0x8E;
     pub const STY_ZP: u8 = 0x84;
+    pub const STY_ABS: u8 = 0x8C;
     pub const ADC_IMM: u8 = 0x69;
     pub const ADC_ZP: u8 = 0x65;
     pub const SBC_IMM: u8 = 0xE9;
@@ -165,7 +166,7 @@ pub fn info(opcode: u8) -> Option<(u8, u8)> {
         INC_ZP | DEC_ZP | ASL_ZP | LSR_ZP | ROL_ZP | ROR_ZP => (2, 5),
         LDA_IZY | SBC_IZY | CMP_IZY => (2, 5),
         STA_IZY => (2, 6),
-        LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | LDA_ABX => (3, 4),
+        LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | STY_ABS | LDA_ABX => (3, 4),
         STA_ABX => (3, 5),
         INX | INY | DEX | DEY | ASL_A | LSR_A | ROL_A | ROR_A | CLC | SEC | CLV | CLD | SEI | CLI | TAX | TXA | TAY
         | TYA | TSX | TXS => (1, 2),

@@ -82,6 +82,10 @@ pub enum TranslateError {
         /// The highest address allowed.
         limit: u32,
     },
+    /// Translation settings that contradict each other (input problem: the crate's
+    /// `[package.metadata.c128]`).
+    #[error("settings: {0}")]
+    Settings(String),
     /// The program has no entry point (`_start` or `main`).
     #[error("no entry point: the ELF file defines neither `_start` nor `main`")]
     NoEntry,

@@ -134,7 +134,9 @@ impl Patch {
 
 /// Whether the function called `name` (mangled) is interpreted under the `interpret`
 /// setting: `"*"` selects every function, any other entry is a prefix of the demangled
-/// name (`"bac_game::"`).
+/// name (`"bac_game::"`); an entry starting with `!` is a prefix that stays translated
+/// although another entry selects it (`"!bac_game::draw::"`: the hot drawing code of an
+/// otherwise interpreted crate).
 pub fn selected(interpret: &[String], name: &str) -> bool {
     if interpret.is_empty() {
         return false;
@@ -143,7 +145,9 @@ pub fn selected(interpret: &[String], name: &str) -> bool {
     // core::fmt::Display>::fmt`: the self type's path counts as the function's.
     let plain = demangle(name);
     let path = plain.strip_prefix('<').unwrap_or(&plain);
-    interpret.iter().any(|p| p == "*" || path.starts_with(p.as_str()) || name.starts_with(p.as_str()))
+    let matches = |p: &str| p == "*" || path.starts_with(p) || name.starts_with(p);
+    let (excluded, included): (Vec<&String>, Vec<&String>) = interpret.iter().partition(|p| p.starts_with('!'));
+    included.iter().any(|p| matches(p)) && !excluded.iter().any(|p| matches(&p[1..]))
 }
 
 /// The demangled path of a Rust symbol without its hash (`_RNvNtCs…_4core3fmt5write` →
@@ -265,9 +269,43 @@ pub fn copy_function(ctx: &Ctx, f: usize, first: usize, end: usize) -> Result<Co
     Ok(Copy { bytes, patches, uses })
 }
 
+/// Where the interpreted copies are, for [`emit`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyPlace {
+    /// Right after each stub, in the image (bank 0).
+    Inline,
+    /// In RAM bank 1 ([`crate::mmap`], "Interpreted functions in RAM bank 1"); the stub's
+    /// `JSR` is followed by the copy's bank-1 address. `home` is the MMU configuration the
+    /// program runs in, put back after each read of AVR bytes.
+    Bank1 {
+        /// $FF00 while the program's own code runs.
+        home: u8,
+    },
+}
+
+/// Emits `$FF00 = value` through `A` (no flags the interpreter reads are kept across it).
+fn map_a(a: &mut Asm, value: u8) {
+    a.b(LDA_IMM, value).w(STA_ABS, crate::mmap::MMU_CR);
+}
+
 /// Emits the interpreter. Returns its code and the patches of its dispatch tables.
-pub fn emit(loc: &mut Locals) -> (Asm, Vec<Patch>) {
+///
+/// With the copies in bank 1 every read of AVR bytes (the fetch, a skipped instruction's
+/// first word, the second word of `jmp`/`call`/`lds`/`sts`, a trampoline) is bracketed by
+/// `$FF00 = $7F` and `$FF00 = home`: the interpreter's code is in common RAM, so it keeps
+/// running while the bank changes, and everything else it touches (registers, stack,
+/// data, the code it calls) is seen in the program's own configuration.
+pub fn emit(loc: &mut Locals, place: CopyPlace) -> (Asm, Vec<Patch>) {
     let mut a = Asm::default();
+    let (far, home) = match place {
+        CopyPlace::Inline => (false, 0),
+        CopyPlace::Bank1 { home } => (true, home),
+    };
+    let bank1 = |a: &mut Asm| {
+        if far {
+            map_a(a, crate::mmap::MMU_CONFIG_BANK1);
+        }
+    };
     let mut l = || loc.fresh();
     let r = |n: u8| reg(n);
     let [rr, k8, d5, fl_a, fl_s, fl_sc, fl_l, fl_m, fl_sh, incdec, skip, call_vec, jv, mem, add_ipc] =
@@ -280,10 +318,23 @@ pub fn emit(loc: &mut Locals) -> (Asm, Vec<Patch>) {
 
     // Entry: the copy starts right after the stub's JSR; keep the return address
     // footprint on the AVR stack.
-    a.label(ENTER).i(PLA).i(CLC).b(ADC_IMM, 1).b(STA_ZP, IPC).i(PLA).b(ADC_IMM, 0).b(STA_ZP, IPC + 1);
+    a.label(ENTER);
+    if far {
+        // The stub is `JSR ENTER` and the copy's address: read it through the return
+        // address (which points at the JSR's last byte).
+        a.i(PLA).b(STA_ZP, VEC).i(PLA).b(STA_ZP, VEC + 1).b(LDY_IMM, 1).b(LDA_IZY, VEC).b(STA_ZP, IPC);
+        a.i(INY).b(LDA_IZY, VEC).b(STA_ZP, IPC + 1);
+    } else {
+        a.i(PLA).i(CLC).b(ADC_IMM, 1).b(STA_ZP, IPC).i(PLA).b(ADC_IMM, 0).b(STA_ZP, IPC + 1);
+    }
     a.to(JSR, Routine::Enter.label());
     // Fetch, step IPC, dispatch through the table (RTS to handler - 1).
-    a.label(NEXT).b(LDY_IMM, 0).b(LDA_IZY, IPC).b(STA_ZP, OPL).i(INY).b(LDA_IZY, IPC).b(STA_ZP, OPH);
+    a.label(NEXT);
+    bank1(&mut a);
+    a.b(LDY_IMM, 0).b(LDA_IZY, IPC).b(STA_ZP, OPL).i(INY).b(LDA_IZY, IPC).b(STA_ZP, OPH);
+    if far {
+        a.b(LDX_IMM, home).w(STX_ABS, crate::mmap::MMU_CR);
+    }
     a.i(LSR_A).i(LSR_A).i(TAX);
     a.b(LDA_ZP, IPC).i(CLC).b(ADC_IMM, 2).b(STA_ZP, IPC).b(BCC, 2).b(INC_ZP, IPC + 1);
     a.items.push(Item::Ins(LDA_ABX, Arg::Sym(Sym::Code(TABLE), Part::Word, 64)));
@@ -356,7 +407,13 @@ pub fn emit(loc: &mut Locals) -> (Asm, Vec<Patch>) {
 
     // Skip the next instruction (one or two words).
     let [s_j, s_add, s_4] = [(); 3].map(|_| l());
-    a.label(skip).b(LDY_IMM, 1).b(LDA_IZY, IPC).i(TAX).b(LDY_IMM, 0).b(LDA_IZY, IPC).b(STA_ZP, TMP).b(LDY_IMM, 2);
+    a.label(skip);
+    bank1(&mut a);
+    a.b(LDY_IMM, 1).b(LDA_IZY, IPC).i(TAX).b(LDY_IMM, 0).b(LDA_IZY, IPC).b(STA_ZP, TMP);
+    if far {
+        a.b(LDY_IMM, home).w(STY_ABS, crate::mmap::MMU_CR);
+    }
+    a.b(LDY_IMM, 2);
     a.i(TXA).b(AND_IMM, 0xFC).b(CMP_IMM, 0x90).br(BNE, s_j);
     a.b(LDA_ZP, TMP).b(AND_IMM, 0x0F).br(BNE, s_add).br(BEQ, s_4);
     a.label(s_j).i(TXA).b(AND_IMM, 0xFE).b(CMP_IMM, 0x94).br(BNE, s_add);
@@ -438,7 +495,12 @@ pub fn emit(loc: &mut Locals) -> (Asm, Vec<Patch>) {
     a.label(icall).b(LDA_ZP, r(30)).b(STA_ZP, VEC).b(LDA_ZP, r(31)).b(STA_ZP, VEC + 1).to(JMP, call_vec);
     // jmp/call: the second word is a 6502 address (see the module docs).
     let [tailc, callc] = [(); 2].map(|_| l());
-    a.label(jc).b(LDY_IMM, 0).b(LDA_IZY, IPC).b(STA_ZP, VEC).i(INY).b(LDA_IZY, IPC).b(STA_ZP, VEC + 1);
+    a.label(jc);
+    bank1(&mut a);
+    a.b(LDY_IMM, 0).b(LDA_IZY, IPC).b(STA_ZP, VEC).i(INY).b(LDA_IZY, IPC).b(STA_ZP, VEC + 1);
+    if far {
+        map_a(&mut a, home);
+    }
     a.b(LDA_ZP, IPC).i(CLC).b(ADC_IMM, 2).b(STA_ZP, IPC).b(BCC, 2).b(INC_ZP, IPC + 1);
     a.b(LDA_ZP, OPL).b(AND_IMM, 3).b(CMP_IMM, 1).br(BEQ, tailc).br(BCS, callc);
     a.b(LDA_ZP, VEC).b(STA_ZP, IPC).b(LDA_ZP, VEC + 1).b(STA_ZP, IPC + 1).to(JMP, NEXT);
@@ -466,7 +528,12 @@ pub fn emit(loc: &mut Locals) -> (Asm, Vec<Patch>) {
     a.i(PHA);
     a.items.push(Item::Ins(LDA_ABY, Arg::Sym(Sym::Code(MEM_TABLE), Part::Word, 0)));
     a.i(PHA).i(RTS);
-    a.label(m_abs).b(LDY_IMM, 0).b(LDA_IZY, IPC).b(STA_ZP, VEC).i(INY).b(LDA_IZY, IPC).b(STA_ZP, VEC + 1);
+    a.label(m_abs);
+    bank1(&mut a);
+    a.b(LDY_IMM, 0).b(LDA_IZY, IPC).b(STA_ZP, VEC).i(INY).b(LDA_IZY, IPC).b(STA_ZP, VEC + 1);
+    if far {
+        map_a(&mut a, home);
+    }
     a.b(LDA_ZP, IPC).i(CLC).b(ADC_IMM, 2).b(STA_ZP, IPC).b(BCC, 2).b(INC_ZP, IPC + 1).to(JMP, mem);
     let mut modes = Vec::new();
     for (nibble, ptr, how) in
@@ -522,8 +589,14 @@ pub fn emit(loc: &mut Locals) -> (Asm, Vec<Patch>) {
     a.label(rcall).b(LDA_ZP, OPL).br(BNE, rc).b(LDA_ZP, OPH).b(AND_IMM, 0x0F).br(BNE, rc);
     a.to(JSR, Routine::Enter.label()).to(JMP, NEXT);
     a.label(rc).to(JSR, off12).i(TAY).b(LDA_ZP, IPC).i(CLC).b(ADC_ZP, TMP).b(STA_ZP, VEC).i(TYA);
-    a.b(ADC_ZP, IPC + 1).b(STA_ZP, VEC + 1).b(LDY_IMM, 2).b(LDA_IZY, VEC).i(TAX).i(INY).b(LDA_IZY, VEC);
-    a.b(STA_ZP, VEC + 1).b(STX_ZP, VEC).to(JMP, call_vec);
+    a.b(ADC_ZP, IPC + 1).b(STA_ZP, VEC + 1);
+    bank1(&mut a);
+    a.b(LDY_IMM, 2).b(LDA_IZY, VEC).i(TAX).i(INY).b(LDA_IZY, VEC);
+    a.b(STA_ZP, VEC + 1).b(STX_ZP, VEC);
+    if far {
+        map_a(&mut a, home);
+    }
+    a.to(JMP, call_vec);
 
     // brbs/brbc: A = the flag (non-zero if set).
     let [br, br_s, br_t, br_go, br_clear, take] = [(); 6].map(|_| l());
@@ -620,5 +693,9 @@ mod tests {
         assert_eq!(demangle(method), "<bac_game::menu::Menu as core::fmt::Display>::fmt");
         assert!(selected(&["bac_game::".into()], method));
         assert!(!selected(&[], "main"));
+        let but_draw = ["bac_game::".to_string(), "!bac_game::draw::".to_string()];
+        assert!(selected(&but_draw, "_ZN8bac_game4menu4draw17h0123456789abcdefE"));
+        assert!(!selected(&but_draw, "_ZN8bac_game4draw4text17h0123456789abcdefE"));
+        assert!(!selected(&["!bac_game::draw::".to_string()], "_ZN8bac_game4menu4draw17h0123456789abcdefE"));
     }
 }

@@ -38,6 +38,23 @@
 //! | `$FFFA-$FFFF`  | `all-ram`: the runtime's NMI, RESET and IRQ/BRK vectors in RAM  |
 //! |                | (BASIC's RAM values are saved at start-up and put back on exit)|
 //!
+//! # A high stack
+//! A program whose call chains need more than the 2 KB-2.3 KB of AVR stack at
+//! `$1300-$1BFF` sets `[package.metadata.c128] stack = N` (all-RAM mode only): the AVR
+//! stack is then the top N bytes below $D000, growing down from $CFFF, the image must end
+//! below $D000 - N, and `.bss` moves to [`LOW_BSS_START`] when it fits below the BASIC stub
+//! (the interpreter's return stack stays at `$1300-$13FF`).
+//!
+//! # Interpreted functions in RAM bank 1
+//! With `[package.metadata.c128] bank1 = "NAME"` (all-RAM mode only), the AVR bytes of the
+//! interpreted functions ([`crate::interp`]) are not in the image but in a second file,
+//! NAME, loaded by the start-up code (KERNAL LOAD, `SETBNK 1`) to RAM bank 1 from
+//! [`BANK1_START`]. While the program runs, $D506 makes the bottom 16 KB common RAM, so the
+//! start-up code, the runtime and the interpreter ($1C0D up, below [`COMMON_END`]) are the
+//! same bytes in both banks; the interpreter maps bank 1 ($FF00 = [`MMU_CONFIG_BANK1`]) only
+//! for the instructions that read AVR bytes, and bank 0 back at once. Bank 1's copy of the
+//! vectors at $FFFA points at the same handlers, for an NMI that comes in between.
+//!
 //! BASIC's zero page `$10-$5F` is saved at start-up and restored on exit, as are the
 //! 6502 stack pointer and `$FF00`, so the program returns cleanly to `READY.` (in
 //! `all-ram` mode also with interrupts enabled again and BASIC's RAM vectors back).
@@ -68,6 +85,12 @@ pub const CODE_START: u16 = 0x1C0D;
 pub const STACK_TOP: u16 = 0x1BFF;
 /// Lowest address the AVR stack may reach (2,304 bytes of stack).
 pub const STACK_LIMIT: u16 = 0x1300;
+/// With a high stack (`[package.metadata.c128] stack`): where `.bss` goes if it fits below
+/// [`LOW_BSS_END`] (the default stack's place, above the interpreter's return stack).
+pub const LOW_BSS_START: u16 = 0x1400;
+/// First address a low `.bss` may not reach (the BASIC stub).
+pub const LOW_BSS_END: u16 = 0x1C00;
+
 /// First address code, data and `.bss` may not reach in the default mode (RAM 0 ends under
 /// the screen editor and KERNAL ROMs).
 pub const IMAGE_END: u16 = 0xC000;
@@ -87,6 +110,24 @@ pub const VECTORS: u16 = 0xFFFA;
 /// Exit code of a program stopped by a `BRK` (or a RESET vector taken) in the all-RAM
 /// mode: a crash, so the code of a panic.
 pub const CRASH_EXIT_CODE: u8 = 101;
+
+/// First address of the bank-1 file (above the 16 KB of common RAM).
+pub const BANK1_START: u16 = 0x4000;
+/// First address the bank-1 file may not reach (the MMU registers at $FF00).
+pub const BANK1_END: u16 = 0xFF00;
+/// The end of the common RAM while a bank-1 program runs: the interpreter must end below.
+pub const COMMON_END: u16 = 0x4000;
+/// MMU configuration while the interpreter reads AVR bytes: RAM 1 everywhere (no I/O, so
+/// that $D000-$DFFF of bank 1 holds code too).
+pub const MMU_CONFIG_BANK1: u8 = 0x7F;
+/// The MMU's RAM configuration register.
+pub const MMU_RCR: u16 = 0xD506;
+/// $D506 while a bank-1 program runs: 16 KB of common RAM at the bottom, VIC in bank 0.
+pub const RCR_COMMON_16K: u8 = 0x07;
+/// Logical file number, secondary address and KERNAL bank of the bank-1 file's LOAD.
+pub const BANK1_LOAD_BANK: u8 = 1;
+/// The KERNAL's current device number (the drive the program was loaded from).
+pub const FA: u8 = 0xBA;
 
 /// Where the program's image may go and what is mapped while it runs; see the module
 /// docs.

@@ -56,6 +56,9 @@ pub struct BuildReport {
     pub map: PathBuf,
     /// Its listing.
     pub listing: PathBuf,
+    /// With `[package.metadata.c128] bank1 = "NAME"`: the bank-1 file written next to the
+    /// `.prg` (`<name>-bank1.prg`), and NAME, the name it must have on the disk.
+    pub bank1: Option<(PathBuf, String)>,
     /// Sizes of the translation.
     pub stats: Stats,
 }
@@ -149,6 +152,41 @@ pub fn memory_mode(manifest: &Path) -> Result<MemoryMode, PipelineError> {
             .and_then(MemoryMode::from_name)
             .ok_or_else(|| bad(format!("memory = {v}: expected \"kernal\" or \"all-ram\""))),
     }
+}
+
+/// Reads `[package.metadata.c128] bank1`: the disk name of the file that carries the
+/// interpreted functions to RAM bank 1 ([`crate::mmap`]). Names are typed as on a C128 in
+/// its power-on mode: capital letters, digits, space and `.-+/`, at most 16 characters.
+///
+/// ```toml
+/// [package.metadata.c128]
+/// memory = "all-ram"
+/// interpret = ["bac_game::"]
+/// bank1 = "BAC CODE"
+/// ```
+pub fn bank1_setting(manifest: &Path) -> Result<Option<String>, PipelineError> {
+    let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
+    let Some(v) = c128_setting(manifest, "bank1")? else { return Ok(None) };
+    let name = v.as_str().ok_or_else(|| bad(format!("bank1 = {v}: expected a file name")))?;
+    let allowed = |c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || " .-+/".contains(c);
+    if name.is_empty() || name.len() > 16 || !name.chars().all(allowed) {
+        return Err(bad(format!(
+            "bank1 = {name:?}: a disk file name of 1 to 16 capital letters, digits, spaces or .-+/"
+        )));
+    }
+    Ok(Some(name.to_string()))
+}
+
+/// Reads `[package.metadata.c128] stack`: the size in bytes of a high AVR stack below $D000
+/// (all-RAM mode; see [`crate::mmap`]), for programs whose call chains need more than the
+/// default stack at `$1300-$1BFF`.
+pub fn stack_setting(manifest: &Path) -> Result<Option<u16>, PipelineError> {
+    let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
+    let Some(v) = c128_setting(manifest, "stack")? else { return Ok(None) };
+    v.as_integer()
+        .and_then(|n| u16::try_from(n).ok())
+        .map(Some)
+        .ok_or_else(|| bad(format!("stack = {v}: expected a number of bytes")))
 }
 
 /// Runs cargo and returns the path of the linked ELF file.
@@ -263,15 +301,32 @@ pub fn translate_elf_with(elf: &Path, opts: &Options) -> Result<Translation, Pip
 pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
     let memory = memory_mode(&opts.manifest_path)?;
     let interpret = interpret_setting(&opts.manifest_path)?;
+    let bank1_name = bank1_setting(&opts.manifest_path)?;
+    let stack = stack_setting(&opts.manifest_path)?;
     let elf = build_elf(opts)?;
-    let t = translate_elf_with(&elf, &Options { memory, interpret, ..Options::default() })?;
+    let bank1 = bank1_name.as_ref().map(|n| n.as_bytes().to_vec());
+    let t = translate_elf_with(&elf, &Options { memory, interpret, bank1, stack, ..Options::default() })?;
     let prg = opts.out.clone().unwrap_or_else(|| elf.with_extension("prg"));
     let map = prg.with_extension("map");
     let listing = prg.with_extension("lst");
     write_atomic(&map, t.map.as_bytes())?;
     write_atomic(&listing, t.listing.as_bytes())?;
+    let bank1 = match (&t.bank1, bank1_name) {
+        (Some(bytes), Some(name)) => {
+            let path = bank1_path(&prg);
+            write_atomic(&path, bytes)?;
+            Some((path, name))
+        }
+        _ => None,
+    };
     write_atomic(&prg, &t.prg)?;
-    Ok(BuildReport { elf, prg, map, listing, stats: t.stats })
+    Ok(BuildReport { elf, prg, map, listing, bank1, stats: t.stats })
+}
+
+/// Where the bank-1 file of the program `prg` is written: `bac.prg` → `bac-bank1.prg`.
+pub fn bank1_path(prg: &Path) -> PathBuf {
+    let stem = prg.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    prg.with_file_name(format!("{stem}-bank1.prg"))
 }
 
 #[cfg(test)]

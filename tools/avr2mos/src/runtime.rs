@@ -103,6 +103,8 @@ pub enum Routine {
     Nmi,
     Irq,
     Crash,
+    Bank1Name,
+    Bank1Failed,
     Save,
 }
 
@@ -164,12 +166,53 @@ fn vector_save(i: i32) -> Arg {
     save(2 + i32::from(ZP_SAVE_LEN) + i)
 }
 
+/// Where a program with interpreted functions in bank 1 saves $D506: after the vectors.
+fn rcr_save() -> Arg {
+    save(2 + i32::from(ZP_SAVE_LEN) + 6)
+}
+
+/// KERNAL entry points the start-up code calls directly (BASIC's configuration is still
+/// mapped then).
+const SETBNK: u16 = 0xFF68;
+const SETLFS: u16 = 0xFFBA;
+const SETNAM: u16 = 0xFFBD;
+const LOAD: u16 = 0xFFD5;
+const CHROUT: u16 = 0xFFD2;
+
 /// Emits every runtime routine for a program in `mode`. `entry` is the label of the
-/// program's entry function.
-pub fn emit(entry: Label, loc: &mut Locals, mode: MemoryMode) -> Vec<(Routine, Asm)> {
+/// program's entry function. `bank1` is the name (PETSCII) of the file holding the
+/// interpreted functions for RAM bank 1 (all-RAM mode only, see [`crate::mmap`]).
+/// `stack_top` is the AVR stack's first byte ([`STACK_TOP`], or $CFFF with a high stack).
+pub fn emit(
+    entry: Label,
+    loc: &mut Locals,
+    mode: MemoryMode,
+    bank1: Option<&[u8]>,
+    stack_top: u16,
+) -> Vec<(Routine, Asm)> {
     let all_ram = mode == MemoryMode::AllRam;
+    let bank1 = bank1.filter(|_| all_ram);
     let mut out = Vec::new();
     let mut a = Asm::default();
+
+    // The bank-1 file first, while BASIC's configuration (the KERNAL) is mapped and nothing
+    // needs undoing: LOAD from the drive the program came from (FA, 8 if that was not a
+    // drive) to the file's own address in bank 1. If it fails the program says so and
+    // returns to BASIC.
+    if let Some(name) = bank1 {
+        let (drive, loaded) = (loc.fresh(), loc.fresh());
+        a.b(LDA_IMM, BANK1_LOAD_BANK).b(LDX_IMM, 0).w(JSR, SETBNK);
+        a.b(LDA_IMM, 1).b(LDX_ZP, FA).b(CPX_IMM, 8).br(BCS, drive).b(LDX_IMM, 8);
+        a.label(drive).b(LDY_IMM, 1).w(JSR, SETLFS);
+        a.b(LDA_IMM, name.len() as u8);
+        a.s(LDX_IMM, Sym::Code(Routine::Bank1Name.label()), Part::Lo);
+        a.s(LDY_IMM, Sym::Code(Routine::Bank1Name.label()), Part::Hi);
+        a.w(JSR, SETNAM).b(LDA_IMM, 0).w(JSR, LOAD);
+        // Later OPENs take their file names from bank 0 again.
+        a.i(PHP).b(LDA_IMM, 0).b(LDX_IMM, 0).w(JSR, SETBNK).i(PLP);
+        a.br(BCC, loaded).to(JMP, Routine::Bank1Failed.label());
+        a.label(loaded);
+    }
 
     // Start-up: save what BASIC needs back, map the program's configuration (all-RAM:
     // with interrupts off first, and our vectors in place of BASIC's RAM ones), set up the
@@ -196,7 +239,17 @@ pub fn emit(entry: Label, loc: &mut Locals, mode: MemoryMode) -> Vec<(Routine, A
             a.s(LDA_IMM, Sym::Code(routine.label()), Part::Hi).w(STA_ABS, at + 1);
         }
     }
-    a.b(LDA_IMM, STACK_TOP as u8).b(STA_ZP, SPL).b(LDA_IMM, (STACK_TOP >> 8) as u8).b(STA_ZP, SPH);
+    if bank1.is_some() {
+        // 16 KB of common RAM (this code, the runtime and the interpreter), and the same
+        // vectors in bank 1 for an interrupt while the interpreter reads AVR bytes there.
+        a.w(LDA_ABS, MMU_RCR);
+        a.items.push(Item::Ins(STA_ABS, rcr_save()));
+        a.b(LDA_IMM, RCR_COMMON_16K).w(STA_ABS, MMU_RCR);
+        let lv = loc.fresh();
+        a.b(LDX_IMM, 5).label(lv).w(LDA_ABX, VECTORS).b(LDY_IMM, MMU_CONFIG_BANK1).w(STY_ABS, MMU_CR);
+        a.w(STA_ABX, VECTORS).b(LDY_IMM, mode.mmu_config()).w(STY_ABS, MMU_CR).i(DEX).br(BPL, lv);
+    }
+    a.b(LDA_IMM, stack_top as u8).b(STA_ZP, SPL).b(LDA_IMM, (stack_top >> 8) as u8).b(STA_ZP, SPH);
     a.b(LDA_IMM, 0).b(STA_ZP, r(1)).b(STA_ZP, FLAGS).b(STA_ZP, TFLAG);
     a.s(LDA_IMM, Sym::BssStart, Part::Lo).b(STA_ZP, t(0));
     a.s(LDA_IMM, Sym::BssStart, Part::Hi).b(STA_ZP, t(1));
@@ -213,6 +266,11 @@ pub fn emit(entry: Label, loc: &mut Locals, mode: MemoryMode) -> Vec<(Routine, A
     // the all-RAM mode from a BRK). BASIC's stack pointer, zero page, RAM vectors and
     // $FF00 go back; all-RAM: interrupts on again, as BASIC had them.
     let mut a = Asm::default();
+    if bank1.is_some() {
+        // BASIC's RAM configuration first: its variables are in bank 1 above $0400.
+        a.items.push(Item::Ins(LDA_ABS, rcr_save()));
+        a.w(STA_ABS, MMU_RCR);
+    }
     a.b(LDA_ZP, r(24)).w(STA_ABS, EXIT_PORT);
     a.items.push(Item::Ins(LDX_ABS, save(1)));
     a.i(TXS);
@@ -233,6 +291,23 @@ pub fn emit(entry: Label, loc: &mut Locals, mode: MemoryMode) -> Vec<(Routine, A
     }
     a.i(RTS);
     out.push((Routine::Exit, a));
+
+    if let Some(name) = bank1 {
+        let mut a = Asm::default();
+        a.items.push(Item::Bytes(name.to_vec()));
+        out.push((Routine::Bank1Name, a));
+        // "?CANNOT LOAD <name>" on the screen, then back to BASIC: nothing was changed yet.
+        let mut a = Asm::default();
+        let name_lp = loc.fresh();
+        for &c in b"\r?CANNOT LOAD " {
+            a.b(LDA_IMM, c).w(JSR, CHROUT);
+        }
+        a.b(LDX_IMM, 0).label(name_lp);
+        a.items.push(Item::Ins(LDA_ABX, Arg::Sym(Sym::Code(Routine::Bank1Name.label()), Part::Word, 0)));
+        a.w(JSR, CHROUT).i(INX).b(CPX_IMM, name.len() as u8).br(BCC, name_lp);
+        a.b(LDA_IMM, b'\r').w(JSR, CHROUT).i(RTS);
+        out.push((Routine::Bank1Failed, a));
+    }
 
     if all_ram {
         // NMI (RESTORE, CIA 2) while the program's code runs: acknowledge CIA 2 and
@@ -550,7 +625,12 @@ pub fn emit(entry: Label, loc: &mut Locals, mode: MemoryMode) -> Vec<(Routine, A
     // Save area: $FF00, the 6502 SP, then the saved zero page (all-RAM: and BASIC's RAM
     // vectors).
     let mut a = Asm::default();
-    a.items.push(Item::Bytes(vec![0; 2 + usize::from(ZP_SAVE_LEN) + if all_ram { 6 } else { 0 }]));
+    a.items.push(Item::Bytes(vec![
+        0;
+        2 + usize::from(ZP_SAVE_LEN)
+            + if all_ram { 6 } else { 0 }
+            + if bank1.is_some() { 1 } else { 0 }
+    ]));
     out.push((Routine::Save, a));
     out
 }
@@ -632,8 +712,8 @@ mod tests {
 
     #[test]
     fn every_runtime_opcode_is_a_documented_one_with_its_size() {
-        let both = [MemoryMode::Kernal, MemoryMode::AllRam];
-        for (routine, a) in both.into_iter().flat_map(|m| emit(Label(0), &mut Locals::default(), m)) {
+        let all = [(MemoryMode::Kernal, None), (MemoryMode::AllRam, None), (MemoryMode::AllRam, Some(&b"CODE"[..]))];
+        for (routine, a) in all.into_iter().flat_map(|(m, b)| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP)) {
             for it in &a.items {
                 let (o, operand) = match it {
                     Item::Branch(o, _) => (*o, 1),

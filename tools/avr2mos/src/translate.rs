@@ -11,7 +11,10 @@ use crate::flags;
 use crate::interp;
 use crate::link::{self, Chunk, DataPlacement, Owner};
 use crate::lower::{Ctx, insn_label};
-use crate::mmap::{CODE_START, LOAD_ADDR, MemoryMode, STACK_LIMIT, STACK_TOP};
+use crate::mmap::{
+    BANK1_END, BANK1_START, CODE_START, COMMON_END, IMAGE_END_ALL_RAM, LOAD_ADDR, LOW_BSS_END, LOW_BSS_START,
+    MemoryMode, STACK_LIMIT, STACK_TOP,
+};
 use crate::program::{AvrProgram, RelocKind, Target};
 use crate::runtime::{self, Locals, Routine};
 
@@ -40,6 +43,9 @@ pub struct Stats {
     pub interpreted_bytes: usize,
     /// Bytes of the interpreter, included in `runtime_bytes` (0 if nothing is interpreted).
     pub interpreter_bytes: usize,
+    /// Bytes of interpreted copies in the bank-1 file (0 without [`Options::bank1`]); the
+    /// stubs that stay in the image are in `interpreted_bytes`.
+    pub bank1_bytes: usize,
 }
 
 impl Stats {
@@ -74,6 +80,15 @@ impl std::fmt::Display for Stats {
                 self.interpreted_bytes, self.interpreter_bytes
             )?;
         }
+        if self.bank1_bytes > 0 {
+            write!(
+                f,
+                "; {} bytes of AVR code in bank 1 (${:04X}-${:04X})",
+                self.bank1_bytes,
+                BANK1_START,
+                usize::from(BANK1_START) + self.bank1_bytes - 1
+            )?;
+        }
         Ok(())
     }
 }
@@ -83,6 +98,9 @@ impl std::fmt::Display for Stats {
 pub struct Translation {
     /// The `.prg` file: load address $1C01 (little-endian), BASIC stub, code, data.
     pub prg: Vec<u8>,
+    /// With [`Options::bank1`]: the bank-1 file, load address [`crate::mmap::BANK1_START`]
+    /// and the interpreted copies.
+    pub bank1: Option<Vec<u8>>,
     /// Symbol map: one line per function, routine and region, sorted by address.
     pub map: String,
     /// Listing: every AVR instruction with its 6502 address, bytes and base cycles.
@@ -112,6 +130,14 @@ pub struct Options {
     /// Functions to interpret rather than translate ([`crate::interp`]): prefixes of
     /// demangled names (`"bac_game::"`), or `"*"` for all. Empty: translate everything.
     pub interpret: Vec<String>,
+    /// The PETSCII name of the file that carries the interpreted functions to RAM bank 1
+    /// (`[package.metadata.c128] bank1`, all-RAM mode only): the image keeps only their
+    /// stubs, and the start-up code loads the file ([`crate::mmap`]). `None`: the copies
+    /// follow their stubs in the image.
+    pub bank1: Option<Vec<u8>>,
+    /// A high AVR stack of this many bytes below $D000 (`[package.metadata.c128] stack`,
+    /// all-RAM mode only; see [`crate::mmap`]). `None`: the stack at `$1300-$1BFF`.
+    pub stack: Option<u16>,
 }
 
 impl Translation {
@@ -409,17 +435,52 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
 
+    let any_interpreted = interp_fn.iter().any(|&b| b);
+    if let Some(name) = &opts.bank1 {
+        if opts.memory != MemoryMode::AllRam {
+            return Err(TranslateError::Settings("bank1 needs memory = \"all-ram\"".into()));
+        }
+        if !any_interpreted {
+            return Err(TranslateError::Settings("bank1 needs interpreted functions (interpret = [...])".into()));
+        }
+        if name.is_empty() || name.len() > 16 {
+            return Err(TranslateError::Settings(format!(
+                "bank1 file name must have 1 to 16 characters, not {}",
+                name.len()
+            )));
+        }
+    }
+    if let Some(n) = opts.stack
+        && (opts.memory != MemoryMode::AllRam || !(256..=0x8000).contains(&n))
+    {
+        return Err(TranslateError::Settings(format!(
+            "stack = {n}: a high stack needs memory = \"all-ram\" and 256 to 32768 bytes"
+        )));
+    }
+    let stack_top = if opts.stack.is_some() { IMAGE_END_ALL_RAM - 1 } else { STACK_TOP };
+    let stack_bottom = match opts.stack {
+        Some(n) => IMAGE_END_ALL_RAM - n,
+        None => STACK_LIMIT,
+    };
+    let place = match opts.bank1 {
+        Some(_) => interp::CopyPlace::Bank1 { home: opts.memory.mmu_config() },
+        None => interp::CopyPlace::Inline,
+    };
+    // Bank-1 copies: (label, bytes), placed one after another from BANK1_START.
+    let mut far_copies: Vec<(crate::asm::Label, Vec<u8>)> = Vec::new();
+    let mut far_at = u32::from(BANK1_START);
+
     let mut chunks = Vec::new();
     let mut loc = Locals::default();
-    for (routine, mut a) in runtime::emit(insn_label(entry), &mut loc, opts.memory) {
+    for (routine, mut a) in runtime::emit(insn_label(entry), &mut loc, opts.memory, opts.bank1.as_deref(), stack_top) {
         a.items.insert(0, Item::Label(routine.label()));
         chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });
     }
     let mut patches = Vec::new();
     let mut interp_uses = Vec::new();
     let mut interp_chunks = Vec::new();
-    if interp_fn.iter().any(|&b| b) {
-        let (a, p) = interp::emit(&mut loc);
+    if any_interpreted {
+        let (a, p) = interp::emit(&mut loc, place);
         chunks.push(Chunk { owner: Owner::Runtime("rt_interp".into()), items: a.items });
         patches.extend(p);
     }
@@ -433,15 +494,24 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
             let end = (i..insns.len()).find(|&j| func_of[j] != Some(f)).unwrap_or(insns.len());
             let copy = interp::copy_function(&ctx, f, i, end)?;
             interp_chunks.push(i);
-            chunks.push(Chunk {
-                owner: Owner::Insn(i),
-                items: vec![
-                    Item::Label(insn_label(i)),
-                    Item::Ins(crate::asm::op::JSR, crate::asm::Arg::Sym(Sym::Code(interp::ENTER), Part::Word, 0)),
-                    Item::Label(interp::copy_label(f)),
-                    Item::Bytes(copy.bytes),
-                ],
-            });
+            let jsr = Item::Ins(crate::asm::op::JSR, crate::asm::Arg::Sym(Sym::Code(interp::ENTER), Part::Word, 0));
+            let items = if opts.bank1.is_some() {
+                // The stub names the copy's bank-1 address.
+                let at = far_at as u16;
+                far_at += copy.bytes.len() as u32;
+                if far_at > u32::from(BANK1_END) {
+                    return Err(TranslateError::TooLarge {
+                        what: "interpreted functions in bank 1".into(),
+                        end: far_at,
+                        limit: u32::from(BANK1_END),
+                    });
+                }
+                far_copies.push((interp::copy_label(f), copy.bytes));
+                vec![Item::Label(insn_label(i)), jsr, Item::Bytes(at.to_le_bytes().to_vec())]
+            } else {
+                vec![Item::Label(insn_label(i)), jsr, Item::Label(interp::copy_label(f)), Item::Bytes(copy.bytes)]
+            };
+            chunks.push(Chunk { owner: Owner::Insn(i), items });
             patches.extend(copy.patches);
             interp_uses.extend(copy.uses);
             cpu_carry = false;
@@ -463,12 +533,18 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     peephole(&mut chunks, &is_target);
     let link::Layout { labels, long, size: code_len } = link::layout(&chunks, CODE_START)?;
     let data_addr = u32::from(CODE_START) + code_len;
-    let bss_addr = data_addr + prog.data.len() as u32;
-    let end = bss_addr + prog.bss_len;
-    let limit = u32::from(opts.memory.image_end());
+    let data_end = data_addr + prog.data.len() as u32;
+    let low_bss = opts.stack.is_some() && prog.bss_len <= u32::from(LOW_BSS_END - LOW_BSS_START);
+    let (bss_addr, end) =
+        if low_bss { (u32::from(LOW_BSS_START), data_end) } else { (data_end, data_end + prog.bss_len) };
+    let limit = match opts.stack {
+        Some(_) => u32::from(stack_bottom),
+        None => u32::from(opts.memory.image_end()),
+    };
     if end > limit {
         let what = match opts.memory {
             MemoryMode::Kernal => "code, data and .bss (memory = \"all-ram\" would allow up to $CFFF)",
+            MemoryMode::AllRam if opts.stack.is_some() => "code and data (below the high stack)",
             MemoryMode::AllRam => "code, data and .bss (memory = \"all-ram\")",
         };
         return Err(TranslateError::TooLarge { what: what.into(), end, limit });
@@ -480,6 +556,28 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         bss_len: prog.bss_len as u16,
     };
     let mut placed = link::encode(&chunks, CODE_START, labels, &long, &dp)?;
+    // Bank-1 copies: their labels, and the interpreter below the end of common RAM.
+    let mut bank1_image = Vec::new();
+    let mut far_offset = HashMap::new();
+    for (label, bytes) in &far_copies {
+        let at = BANK1_START + bank1_image.len() as u16;
+        placed.labels.insert(*label, at);
+        far_offset.insert(*label, bank1_image.len());
+        bank1_image.extend_from_slice(bytes);
+    }
+    if opts.bank1.is_some()
+        && let Some(ci) = chunks.iter().position(|c| matches!(&c.owner, Owner::Runtime(n) if n == "rt_interp"))
+    {
+        let (start, len, _) = placed.spans[ci];
+        let end = u32::from(start) + u32::from(len);
+        if end > u32::from(COMMON_END) {
+            return Err(TranslateError::TooLarge {
+                what: "the runtime and interpreter (they must be in common RAM)".into(),
+                end,
+                limit: u32::from(COMMON_END),
+            });
+        }
+    }
     // The interpreter's tables and the interpreted copies' relocated operands.
     for p in &patches {
         let base = placed.labels.get(&p.base).copied();
@@ -487,7 +585,10 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         let (Some(base), Some(v)) = (base, v) else {
             return Err(TranslateError::BadElf(format!("unresolved interpreter patch {p:?}")));
         };
-        p.write(&mut placed.code, usize::from(base - CODE_START) + p.at, v);
+        match far_offset.get(&p.base) {
+            Some(&o) => p.write(&mut bank1_image, o + p.at, v),
+            None => p.write(&mut placed.code, usize::from(base - CODE_START) + p.at, v),
+        }
     }
 
     // Data relocations: pointers to data and code (vtables) become 6502 addresses.
@@ -542,6 +643,11 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     prg.extend(basic_stub());
     prg.extend(&placed.code);
     prg.extend(&data);
+    let bank1 = opts.bank1.as_ref().map(|_| {
+        let mut file = BANK1_START.to_le_bytes().to_vec();
+        file.extend(&bank1_image);
+        file
+    });
 
     // Map, listing, statistics.
     let mut symbols = Vec::new();
@@ -578,7 +684,20 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
             code_bytes += usize::from(len);
             pc_map.push((start, addrs[i]));
             let f = func_of[i].map_or("?", |f| prog.functions[f].name.as_str());
-            let _ = writeln!(listing, "\n{f}:\n  interpreted: ${start:04x}  {len} bytes (stub, AVR code, trampolines)");
+            match placed.labels.get(&interp::copy_label(func_of[i].unwrap_or(0))).filter(|_| opts.bank1.is_some()) {
+                Some(far) => {
+                    let _ = writeln!(
+                        listing,
+                        "\n{f}:\n  interpreted: stub ${start:04x}, AVR code and trampolines at bank 1 ${far:04x}"
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        listing,
+                        "\n{f}:\n  interpreted: ${start:04x}  {len} bytes (stub, AVR code, trampolines)"
+                    );
+                }
+            }
             continue;
         }
         let off = usize::from(start - CODE_START);
@@ -625,6 +744,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         limit,
         interpreted_bytes,
         interpreter_bytes,
+        bank1_bytes: bank1_image.len(),
     };
     let mut map = String::new();
     let _ = writeln!(map, "# avr2mos symbol map (6502 addresses)");
@@ -637,7 +757,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let _ = writeln!(map, "{data_addr:04x} data ({} bytes, AVR data address {:#06x})", data.len(), prog.data_base);
     let _ = writeln!(map, "{bss_addr:04x} bss ({} bytes)", prog.bss_len);
     let _ = writeln!(map, "{end:04x} end");
-    let _ = writeln!(map, "{STACK_TOP:04x} avr_stack_top (grows down to {STACK_LIMIT:04x})");
+    let _ = writeln!(map, "{stack_top:04x} avr_stack_top (grows down to {stack_bottom:04x})");
     let _ = writeln!(
         map,
         "# {} AVR instructions -> {} bytes ({:.2} bytes/instruction), runtime {} bytes",
@@ -646,5 +766,5 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         stats.bytes_per_insn(),
         stats.runtime_bytes
     );
-    Ok(Translation { prg, map, listing, stats, pc_map, symbols, relocated_text })
+    Ok(Translation { prg, bank1, map, listing, stats, pc_map, symbols, relocated_text })
 }

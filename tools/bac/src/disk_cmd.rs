@@ -319,6 +319,7 @@ mod tests {
         let dir = scratch_dir("build");
         let game = dir.join("bac.prg");
         std::fs::write(&game, [0x01, 0x1c, 0x60]).unwrap();
+        std::fs::write(dir.join("bac-bank1.prg"), [0x00, 0x40, 0xEA]).unwrap();
         let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../disk/bac.toml");
         let out = dir.join("bac.d81");
         run(parse(&[
@@ -334,6 +335,7 @@ mod tests {
         .unwrap();
         let disk = load(&out).unwrap();
         assert_eq!(disk.read(b"BAC").unwrap().data, [0x01, 0x1c, 0x60]);
+        assert_eq!(disk.read(b"BAC CODE").unwrap().data, [0x00, 0x40, 0xEA], "the game's bank-1 file comes along");
         let err = run(parse(&[
             "build",
             "--manifest",

@@ -15,6 +15,8 @@
 //! type = "prg"                   # prg, seq or usr
 //! path = "../target/bac.prg"     # relative to the manifest
 //! game = true                    # made by a build step; `--game PATH` replaces the path
+//!                                # or game_suffix = "-bank1": another file of that build,
+//!                                # `--game bac.prg` gives bac-bank1.prg
 //!
 //! [[file]]
 //! name = "BAC HELP"
@@ -124,6 +126,8 @@ struct RawFile {
     #[serde(default)]
     game: bool,
     #[serde(default)]
+    game_suffix: Option<String>,
+    #[serde(default)]
     text: bool,
 }
 
@@ -138,6 +142,9 @@ pub struct FileSpec {
     pub path: PathBuf,
     /// Made by the game build; `--game` replaces `path`.
     pub game: bool,
+    /// Another file of the game build, named after the game's file with this suffix:
+    /// with `--game bac.prg` and `-bank1` it is `bac-bank1.prg` beside it.
+    pub game_suffix: Option<String>,
     /// An ASCII text to convert to a PETSCII text file.
     pub text: bool,
 }
@@ -198,7 +205,14 @@ impl Manifest {
             }
             let name = pet(&format!("file[{i}].name"), &f.name)?;
             crate::files::check_name(&name).map_err(|e| field(format!("file[{i}].name"), e.to_string()))?;
-            files.push(FileSpec { name, file_type, path: base.join(&f.path), game: f.game, text: f.text });
+            files.push(FileSpec {
+                name,
+                file_type,
+                path: base.join(&f.path),
+                game: f.game,
+                game_suffix: f.game_suffix.clone(),
+                text: f.text,
+            });
         }
         if files.is_empty() {
             return Err(field("file".into(), "a disk needs at least one [[file]]".into()));
@@ -246,11 +260,16 @@ impl Manifest {
             })?;
         }
         for (index, spec) in self.files.iter().enumerate() {
-            let path = match (spec.game, game) {
-                (true, Some(p)) => p.to_path_buf(),
+            let path = match (spec.game, &spec.game_suffix, game) {
+                (true, _, Some(p)) => p.to_path_buf(),
+                (false, Some(suffix), Some(p)) => {
+                    let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                    let ext = p.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
+                    p.with_file_name(format!("{stem}{suffix}{ext}"))
+                }
                 _ => spec.path.clone(),
             };
-            if spec.game && !path.exists() {
+            if (spec.game || spec.game_suffix.is_some()) && !path.exists() {
                 return Err(ManifestError::GameMissing { path });
             }
             let bytes = std::fs::read(&path).map_err(|source| ManifestError::Io { path: path.clone(), source })?;

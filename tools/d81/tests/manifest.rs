@@ -14,6 +14,8 @@ fn fake_game(dir: &Path) -> PathBuf {
     let mut prg = vec![0x01, 0x1c];
     prg.extend((0..5000).map(|i| i as u8));
     std::fs::write(&path, prg).unwrap();
+    // The bank-1 file the same build writes beside it.
+    std::fs::write(dir.join("bac-bank1.prg"), [0x00, 0x40, 0x60]).unwrap();
     path
 }
 
@@ -27,9 +29,15 @@ fn the_game_disk_builds_as_issue_5_asks() {
     let disk = Disk::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(disk.name(), b"BAC128");
     let entries = disk.entries();
-    assert_eq!(entries.len(), 2);
+    assert_eq!(entries.len(), 3);
     assert_eq!((entries[0].name.as_slice(), entries[0].file_type), (&b"BAC"[..], FileType::Prg));
-    assert_eq!((entries[1].name.as_slice(), entries[1].file_type), (&b"BAC HELP"[..], FileType::Seq));
+    assert_eq!((entries[1].name.as_slice(), entries[1].file_type), (&b"BAC CODE"[..], FileType::Prg));
+    assert_eq!(
+        disk.read(b"BAC CODE").unwrap().data,
+        [0x00, 0x40, 0x60],
+        "the game's bank-1 file, from beside the game"
+    );
+    assert_eq!((entries[2].name.as_slice(), entries[2].file_type), (&b"BAC HELP"[..], FileType::Seq));
     assert_eq!(disk.read(b"*").unwrap().data[..2], [0x01, 0x1c], "LOAD\"*\" gets the game");
     assert_eq!(disk.boot_info().unwrap().title, b"BAC128");
     assert!(!disk.is_free(Ts::new(1, 0)));

@@ -1,0 +1,96 @@
+//! Interpreted functions kept in RAM bank 1 (`[package.metadata.c128] bank1`): the test
+//! programs translated in the all-RAM mode, then with every function (and with every other
+//! function) interpreted from a second file that the start-up code loads into bank 1. The
+//! output and exit code must be the same three ways, the machine must come back to BASIC
+//! with its RAM configuration, and a missing bank-1 file is reported, not run.
+
+use avr2mos::mmap::{BANK1_START, MemoryMode};
+use avr2mos::pipeline::translate_elf_with;
+use avr2mos::program::AvrProgram;
+use avr2mos::{Options, Translation};
+use emulator_tests::disk::{FileType, MemoryDrive};
+use emulator_tests::{ExitKind, Program, RunOptions, start};
+
+mod build;
+
+/// The bank-1 file's name on the test drive.
+const NAME: &[u8] = b"CODE";
+
+fn translate(elf: &std::path::Path, interpret: Vec<String>, bank1: bool) -> Translation {
+    let options =
+        Options { memory: MemoryMode::AllRam, interpret, bank1: bank1.then(|| NAME.to_vec()), ..Options::default() };
+    translate_elf_with(elf, &options).unwrap_or_else(|e| panic!("{e}: {:?}", std::error::Error::source(&e)))
+}
+
+/// Runs a translation with its bank-1 file (if any) on device 8: output, exit code, and
+/// $D506 after the run.
+fn run(t: &Translation, budget: u64) -> (String, u8, ExitKind, u8) {
+    let mut drive = MemoryDrive::default();
+    if let Some(file) = &t.bank1 {
+        drive.files.push((NAME.to_vec(), FileType::Prg, file.clone()));
+    }
+    let mut options = RunOptions { drive: Some(Box::new(drive)), ..RunOptions::default() };
+    options.config.max_cycles = budget;
+    let mut m = start(Program::Prg(&t.prg), options).unwrap();
+    let exit = m.run().unwrap_or_else(|e| panic!("{e}\n{}", m.output_text()));
+    let rcr = m.bus().mmu.rcr;
+    (m.output_text(), exit.code, exit.kind, rcr)
+}
+
+/// Every other function, by demangled name.
+fn half(elf: &std::path::Path) -> Vec<String> {
+    let prog = AvrProgram::from_elf(&std::fs::read(elf).unwrap()).unwrap();
+    prog.functions.iter().skip(1).step_by(2).map(|f| avr2mos::interp::demangle(&f.name)).collect()
+}
+
+fn same_three_ways(name: &str, budget: u64) -> String {
+    let report = build::program(&format!("emulator-tests/programs/{name}"), &format!("bank1-{name}"));
+    let translated = translate(&report.elf, vec![], false);
+    assert!(translated.bank1.is_none());
+    let want = run(&translated, budget);
+    for (how, interpret) in [("interpreted", vec!["*".to_string()]), ("mixed", half(&report.elf))] {
+        let t = translate(&report.elf, interpret, true);
+        let file = t.bank1.as_ref().expect("a bank-1 file");
+        assert_eq!(file[..2], BANK1_START.to_le_bytes(), "{name} {how}: loads at $4000");
+        assert_eq!(file.len() - 2, t.stats.bank1_bytes);
+        assert!(t.stats.bank1_bytes > 0, "{name} {how}: {}", t.stats);
+        let got = run(&t, budget);
+        assert_eq!(
+            (&got.0, got.1, got.2),
+            (&want.0, want.1, want.2),
+            "{name} {how} in bank 1 differs from the translation"
+        );
+        assert_eq!(got.3 & 0x0F, 0x04, "{name} {how}: $D506 is BASIC's again");
+    }
+    want.0
+}
+
+#[test]
+fn hello_from_bank_1() {
+    let out = same_three_ways("hello", 40_000_000);
+    assert!(out.starts_with("HELLO, C128!"), "{out:?}");
+}
+
+#[test]
+fn features_from_bank_1() {
+    let out = same_three_ways("features", 1_000_000_000);
+    assert!(out.contains("PANIC: INDEX OUT OF BOUNDS"), "{out:?}");
+}
+
+#[test]
+fn abort_from_bank_1() {
+    let out = same_three_ways("abort", 40_000_000);
+    assert!(out.starts_with("BEFORE"), "{out:?}");
+}
+
+#[test]
+fn a_missing_bank_1_file_is_reported_and_nothing_runs() {
+    let report = build::program("emulator-tests/programs/hello", "bank1-missing");
+    let mut t = translate(&report.elf, vec!["*".into()], true);
+    t.bank1 = None;
+    let (out, code, kind, rcr) = run(&t, 40_000_000);
+    assert!(out.contains("?CANNOT LOAD CODE"), "{out:?}");
+    assert!(!out.contains("HELLO"), "{out:?}");
+    assert_eq!((code, kind), (0, ExitKind::ReturnedToBasic));
+    assert_eq!(rcr & 0x0F, 0x04);
+}
