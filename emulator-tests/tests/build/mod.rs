@@ -19,7 +19,10 @@ pub fn program(crate_dir: &str, name: &str) -> BuildReport {
         target_dir: Some(target),
         quiet: true,
     };
-    build_prg(&options).unwrap_or_else(|e| panic!("building {crate_dir}: {e}"))
+    build_prg(&options).unwrap_or_else(|e| {
+        let cause = std::error::Error::source(&e).map(|c| format!(": {c}")).unwrap_or_default();
+        panic!("building {crate_dir}: {e}{cause}")
+    })
 }
 
 /// The bytes of a built program.

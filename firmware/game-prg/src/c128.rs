@@ -27,6 +27,7 @@ pub struct C128 {
 impl C128 {
     /// The machine, nothing open yet.
     pub fn new() -> C128 {
+        post(MAILBOX, &[0; 10]);
         C128 { frames: 0, help_open: false }
     }
 }

@@ -436,7 +436,9 @@ impl<P: Platform> App<P> {
         }
     }
 
-    /// Saves the bankrolls and says how it went.
+    /// Saves the bankrolls and says how it went. When the save fails (a write-protected or
+    /// full disk, a missing drive) the player may fix the disk and try again, or leave
+    /// without saving: the bankrolls are never dropped without being asked.
     #[inline(never)]
     fn quit(&mut self) {
         if !self.played || self.seats.count == 0 {
@@ -445,16 +447,35 @@ impl<P: Platform> App<P> {
         let saved = Saved { settings: self.settings, seats: self.seats.seats, count: self.seats.count };
         let mut buf = [0u8; save::MAX_BYTES];
         let n = save::encode(&saved, &mut buf);
-        let result = self.replace_save(&buf[..n]);
-        draw::clear_rows(&mut self.p, 0, 25);
-        let msg = match result {
-            Ok(()) => Msg::Saved,
-            Err(DiskError::WriteProtected) => Msg::WriteProtected,
-            Err(DiskError::DiskFull) => Msg::DiskFull,
-            Err(_) => Msg::DiskTrouble,
-        };
-        let line = self.t(msg);
-        draw::centred(&mut self.p, 11, line, if result.is_ok() { INK } else { colour::LIGHT_RED });
+        loop {
+            let result = self.replace_save(&buf[..n]);
+            draw::clear_rows(&mut self.p, 0, 25);
+            let msg = match result {
+                Ok(()) => Msg::Saved,
+                Err(DiskError::WriteProtected) => Msg::WriteProtected,
+                Err(DiskError::DiskFull) => Msg::DiskFull,
+                Err(_) => Msg::DiskTrouble,
+            };
+            let line = self.t(msg);
+            draw::centred(&mut self.p, 11, line, if result.is_ok() { INK } else { colour::LIGHT_RED });
+            if result.is_err() {
+                self.sound(Sound::Error);
+                let retry = self.t(Msg::SaveRetry);
+                draw::centred(&mut self.p, 13, retry, HIGHLIGHT);
+                let again = loop {
+                    match self.wait_key() {
+                        key::RETURN => break true,
+                        key::STOP | key::ESC => break false,
+                        _ => {}
+                    }
+                };
+                if again {
+                    continue;
+                }
+                draw::clear_rows(&mut self.p, 13, 1);
+            }
+            break;
+        }
         let bye = self.t(Msg::Goodbye);
         draw::centred(&mut self.p, 13, bye, INK);
         self.pause(100);

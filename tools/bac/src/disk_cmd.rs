@@ -19,7 +19,8 @@ pub struct DiskArgs {
 /// The `bac disk` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum DiskCommand {
-    /// Build the game's disk (bac.d81) from its manifest.
+    /// Build the game (firmware/game-prg, as `bac prg` does) and its disk (bac.d81) from the
+    /// disk's manifest.
     Build {
         /// Where to write the image [default: the manifest's `output`].
         #[arg(short, long)]
@@ -27,7 +28,8 @@ pub enum DiskCommand {
         /// The disk manifest.
         #[arg(long, default_value = "disk/bac.toml")]
         manifest: PathBuf,
-        /// The game's .prg [default: the manifest's path for it].
+        /// Put this .prg on the disk as the game (and its `-bank1.prg` beside it) instead of
+        /// building firmware/game-prg.
         #[arg(long)]
         game: Option<PathBuf>,
     },
@@ -110,6 +112,14 @@ pub fn run(args: DiskArgs) -> Result<()> {
 
 fn build(manifest: &Path, output: Option<PathBuf>, game: Option<&Path>) -> Result<()> {
     let m = Manifest::load(manifest)?;
+    let built;
+    let game = match game {
+        Some(path) => Some(path),
+        None => {
+            built = crate::firmware::build_game()?;
+            Some(built.as_path())
+        }
+    };
     let out = output
         .or_else(|| m.output.clone())
         .with_context(|| format!("{} names no output: pass -o PATH", manifest.display()))?;
@@ -120,6 +130,31 @@ fn build(manifest: &Path, output: Option<PathBuf>, game: Option<&Path>) -> Resul
     disk.save(&out).with_context(|| format!("writing {}", out.display()))?;
     println!("wrote {}: {} files, {} blocks free", out.display(), disk.entries().len(), disk.blocks_free());
     Ok(())
+}
+
+/// The name of the game's save file, carried from an old image into a rebuilt one.
+const SAVE_NAME: &[u8] = b"BAC SAVE";
+
+/// Builds the game and the repository's game disk for `bac play`: `target/bac.d81` (the
+/// manifest's output). A save the game wrote on the previous image is copied onto the new
+/// one, so rebuilding never loses the bankrolls. Returns the image's path.
+pub fn build_game_disk() -> Result<PathBuf> {
+    let manifest_path = crate::firmware::repo_root().join("disk/bac.toml");
+    let m = Manifest::load(&manifest_path)?;
+    let out = m.output.clone().with_context(|| format!("{} names no output", manifest_path.display()))?;
+    let game = crate::firmware::build_game()?;
+    let mut disk = m.build(Some(&game))?;
+    if let Ok(old) = std::fs::read(&out).map_err(anyhow::Error::from).and_then(|b| Ok(Disk::from_bytes(&b)?))
+        && let Ok(save) = old.read_as(SAVE_NAME, FileType::Seq)
+    {
+        disk.write_file(SAVE_NAME, FileType::Seq, &save.data)
+            .with_context(|| format!("copying the save from {} to the new image", out.display()))?;
+    }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    disk.save(&out).with_context(|| format!("writing {}", out.display()))?;
+    Ok(out)
 }
 
 fn load(image: &Path) -> Result<Disk> {

@@ -7,7 +7,7 @@ use avr2mos::pipeline::{BuildOptions, build_prg};
 use std::path::{Path, PathBuf};
 
 /// The repository this `bac` was built from.
-fn repo_root() -> PathBuf {
+pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
@@ -23,4 +23,11 @@ pub fn build(crate_dir: &str, prg_name: &str) -> Result<Vec<u8>> {
     };
     let report = build_prg(&options).with_context(|| format!("building firmware/{crate_dir}"))?;
     std::fs::read(&report.prg).with_context(|| format!("reading {}", report.prg.display()))
+}
+
+/// Builds the game (`firmware/game-prg`) into `target/c128/bac.prg`, with its bank-1 file
+/// `bac-bank1.prg` beside it, and returns the `.prg`'s path.
+pub fn build_game() -> Result<PathBuf> {
+    build("game-prg", "bac")?;
+    Ok(repo_root().join("target/c128/bac.prg"))
 }

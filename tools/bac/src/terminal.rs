@@ -85,8 +85,9 @@ pub(crate) fn draw(out: &mut impl Write, grid: &[Vec<Cell>], status: &str) -> Re
 }
 
 /// Plays `machine` (already started) until the program ends or the user quits. `screen`
-/// forces one screen; otherwise the active one is shown.
-pub fn play(mut machine: Machine, screen: Option<Screen>) -> Result<()> {
+/// forces one screen; otherwise the active one is shown. Returns the machine as it was left
+/// (its disk, for the caller to keep what the program wrote).
+pub fn play(mut machine: Machine, screen: Option<Screen>) -> Result<Machine> {
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         bail!("bac play needs a terminal; to run a program with scripted keys use `bac run FILE --keys ...`");
@@ -113,7 +114,7 @@ pub fn play(mut machine: Machine, screen: Option<Screen>) -> Result<()> {
                     continue;
                 }
                 if is_quit(key) {
-                    return Ok(());
+                    return Ok(machine);
                 }
                 let Some(text) = translate(key) else { continue };
                 let press = if text.len() == 1 {
@@ -135,7 +136,7 @@ pub fn play(mut machine: Machine, screen: Option<Screen>) -> Result<()> {
             drop(_guard);
             println!("{}", machine.output_text());
             println!("The program ended with exit code {}.", exit.code);
-            return Ok(());
+            return Ok(machine);
         }
         let shown = screen.unwrap_or(if machine.eighty_active() { Screen::Eighty } else { Screen::Forty });
         draw(&mut out, &cells(machine.bus(), shown), "Ctrl+Q or F12 quits")?;

@@ -75,7 +75,14 @@ fn play_runs_the_game_from_a_key_script_and_saves() {
     let _ = std::fs::remove_dir_all(&dir);
     // RETURN: new game; RETURN: the default options (Loadstar); the name; a 100 chip on
     // Player; deal; a key after the coup. The way out (STOP, Y) then quits and saves.
-    let out = bac(&["play", "--keys", "{RETURN}{RETURN}ADA{RETURN}4P{RETURN}S ", "--save-dir", dir.to_str().unwrap()]);
+    let out = bac(&[
+        "play",
+        "--host",
+        "--keys",
+        "{RETURN}{RETURN}ADA{RETURN}4P{RETURN}S ",
+        "--save-dir",
+        dir.to_str().unwrap(),
+    ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("BANKROLLS SAVED"), "{stdout}");
@@ -83,7 +90,7 @@ fn play_runs_the_game_from_a_key_script_and_saves() {
     let saved = bac_game::save::decode(&save).expect("a valid save");
     assert_eq!(saved.seats[0].name.as_bytes(), b"ADA");
     // Played again from the save (F1 on the title screen), the bankroll comes back.
-    let out = bac(&["play", "--keys", "{F1}", "--save-dir", dir.to_str().unwrap()]);
+    let out = bac(&["play", "--host", "--keys", "{F1}", "--save-dir", dir.to_str().unwrap()]);
     assert!(out.status.success());
     let again = bac_game::save::decode(&std::fs::read(dir.join("BAC SAVE")).unwrap()).unwrap();
     assert_eq!(again.seats[0], saved.seats[0]);
@@ -92,12 +99,20 @@ fn play_runs_the_game_from_a_key_script_and_saves() {
 
 #[test]
 fn play_without_a_terminal_or_with_a_bad_script_says_so() {
-    let out = Command::new(env!("CARGO_BIN_EXE_bac")).arg("play").stdin(std::process::Stdio::null()).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_bac"))
+        .args(["play", "--host"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
-    let out = bac(&["play", "--keys", "{NOPE}"]);
+    let out = bac(&["play", "--host", "--keys", "{NOPE}"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown key name {NOPE}"));
+    // A script needs --host: the C128 game is played with `bac run target/bac.d81 --keys`.
+    let out = bac(&["play", "--keys", "{F1}"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--host"), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// `10 SYS 7181` at $1C01, then: print "HI" through CHROUT and exit with 7 via $D7FF.

@@ -1,0 +1,143 @@
+//! The game as a C128 owner gets it: `bac.d81` built from `disk/bac.toml`, booted, and played
+//! through the keyboard matrix. Every rule set plays coups with the money at the table the
+//! same before and after each one (the game's mailbox), a Loadstar session saves, quits to
+//! BASIC and comes back with its bankroll, and damaged saves, full and write-protected disks
+//! are reported without stopping the game.
+
+mod game;
+
+use d81::{Disk, FileType};
+use game::{Game, built};
+
+/// The save file's name.
+const SAVE: &[u8] = b"BAC SAVE";
+
+/// Byte offset of the header sector (track 40, sector 0) in a `.d81`.
+const HEADER_OFFSET: usize = 39 * 40 * 256;
+
+/// Leaves the table and quits to BASIC: RUN/STOP, then Y at "quit?".
+const QUIT: &str = "{RUN/STOP}Y";
+
+fn image_with(edit: impl FnOnce(&mut Disk)) -> Vec<u8> {
+    let mut disk = Disk::from_bytes(&built().image).unwrap();
+    edit(&mut disk);
+    disk.as_bytes().to_vec()
+}
+
+fn assert_money_kept(g: &Game, what: &str) {
+    assert!(!g.settles.is_empty(), "{what}: no coup was settled\n{}", g.text());
+    for s in &g.settles {
+        assert_eq!(s.before, s.after, "{what}: the money at the table changed in coup {}", s.coups);
+    }
+}
+
+#[test]
+fn every_rule_set_plays_coups_with_the_money_kept() {
+    // On the options screen RIGHT steps the rule set on from Loadstar (the default).
+    for (rights, name, round) in [
+        // A chip, a spot, deal, then a key for the next coup. Where the rules give the
+        // player a choice (Loadstar's 5, the Chemin de fer banker's free choice) S answers
+        // it ("stand") or, when nothing is asked, serves as that key; the space after it is
+        // then a key the betting screen ignores.
+        ("{RIGHT}{RIGHT}", "PUNTO BANCO", "1P{RETURN} "),
+        ("{RIGHT}{RIGHT}{RIGHT}", "NO COMMISSION", "2B{RETURN} "),
+        ("{RIGHT}{RIGHT}{RIGHT}{RIGHT}", "SAHARA SANDS", "1T{RETURN} "),
+        ("", "LOADSTAR 128", "3P{RETURN}S "),
+        // As banker: stake a chip and close; as punter: "Banco".
+        ("{RIGHT}", "CHEMIN DE FER", "1B{RETURN}S "),
+    ] {
+        let mut g = Game::boot(&built().image, false);
+        assert!(g.text().contains("NEW GAME"), "the title screen:\n{}", g.text());
+        g.keys(&format!("{{RETURN}}{rights}"));
+        assert!(g.text().contains(name), "{name} on the options screen:\n{}", g.text());
+        g.keys("{RETURN}DEE{RETURN}");
+        g.keys(&round.repeat(3));
+        assert_money_kept(&g, name);
+        assert!(g.text().contains("DEE"), "{name}: the seat's name at the table:\n{}", g.text());
+        g.keys(QUIT);
+        let exit = g.exit.unwrap_or_else(|| panic!("{name}: back to BASIC:\n{}", g.text()));
+        assert_eq!(exit.code, 0, "{name}");
+        let saved = bac_game::save::decode(&g.disk().read(SAVE).unwrap().data).expect("a good save");
+        assert_eq!(saved.seats[0].name.as_bytes(), b"DEE", "{name}");
+    }
+}
+
+#[test]
+fn a_loadstar_session_saves_quits_and_comes_back_in_80_columns() {
+    let mut g = Game::boot(&built().image, true);
+    assert!(g.m.eighty_active(), "the 40/80 key down starts the game on the VDC");
+    g.keys("{RETURN}{RETURN}ADA{RETURN}4P{RETURN} ");
+    assert_money_kept(&g, "Loadstar");
+    g.keys(QUIT);
+    assert!(g.exit.is_some(), "quit to BASIC:\n{}", g.text());
+    let disk = g.disk();
+    let saved = bac_game::save::decode(&disk.read(SAVE).unwrap().data).unwrap();
+    assert_eq!(saved.seats[0].name.as_bytes(), b"ADA");
+    let roll = saved.seats[0].bankroll;
+    assert!(disk.find(b"BAC SAVE.NEW").is_none(), "the temporary file is gone");
+
+    // The next start offers the saved game (F1) and the table shows its bankroll.
+    let mut again = Game::boot(disk.as_bytes(), true);
+    assert!(again.text().contains("F1"), "the title offers the saved game:\n{}", again.text());
+    again.keys("{F1}");
+    let figure = bac_game::num::money(roll, bac_game::text::Lang::English);
+    assert!(again.text().contains("ADA"), "{}", again.text());
+    assert!(
+        again.text().contains(core::str::from_utf8(figure.as_bytes()).unwrap()),
+        "bankroll {roll:?}:\n{}",
+        again.text()
+    );
+}
+
+#[test]
+fn a_damaged_save_is_reported_and_a_fresh_game_starts() {
+    let image = image_with(|d| {
+        d.write_file(SAVE, FileType::Seq, b"BAC1\x01not a save at all, but long enough").unwrap();
+    });
+    let mut g = Game::boot(&image, false);
+    let title = g.text();
+    assert!(title.contains("NEW GAME"), "{title}");
+    assert!(!title.contains("F1 "), "a damaged save is not offered:\n{title}");
+    g.keys("{RETURN}{RETURN}BO{RETURN}1P{RETURN} ");
+    assert_money_kept(&g, "after a damaged save");
+}
+
+/// Plays a coup on `image`, quits, and checks that the failed save is reported with the
+/// choice to try again (RETURN, which fails again here) or to leave unsaved (RUN/STOP).
+fn quit_on_a_disk_that_cannot_save(image: &[u8], why: &str) {
+    let mut g = Game::boot(image, false);
+    g.keys("{RETURN}{RETURN}CY{RETURN}1P{RETURN} ");
+    assert_money_kept(&g, why);
+    g.keys(QUIT);
+    for attempt in ["first", "second"] {
+        let shown = g.text();
+        assert!(g.exit.is_none(), "{why}: the game waits after the {attempt} failed save:\n{shown}");
+        assert!(shown.contains(why) && shown.contains("TRY AGAIN"), "{why}, {attempt} save:\n{shown}");
+        if attempt == "first" {
+            g.keys("{RETURN}");
+        }
+    }
+    g.keys("{RUN/STOP}");
+    assert!(g.exit.is_some(), "{why}: RUN/STOP leaves unsaved:\n{}", g.text());
+    assert!(g.disk().find(SAVE).is_none(), "{why}");
+}
+
+#[test]
+fn a_write_protected_disk_says_so_and_lets_the_player_choose() {
+    // The 1581's soft write protection: a DOS version byte other than 'D' in the header
+    // (track 40, sector 0); the tab itself is not part of an image.
+    let mut image = built().image.clone();
+    image[HEADER_OFFSET + 2] = b'P';
+    assert!(Disk::from_bytes(&image).unwrap().is_write_protected());
+    quit_on_a_disk_that_cannot_save(&image, "WRITE PROTECTED");
+}
+
+#[test]
+fn a_full_disk_says_so_and_lets_the_player_choose() {
+    let image = image_with(|d| {
+        let free = usize::from(d.blocks_free());
+        d.write_file(b"FILLER", FileType::Prg, &vec![0; free * 254]).unwrap();
+        assert_eq!(d.blocks_free(), 0);
+    });
+    quit_on_a_disk_that_cannot_save(&image, "DISK FULL");
+}
