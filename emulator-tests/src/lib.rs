@@ -94,6 +94,7 @@ pub mod disk;
 pub mod editor;
 pub mod error;
 pub mod font;
+pub mod game;
 pub mod kernal;
 pub mod keys;
 pub mod machine;

@@ -138,6 +138,8 @@ pub struct Machine {
     /// The PCs of the last [`TRAIL`] instructions, a ring indexed by `steps`.
     trail: [u16; TRAIL],
     steps: usize,
+    /// Where [`Machine::run_to`] stops.
+    break_at: Vec<u16>,
 }
 
 /// How many recent PCs an error report lists.
@@ -182,7 +184,7 @@ impl Machine {
             b.ram_poke(0, MODE, 0x80);
             kernal.inactive_screen = [0, 0, 13];
         }
-        Machine { cpu, kernal, config, source_map: None, same_pc: 0, trail: [0; TRAIL], steps: 0 }
+        Machine { cpu, kernal, config, source_map: None, same_pc: 0, trail: [0; TRAIL], steps: 0, break_at: Vec::new() }
     }
 
     /// Installs the function that describes program addresses in error messages.
@@ -252,11 +254,26 @@ impl Machine {
         }
     }
 
+    /// Runs until the program is about to execute one of `pcs` (after at least one
+    /// instruction), returning `Ok(None)` there or when the cycle counter reaches `limit`;
+    /// tests and benchmarks use it to act when a program reaches a routine (the game's
+    /// keyboard read, say).
+    pub fn run_to(&mut self, pcs: &[u16], limit: u64) -> Result<Option<Exit>, RunError> {
+        self.break_at = pcs.to_vec();
+        let result = self.run_until(limit);
+        self.break_at.clear();
+        result
+    }
+
     /// Runs until the cycle counter reaches `limit` (`Ok(None)`), the program ends, or it
     /// fails. Front ends call this once a frame.
     pub fn run_until(&mut self, limit: u64) -> Result<Option<Exit>, RunError> {
+        let first = self.steps;
         while self.cpu.cycles < limit {
             let pc = self.cpu.registers.program_counter;
+            if !self.break_at.is_empty() && self.steps != first && self.break_at.contains(&pc) {
+                return Ok(None);
+            }
             if self.cpu.memory.slow_page(pc) {
                 match self.outside_ram(pc)? {
                     Flow::Execute => {}

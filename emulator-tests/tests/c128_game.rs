@@ -7,7 +7,7 @@
 mod game;
 
 use d81::{Disk, FileType};
-use game::{Game, built};
+use game::{Game, boot, built};
 
 /// The save file's name.
 const SAVE: &[u8] = b"BAC SAVE";
@@ -46,7 +46,7 @@ fn every_rule_set_plays_coups_with_the_money_kept() {
         // As banker: stake a chip and close; as punter: "Banco".
         ("{RIGHT}", "CHEMIN DE FER", "1B{RETURN}S "),
     ] {
-        let mut g = Game::boot(&built().image, false);
+        let mut g = boot(&built().image, false);
         assert!(g.text().contains("NEW GAME"), "the title screen:\n{}", g.text());
         g.keys(&format!("{{RETURN}}{rights}"));
         assert!(g.text().contains(name), "{name} on the options screen:\n{}", g.text());
@@ -64,7 +64,7 @@ fn every_rule_set_plays_coups_with_the_money_kept() {
 
 #[test]
 fn a_loadstar_session_saves_quits_and_comes_back_in_80_columns() {
-    let mut g = Game::boot(&built().image, true);
+    let mut g = boot(&built().image, true);
     assert!(g.m.eighty_active(), "the 40/80 key down starts the game on the VDC");
     g.keys("{RETURN}{RETURN}ADA{RETURN}4P{RETURN} ");
     assert_money_kept(&g, "Loadstar");
@@ -77,7 +77,7 @@ fn a_loadstar_session_saves_quits_and_comes_back_in_80_columns() {
     assert!(disk.find(b"BAC SAVE.NEW").is_none(), "the temporary file is gone");
 
     // The next start offers the saved game (F1) and the table shows its bankroll.
-    let mut again = Game::boot(disk.as_bytes(), true);
+    let mut again = boot(disk.as_bytes(), true);
     assert!(again.text().contains("F1"), "the title offers the saved game:\n{}", again.text());
     again.keys("{F1}");
     let figure = bac_game::num::money(roll, bac_game::text::Lang::English);
@@ -94,7 +94,7 @@ fn a_damaged_save_is_reported_and_a_fresh_game_starts() {
     let image = image_with(|d| {
         d.write_file(SAVE, FileType::Seq, b"BAC1\x01not a save at all, but long enough").unwrap();
     });
-    let mut g = Game::boot(&image, false);
+    let mut g = boot(&image, false);
     let title = g.text();
     assert!(title.contains("NEW GAME"), "{title}");
     assert!(!title.contains("F1 "), "a damaged save is not offered:\n{title}");
@@ -105,7 +105,7 @@ fn a_damaged_save_is_reported_and_a_fresh_game_starts() {
 /// Plays a coup on `image`, quits, and checks that the failed save is reported with the
 /// choice to try again (RETURN, which fails again here) or to leave unsaved (RUN/STOP).
 fn quit_on_a_disk_that_cannot_save(image: &[u8], why: &str) {
-    let mut g = Game::boot(image, false);
+    let mut g = boot(image, false);
     g.keys("{RETURN}{RETURN}CY{RETURN}1P{RETURN} ");
     assert_money_kept(&g, why);
     g.keys(QUIT);
@@ -140,4 +140,83 @@ fn a_full_disk_says_so_and_lets_the_player_choose() {
         assert_eq!(d.blocks_free(), 0);
     });
     quit_on_a_disk_that_cannot_save(&image, "DISK FULL");
+}
+
+#[test]
+fn a_hundred_thousand_random_keys_never_crash_leave_or_lose_money() {
+    // Keys the game answers somewhere (no Y or O, which would leave the table when RUN/STOP
+    // asks), RETURN more often so that coups get dealt, typed as fast as a person could
+    // (two frames down, two up) whether or not the game is listening: keys pressed while it
+    // deals are lost, as on the real machine. The seed is fixed so a failure replays;
+    // FUZZ_KEYS=N types N keys instead of 100,000.
+    let alphabet = [
+        "P",
+        "B",
+        "T",
+        "C",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+        "8",
+        "D",
+        "S",
+        "N",
+        " ",
+        "{RETURN}",
+        "{RETURN}",
+        "{RETURN}",
+        "{RUN/STOP}",
+        "{DOWN}",
+        "{UP}",
+        "{LEFT}",
+        "{RIGHT}",
+        "{F1}",
+        "{F7}",
+        "A",
+    ];
+    let keys: usize = std::env::var("FUZZ_KEYS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let mut state = 0x2545_F491u32;
+    let mut g = boot(&built().image, false);
+    for _ in 0..keys {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        g.type_blind(alphabet[(state % alphabet.len() as u32) as usize]);
+        assert!(g.exit.is_none(), "the game left without being asked to:\n{}", g.text());
+    }
+    // Each table counts its own coups, so count the settles seen.
+    let coups = g.settles.len();
+    assert!(keys < 100_000 || coups > 100, "only {coups} coups in {keys} keys");
+    assert_money_kept(&g, "random keys");
+    eprintln!("{keys} random keys: {coups} coups in {} frames", g.m.bus().frames);
+}
+
+/// The game's screens against the pictures in `tests/golden/` (the README shows them):
+/// the title, the betting screen and a dealt coup, in 40 and in 80 columns. Keys come at
+/// the same frames every run, so the shuffle, seeded from the frame counter and raster
+/// line, deals the same cards. `BLESS=1 cargo test -p emulator-tests --test c128_game`
+/// rewrites them; a mismatch writes the actual picture and a difference beside them.
+#[test]
+fn title_betting_and_dealt_coup_match_the_golden_screens() {
+    use emulator_tests::screenshot::compare_golden;
+    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    for (columns, eighty) in [("40", false), ("80", true)] {
+        let mut g = boot(&built().image, eighty);
+        let shot = |g: &Game, what: &str| {
+            let name = format!("game-{what}-{columns}.png");
+            let picture = g.m.screenshot(g.m.active_screen());
+            compare_golden(&picture, &golden.join(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        };
+        shot(&g, "title");
+        g.keys("{RETURN}{RIGHT}{RIGHT}{RETURN}ADA{RETURN}5P");
+        assert!(g.text().contains("PUNTO BANCO"), "{}", g.text());
+        shot(&g, "betting");
+        g.keys("{RETURN}");
+        assert_eq!(g.settles.len(), 1, "one coup dealt:\n{}", g.text());
+        shot(&g, "coup");
+    }
 }

@@ -48,8 +48,20 @@ fn decimal(out: &mut Digits, mut n: u32, separator: u8) {
             out.push_front(separator);
             count = 0;
         }
-        out.push_front(b'0' + (n % 10) as u8);
-        n /= 10;
+        // 16-bit division once the number fits: on the C128 a 32-bit division is a
+        // 32-step loop, and most figures on the screen are small.
+        let digit = match u16::try_from(n) {
+            Ok(small) => {
+                n = u32::from(small / 10);
+                (small % 10) as u8
+            }
+            Err(_) => {
+                let digit = (n % 10) as u8;
+                n /= 10;
+                digit
+            }
+        };
+        out.push_front(b'0' + digit);
         count += 1;
         if n == 0 {
             break;

@@ -1,0 +1,191 @@
+//! The C128 game (`firmware/game-prg`) in the emulator, played with keys the way a person
+//! plays it, for the game's tests and `bac bench`.
+//!
+//! Keys are typed when the game asks for one: the game reads the key matrix once a frame
+//! while it waits (its `Platform::key`), reports a key once when it goes down, and does not
+//! look at the keyboard while it draws or deals. So [`Game::keys`] runs the machine until the
+//! program is in that routine, holds the key down for the emulator's usual two frames, and
+//! runs on until the game asks again: each key is read exactly once, however long the game
+//! takes to answer it.
+
+use crate::keys::parse_keys;
+use crate::{Exit, Machine, Program, RunOptions, Screen, start};
+
+/// Where the game posts each settled coup (see firmware/game-prg/src/c128.rs).
+pub const MAILBOX: u16 = 0x0B00;
+/// Frames the game may take to answer one key before it is called stuck.
+pub const MAX_FRAMES_PER_KEY: u64 = 3_000;
+
+/// The address of `<C128 as Platform>::key` in the game's symbol map (`bac.map`).
+pub fn key_routine(map: &str) -> Option<u16> {
+    symbol(map, |name| name.contains("C128") && name.ends_with("Platform3key"))
+}
+
+/// The first symbol of a map (`addr name` lines) whose name passes `wanted`.
+pub fn symbol(map: &str, wanted: impl Fn(&str) -> bool) -> Option<u16> {
+    map.lines().find_map(|l| {
+        let (addr, name) = l.split_once(' ')?;
+        if wanted(name) { u16::from_str_radix(addr, 16).ok() } else { None }
+    })
+}
+
+/// One settled coup as the mailbox reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settle {
+    /// Coups settled since the table opened.
+    pub coups: u16,
+    /// All money at the table before the coup, in cents.
+    pub before: u32,
+    /// And after it.
+    pub after: u32,
+}
+
+/// A game being played.
+pub struct Game {
+    /// The machine.
+    pub m: Machine,
+    key_routine: u16,
+    /// Every settle seen, in order.
+    pub settles: Vec<Settle>,
+    last_mailbox: [u8; 10],
+    /// Set when the program has ended.
+    pub exit: Option<Exit>,
+}
+
+impl Game {
+    /// Boots `image` (40 columns, or 80 with the 40/80 key down) and runs it to the title
+    /// screen's first key request. `key_routine` is from [`key_routine`].
+    pub fn boot(image: &[u8], eighty: bool, key_routine: u16) -> Game {
+        let mut options = RunOptions::default();
+        options.config.eighty_columns = eighty;
+        options.config.max_cycles = u64::MAX;
+        let m = start(Program::D81 { image, origin: "bac.d81" }, options).expect("boots");
+        let mut g = Game { m, key_routine, settles: Vec::new(), last_mailbox: [0; 10], exit: None };
+        g.wait_for_key_request();
+        // The game clears the mailbox as it starts (it held the boot sector).
+        assert_eq!(g.mailbox(), [0; 10], "the mailbox is clear at the title screen");
+        g.last_mailbox = g.mailbox();
+        g.settles.clear();
+        g
+    }
+
+    fn mailbox(&self) -> [u8; 10] {
+        core::array::from_fn(|i| self.m.bus().ram_peek(0, MAILBOX + i as u16))
+    }
+
+    fn note_settle(&mut self) {
+        let b = self.mailbox();
+        if b != self.last_mailbox {
+            self.last_mailbox = b;
+            self.settles.push(Settle {
+                coups: u16::from_le_bytes([b[0], b[1]]),
+                before: u32::from_le_bytes([b[2], b[3], b[4], b[5]]),
+                after: u32::from_le_bytes([b[6], b[7], b[8], b[9]]),
+            });
+        }
+    }
+
+    /// Runs until the game reads the keyboard (or ends). Panics if it takes longer than
+    /// [`MAX_FRAMES_PER_KEY`] frames: the game is stuck.
+    pub fn wait_for_key_request(&mut self) {
+        if self.exit.is_none() && self.m.cpu.registers.program_counter != self.key_routine {
+            let frame = self.m.config.standard.cycles_per_frame() * 2;
+            let limit = self.m.cpu.cycles + MAX_FRAMES_PER_KEY * frame;
+            match self.m.run_to(&[self.key_routine], limit) {
+                Ok(Some(exit)) => self.exit = Some(exit),
+                Ok(None) if self.m.cpu.registers.program_counter == self.key_routine => {}
+                Ok(None) => {
+                    panic!("the game has not asked for a key for {MAX_FRAMES_PER_KEY} frames:\n{}", self.text())
+                }
+                Err(e) => panic!("the game crashed: {e}\n{}", self.text()),
+            }
+        }
+        // The game posts a settle byte by byte; while it waits for a key the post is whole.
+        self.note_settle();
+    }
+
+    fn step(&mut self, cycles: u64) {
+        match self.m.run_until(self.m.cpu.cycles + cycles) {
+            Ok(Some(exit)) => self.exit = Some(exit),
+            Ok(None) => {}
+            Err(e) => panic!("the game crashed: {e}\n{}", self.text()),
+        }
+    }
+
+    /// Types a script (characters, names in braces as `bac run --keys` spells them), each
+    /// key when the game asks for one; runs until it asks again or ends.
+    pub fn keys(&mut self, script: &str) {
+        for event in parse_keys(script).unwrap_or_else(|e| panic!("{script:?}: {e}")) {
+            if self.exit.is_some() {
+                return;
+            }
+            self.wait_for_key_request();
+            self.m.bus_mut().keyboard.type_events([event]);
+            while !self.m.bus().keyboard.script_done() && self.exit.is_none() {
+                self.step(2_000);
+            }
+            self.wait_for_key_request();
+        }
+    }
+
+    /// Types a key without waiting for the game to ask: it goes down at once and stays down
+    /// for the usual two frames, and is lost if the game is busy all that time, as a key
+    /// pressed during a deal is on the real machine. Every key request on the way is used to
+    /// read the mailbox. For fuzzing, where keys should keep coming whatever the game does.
+    pub fn type_blind(&mut self, key: &str) {
+        self.m.bus_mut().keyboard.type_events(parse_keys(key).unwrap_or_else(|e| panic!("{key:?}: {e}")));
+        while !self.m.bus().keyboard.script_done() && self.exit.is_none() {
+            match self.m.run_to(&[self.key_routine], self.m.cpu.cycles + 2_000) {
+                Ok(Some(exit)) => self.exit = Some(exit),
+                Ok(None) if self.m.cpu.registers.program_counter == self.key_routine => self.note_settle(),
+                Ok(None) => {}
+                Err(e) => panic!("the game crashed: {e}\n{}", self.text()),
+            }
+        }
+    }
+
+    /// The active screen as text.
+    pub fn text(&self) -> String {
+        self.m.screen_text(self.m.active_screen())
+    }
+
+    /// One screen as text.
+    pub fn screen(&self, screen: Screen) -> String {
+        self.m.screen_text(screen)
+    }
+
+    /// The disk as the game left it.
+    pub fn disk(&self) -> d81::Disk {
+        d81::Disk::from_bytes(&self.m.disk_image().expect("a disk in drive 8")).expect("a good image")
+    }
+
+    /// Types one key, then runs until the game asks for the next, returning the cycles from
+    /// the last time the program entered any of `marks` to that request (`None` if it never
+    /// did): how long the game took from, say, drawing the last card to its settled screen.
+    pub fn time_from_last(&mut self, key: &str, marks: &[u16]) -> Option<u64> {
+        self.wait_for_key_request();
+        self.m.bus_mut().keyboard.type_events(parse_keys(key).expect("a key"));
+        while !self.m.bus().keyboard.script_done() && self.exit.is_none() {
+            self.step(2_000);
+        }
+        let mut stops = marks.to_vec();
+        stops.push(self.key_routine);
+        let mut last = None;
+        let frame = self.m.config.standard.cycles_per_frame() * 2;
+        let limit = self.m.cpu.cycles + MAX_FRAMES_PER_KEY * frame;
+        loop {
+            match self.m.run_to(&stops, limit) {
+                Ok(None) if self.m.cpu.registers.program_counter == self.key_routine => break,
+                Ok(None) if self.m.cpu.cycles < limit => last = Some(self.m.cpu.cycles),
+                Ok(None) => panic!("the game has not asked for a key for {MAX_FRAMES_PER_KEY} frames"),
+                Ok(Some(exit)) => {
+                    self.exit = Some(exit);
+                    return None;
+                }
+                Err(e) => panic!("the game crashed: {e}\n{}", self.text()),
+            }
+        }
+        self.note_settle();
+        last.map(|at| self.m.cpu.cycles - at)
+    }
+}
