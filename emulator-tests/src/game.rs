@@ -8,11 +8,13 @@
 //! runs on until the game asks again: each key is read exactly once, however long the game
 //! takes to answer it.
 
-use crate::keys::parse_keys;
-use crate::{Exit, Machine, Program, RunOptions, Screen, start};
+use crate::keys::{KeyEvent, parse_keys};
+use crate::{Config, Exit, Machine, Program, RunOptions, Screen, start};
 
 /// Where the game posts each settled coup (see firmware/game-prg/src/c128.rs).
 pub const MAILBOX: u16 = 0x0B00;
+/// Frames a key typed by [`Game::keys`] stays down (a quick typist's press).
+pub const HOLD_FRAMES: u64 = 3;
 /// Frames the game may take to answer one key before it is called stuck.
 pub const MAX_FRAMES_PER_KEY: u64 = 3_000;
 
@@ -56,9 +58,14 @@ impl Game {
     /// Boots `image` (40 columns, or 80 with the 40/80 key down) and runs it to the title
     /// screen's first key request. `key_routine` is from [`key_routine`].
     pub fn boot(image: &[u8], eighty: bool, key_routine: u16) -> Game {
-        let mut options = RunOptions::default();
-        options.config.eighty_columns = eighty;
-        options.config.max_cycles = u64::MAX;
+        let config = Config { eighty_columns: eighty, ..Config::default() };
+        Game::boot_with(image, config, key_routine)
+    }
+
+    /// [`Game::boot`] on a machine of another configuration (NTSC, say).
+    pub fn boot_with(image: &[u8], mut config: Config, key_routine: u16) -> Game {
+        config.max_cycles = u64::MAX;
+        let options = RunOptions { config, ..RunOptions::default() };
         let m = start(Program::D81 { image, origin: "bac.d81" }, options).expect("boots");
         let mut g = Game { m, key_routine, settles: Vec::new(), last_mailbox: [0; 10], exit: None };
         g.wait_for_key_request();
@@ -114,15 +121,33 @@ impl Game {
 
     /// Types a script (characters, names in braces as `bac run --keys` spells them), each
     /// key when the game asks for one; runs until it asks again or ends.
+    ///
+    /// Each key goes down when the game asks for the second time (so that it has seen the
+    /// keyboard with every key up: the driver ignores keys held since it last looked) and
+    /// is held for [`HOLD_FRAMES`] frames.
     pub fn keys(&mut self, script: &str) {
         for event in parse_keys(script).unwrap_or_else(|e| panic!("{script:?}: {e}")) {
             if self.exit.is_some() {
                 return;
             }
+            // Let the game read the keyboard once with the last key up: it reports a key
+            // when it sees it go down, so a key pressed again at once would not count.
             self.wait_for_key_request();
-            self.m.bus_mut().keyboard.type_events([event]);
-            while !self.m.bus().keyboard.script_done() && self.exit.is_none() {
-                self.step(2_000);
+            self.step(1);
+            self.wait_for_key_request();
+            let frame = self.m.config.standard.cycles_per_frame() * if self.m.bus().vic.fast() { 2 } else { 1 };
+            match event {
+                KeyEvent::Press(press) => {
+                    for &k in &press.keys {
+                        self.m.bus_mut().keyboard.set_key(k, true);
+                    }
+                    self.step(HOLD_FRAMES * frame);
+                    for &k in &press.keys {
+                        self.m.bus_mut().keyboard.set_key(k, false);
+                    }
+                    self.step(frame);
+                }
+                KeyEvent::Wait(frames) => self.step(u64::from(frames) * frame),
             }
             self.wait_for_key_request();
         }

@@ -220,3 +220,62 @@ fn title_betting_and_dealt_coup_match_the_golden_screens() {
         shot(&g, "coup");
     }
 }
+
+#[test]
+fn the_help_pages_come_from_the_disk_in_both_widths() {
+    for eighty in [false, true] {
+        let mut g = boot(&built().image, eighty);
+        g.keys("{F5}");
+        let page = g.text();
+        assert!(page.contains("BACCARAT FOR THE COMMODORE 128 - HELP"), "the first page of BAC HELP:\n{page}");
+        g.keys(" ");
+        assert_ne!(g.text(), page, "the next page");
+        g.keys("{RUN/STOP}");
+        assert!(g.text().contains("NEW GAME"), "back at the title:\n{}", g.text());
+    }
+}
+
+#[test]
+fn cards_sound_on_the_sid_unless_the_sound_is_off() {
+    // Options: the sixth line is the sound; LEFT or RIGHT switches it.
+    for (options, sound) in [("", true), ("{DOWN}{DOWN}{DOWN}{DOWN}{DOWN}{RIGHT}", false)] {
+        let mut g = boot(&built().image, false);
+        g.keys(&format!("{{RETURN}}{{RIGHT}}{{RIGHT}}{options}"));
+        assert!(g.text().contains(if sound { " ON" } else { " OFF" }), "{}", g.text());
+        g.keys("{RETURN}SID{RETURN}1P");
+        let before = g.m.bus().sid.log.len();
+        g.keys("{RETURN}");
+        let writes = g.m.bus().sid.log.len() - before;
+        assert_eq!(g.settles.len(), 1);
+        assert_eq!(
+            writes > 0,
+            sound,
+            "{writes} SID writes during a coup with the sound {}",
+            if sound { "on" } else { "off" }
+        );
+    }
+}
+
+#[test]
+fn the_options_switch_between_40_and_80_columns() {
+    use emulator_tests::Screen::{Eighty, Forty};
+    let mut g = boot(&built().image, false);
+    assert!(!g.screen(Eighty).contains("NEW GAME"), "the title is on the VIC-IIe only");
+    // The eighth line is the screen width: the options move to the VDC, and back.
+    g.keys("{RETURN}{DOWN}{DOWN}{DOWN}{DOWN}{DOWN}{DOWN}{DOWN}{RIGHT}");
+    let eighty = g.screen(Eighty);
+    assert!(eighty.contains("TABLE OPTIONS") && eighty.contains("COLUMNS          80"), "{eighty}");
+    g.keys("{RIGHT}");
+    let forty = g.screen(Forty);
+    assert!(forty.contains("TABLE OPTIONS") && forty.contains("COLUMNS          40"), "{forty}");
+}
+
+#[test]
+fn an_ntsc_machine_plays_too() {
+    use emulator_tests::chips::vic::VideoStandard;
+    let config = emulator_tests::Config { standard: VideoStandard::Ntsc, ..emulator_tests::Config::default() };
+    let mut g = Game::boot_with(&built().image, config, built().key_routine);
+    g.keys("{RETURN}{RETURN}NED{RETURN}1P{RETURN} ");
+    assert_money_kept(&g, "NTSC");
+    assert!(g.text().contains("NED"), "{}", g.text());
+}
