@@ -16,7 +16,7 @@
 //! path = "../target/bac.prg"     # relative to the manifest
 //! game = true                    # made by a build step; `--game PATH` replaces the path
 //!                                # or game_suffix = "-bank1": another file of that build,
-//!                                # `--game bac.prg` gives bac-bank1.prg
+//!                                # `--game bac.prg` gives bac-bank1.prg (left out if absent)
 //!
 //! [[file]]
 //! name = "BAC HELP"
@@ -269,6 +269,11 @@ impl Manifest {
                 }
                 _ => spec.path.clone(),
             };
+            // A program given with --game that has no such companion (a test program
+            // without interpreted code) simply goes on the disk alone.
+            if spec.game_suffix.is_some() && game.is_some() && !path.exists() {
+                continue;
+            }
             if (spec.game || spec.game_suffix.is_some()) && !path.exists() {
                 return Err(ManifestError::GameMissing { path });
             }

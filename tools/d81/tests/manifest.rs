@@ -52,6 +52,17 @@ fn the_game_disk_builds_as_issue_5_asks() {
 }
 
 #[test]
+fn a_game_without_a_bank_1_file_goes_on_the_disk_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("hello.prg");
+    std::fs::write(&game, [0x01, 0x1c, 0x60]).unwrap();
+    let manifest = Manifest::load(&game_manifest()).unwrap();
+    let disk = manifest.build(Some(&game)).unwrap();
+    let names: Vec<Vec<u8>> = disk.entries().into_iter().map(|e| e.name).collect();
+    assert_eq!(names, [b"BAC".to_vec(), b"BAC HELP".to_vec()]);
+}
+
+#[test]
 fn a_missing_game_says_how_to_build_it() {
     let dir = tempfile::tempdir().unwrap();
     let manifest = Manifest::load(&game_manifest()).unwrap();
