@@ -25,12 +25,8 @@ impl Xorshift32 {
     /// The next 32 bits.
     #[inline]
     pub fn next_word(&mut self) -> u32 {
-        let mut x = self.state;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        self.state = x;
-        x
+        self.state = step(self.state);
+        self.state
     }
 
     /// A uniform integer in `0..n`, or 0 when `n` is 0 or 1.
@@ -43,12 +39,28 @@ impl Xorshift32 {
         if n <= 1 {
             return 0;
         }
-        let bits = 16 - (n - 1).leading_zeros();
+        self.below_shifted(n, (n - 1).leading_zeros() as u8)
+    }
+
+    /// [`Xorshift32::below`] for `n` of at least 2, given `shift = (n - 1).leading_zeros()`.
+    ///
+    /// Counting leading zeros costs the 6502 about 600 cycles (LLVM's AVR back end counts
+    /// them with a population count), so the shuffle works the shift out once for each run
+    /// of `n` that shares it instead of once per card.
+    #[inline]
+    pub(crate) fn below_shifted(&mut self, n: u16, shift: u8) -> u16 {
         loop {
-            // The top `bits` bits of the word. Shifting the top half (a byte move on the
-            // 6502) and then 16 bits is the same number as shifting all 32 bits by
-            // `32 - bits`, which the 6502 would do a bit at a time across four bytes.
-            let candidate = ((self.next_word() >> 16) as u16) >> (16 - bits);
+            // The top `16 - shift` bits of the word, that is its top half shifted right by
+            // `shift`. A variable shift is a loop of one-bit steps on the 6502, so it is
+            // kept short: from 8 on, the top byte shifted by `shift - 8` (0 to 7 steps of
+            // one byte); below 8, the top half shifted left by `8 - shift` into a third
+            // byte, then the top two bytes (the same number, in 8 - shift steps).
+            let top = (self.next_word() >> 16) as u16;
+            let candidate = if shift >= 8 {
+                u16::from(((top >> 8) as u8) >> (shift - 8))
+            } else {
+                ((u32::from(top) << (8 - shift)) >> 8) as u16
+            };
             if candidate < n {
                 return candidate;
             }
@@ -60,6 +72,40 @@ impl Xorshift32 {
     pub fn happens(&mut self, chance: Chance) -> bool {
         (self.next_word() >> 16) < chance.0
     }
+}
+
+/// One xorshift32 step, `x ^= x << 13; x ^= x >> 17; x ^= x << 5`, spelt so that the
+/// 6502 translation does no nibble swaps.
+///
+/// LLVM's AVR back end shifts a `u32` left by 13 or 5 with `swap` (exchange nibbles) and
+/// masks, which the AVR does in one cycle and our translation in a subroutine call. Both
+/// shifts are instead a byte move and a shift right by 3, the way one writes xorshift on
+/// the 6502 by hand:
+///
+/// - `x << 13` is `((x << 8) >> 3) << 8`: the low three bytes moved up one, shifted right
+///   by 3 (the bits that fall off the bottom byte are the zeros moved in), moved up again
+///   (dropping the byte the first move let through);
+/// - `x << 5` is `(x >> 3) << 8` for the top three bytes, and the low byte shifted left by
+///   5 for the bottom one.
+///
+/// Written together, LLVM would fold these back into the shifts by 13 and 5, so on AVR
+/// [`shr3`] is kept out of line. The tests compare this with the three shifts as written
+/// above, over many states.
+#[inline(always)]
+fn step(mut x: u32) -> u32 {
+    x ^= shr3(x << 8) << 8;
+    x ^= x >> 17;
+    let low = x as u8;
+    x ^= (shr3(x) << 8) | u32::from(low << 5);
+    x
+}
+
+/// `x >> 3`: twelve one-bit shifts on the 6502. Not inlined on AVR, so that LLVM cannot
+/// see through it and turn [`step`]'s shifts back into left shifts (see there); on the
+/// host it is an ordinary shift that folds away.
+#[cfg_attr(target_arch = "avr", inline(never))]
+fn shr3(x: u32) -> u32 {
+    x >> 3
 }
 
 /// A probability in 65,536ths: how the firmware stores the mixed strategies of the
@@ -165,6 +211,79 @@ mod tests {
         let mut bytes = [0u8; 6];
         a.fill_bytes(&mut bytes);
         assert_eq!(bytes[..4], b.next_word().to_le_bytes());
+    }
+
+    /// The generator as Marsaglia wrote it: the reference [`step`] must match bit for bit.
+    fn reference_step(mut x: u32) -> u32 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    }
+
+    /// `below` as it was first written: the bit count of `n - 1`, then the top that many
+    /// bits of each word until one is below `n`.
+    fn reference_below(state: &mut u32, n: u16) -> u16 {
+        if n <= 1 {
+            return 0;
+        }
+        let bits = 16 - (n - 1).leading_zeros();
+        loop {
+            *state = reference_step(*state);
+            let candidate = ((*state >> 16) as u16) >> (16 - bits);
+            if candidate < n {
+                return candidate;
+            }
+        }
+    }
+
+    #[test]
+    fn step_matches_the_three_shifts_over_many_states() {
+        // Every single bit, every byte pattern in each byte, and a long walk of the
+        // generator itself (which visits states all over the 32-bit range).
+        let singles = (0..32).map(|b| 1u32 << b);
+        let bytes = (0..4).flat_map(|k| (0..=255u32).map(move |v| v << (8 * k)));
+        let edges = [0, u32::MAX, 0x8000_0000, 0x7FFF_FFFF, 0xAAAA_AAAA, 0x5555_5555];
+        for x in singles.chain(bytes).chain(edges) {
+            assert_eq!(step(x), reference_step(x), "{x:#010x}");
+        }
+        let mut x = 1u32;
+        for _ in 0..1_000_000 {
+            let next = step(x);
+            assert_eq!(next, reference_step(x), "{x:#010x}");
+            // Mix in a multiplicative walk too, so the states do not follow one orbit only.
+            x = next ^ x.wrapping_mul(0x9E37_79B9);
+        }
+    }
+
+    #[test]
+    fn below_matches_the_reference_for_every_n_and_many_seeds() {
+        for seed in [1u32, 2, 3, 7, 99, 12_345, 0xDEAD_BEEF, u32::MAX] {
+            let mut rng = Xorshift32::new(seed);
+            let mut reference = rng.state;
+            for n in (0..=u16::MAX).chain([0, 1, 2, 3, 255, 256, 257, 416, 32_768, 32_769, u16::MAX]) {
+                assert_eq!(rng.below(n), reference_below(&mut reference, n), "seed {seed}, n {n}");
+                assert_eq!(rng.state, reference, "seed {seed}, n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn below_shifted_takes_the_same_draws_for_every_shift() {
+        let mut rng = Xorshift32::new(4242);
+        let mut reference = rng.state;
+        for _ in 0..200 {
+            for shift in 0..16u32 {
+                // The smallest, a middle and the largest `n` with this shift.
+                let low = (0x8000u32 >> shift) + 1;
+                let high = (0x1_0000u32 >> shift).min(u32::from(u16::MAX));
+                for n in [low, (low + high) / 2, high] {
+                    let n = n as u16;
+                    assert_eq!(rng.below_shifted(n, shift as u8), reference_below(&mut reference, n), "n {n}");
+                    assert_eq!(rng.state, reference);
+                }
+            }
+        }
     }
 
     #[test]

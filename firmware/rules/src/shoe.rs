@@ -144,11 +144,7 @@ impl Shoe {
     /// Shuffles all cards back into the shoe: Fisher–Yates, each swap partner drawn without
     /// bias by [`Xorshift32::below`].
     pub fn shuffle(&mut self, rng: &mut Xorshift32) {
-        let cards = &mut self.cards[..usize::from(self.len)];
-        for i in (1..cards.len()).rev() {
-            let j = usize::from(rng.below(i as u16 + 1));
-            cards.swap(i, j);
-        }
+        fisher_yates(&mut self.cards[..usize::from(self.len)], rng);
         self.next = 0;
         self.coup_start = 0;
         self.cut = CutState::InShoe;
@@ -207,11 +203,7 @@ impl Shoe {
         let on_table = usize::from(self.next - self.coup_start);
         let all = &mut self.cards[..usize::from(self.len)];
         all.rotate_left(usize::from(self.coup_start));
-        let discards = &mut all[on_table..];
-        for i in (1..discards.len()).rev() {
-            let j = usize::from(rng.below(i as u16 + 1));
-            discards.swap(i, j);
-        }
+        fisher_yates(&mut all[on_table..], rng);
         self.coup_start = 0;
         self.next = on_table as u16;
         // The marker went out long ago; the replenished cards finish this coup only.
@@ -224,12 +216,82 @@ impl Shoe {
     }
 }
 
+/// Fisher–Yates: for `i` from the last card down to 1, swap card `i` with card
+/// `j = rng.below(i + 1)`.
+///
+/// The same draws as calling [`Xorshift32::below`] for each card, arranged for the 6502:
+/// the cards are taken in bands of equal `i.leading_zeros()` (with eight decks `i` in
+/// 256–415, then 128–255, ...), so the shift `below` needs is worked out once per band
+/// instead of once per card, and the generator's state stays in registers throughout.
+fn fisher_yates(cards: &mut [Card], rng: &mut Xorshift32) {
+    let Some(last) = cards.len().checked_sub(1) else { return };
+    let mut state = rng.clone();
+    let mut i = last as u16;
+    let mut shift = i.leading_zeros() as u8;
+    while i > 0 {
+        // The smallest `i` whose leading zeros are `shift`.
+        let low = 0x8000u16 >> shift;
+        while i >= low {
+            let j = state.below_shifted(i + 1, shift);
+            let (a, b) = (cards[usize::from(i)], cards[usize::from(j)]);
+            cards[usize::from(i)] = b;
+            cards[usize::from(j)] = a;
+            i -= 1;
+        }
+        shift += 1;
+    }
+    *rng = state;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn quiet() -> impl FnMut(ShoeNews) {
         |_| {}
+    }
+
+    /// The shuffle as it was first written, on `Xorshift32::below`: the band-wise
+    /// [`fisher_yates`] must leave the same cards and the same generator.
+    fn reference_fisher_yates(cards: &mut [Card], rng: &mut Xorshift32) {
+        for i in (1..cards.len()).rev() {
+            let j = usize::from(rng.below(i as u16 + 1));
+            cards.swap(i, j);
+        }
+    }
+
+    #[test]
+    fn fisher_yates_matches_the_reference_for_every_length_and_many_seeds() {
+        let fresh: [Card; MAX_CARDS] = core::array::from_fn(|i| Card::in_fresh_decks(i as u16));
+        for seed in (0..40u32).chain([12_345, 0xDEAD_BEEF, u32::MAX]) {
+            for len in 0..=MAX_CARDS {
+                let mut rng = Xorshift32::new(seed.wrapping_mul(2_654_435_761).wrapping_add(len as u32));
+                let mut reference_rng = rng.clone();
+                let (mut cards, mut reference) = (fresh, fresh);
+                fisher_yates(&mut cards[..len], &mut rng);
+                reference_fisher_yates(&mut reference[..len], &mut reference_rng);
+                assert_eq!(cards, reference, "seed {seed}, {len} cards");
+                assert_eq!(rng, reference_rng, "seed {seed}, {len} cards");
+            }
+        }
+    }
+
+    #[test]
+    fn shuffle_matches_the_reference_for_every_deck_count() {
+        for decks in 1..=MAX_DECKS {
+            for seed in 0..50 {
+                let mut shoe = Shoe::new(decks, EndOfShoe::ReshuffleAt { remaining: 8 }, Burn::None).unwrap();
+                let mut reference: [Card; MAX_CARDS] = shoe.cards;
+                let (mut rng, mut reference_rng) = (Xorshift32::new(seed), Xorshift32::new(seed));
+                // Twice: the second shuffle starts from the first one's order.
+                for _ in 0..2 {
+                    shoe.shuffle(&mut rng);
+                    reference_fisher_yates(&mut reference[..usize::from(shoe.size())], &mut reference_rng);
+                    assert_eq!(shoe.undealt(), &reference[..usize::from(shoe.size())], "{decks} decks, seed {seed}");
+                    assert_eq!(rng, reference_rng);
+                }
+            }
+        }
     }
 
     #[test]
