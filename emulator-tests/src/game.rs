@@ -4,9 +4,9 @@
 //! Keys are typed when the game asks for one: the game reads the key matrix once a frame
 //! while it waits (its `Platform::key`), reports a key once when it goes down, and does not
 //! look at the keyboard while it draws or deals. So [`Game::keys`] runs the machine until the
-//! program is in that routine, holds the key down for the emulator's usual two frames, and
-//! runs on until the game asks again: each key is read exactly once, however long the game
-//! takes to answer it.
+//! program is in that routine (twice: the game must see every key up before a new one goes
+//! down), holds the key down for [`HOLD_FRAMES`] frames, and runs on until the game asks
+//! again: each key is read exactly once, however long the game takes to answer it.
 
 use crate::keys::{KeyEvent, parse_keys};
 use crate::{Config, Exit, Machine, Program, RunOptions, Screen, start};
@@ -92,30 +92,73 @@ impl Game {
         }
     }
 
+    /// CPU cycles in one frame at the clock the program runs at now (FAST doubles them).
+    fn frame_cycles(&self) -> u64 {
+        self.m.config.standard.cycles_per_frame() * if self.m.bus().vic.fast() { 2 } else { 1 }
+    }
+
+    /// The cycle count by which the game must have asked for a key again: at most
+    /// [`MAX_FRAMES_PER_KEY`] frames from now, counted at 2 MHz.
+    fn key_deadline(&self) -> u64 {
+        self.m.cpu.cycles + MAX_FRAMES_PER_KEY * self.m.config.standard.cycles_per_frame() * 2
+    }
+
+    /// Runs to one of `pcs` (see [`Machine::run_to`]) or `limit`. Returns whether the
+    /// program is still running (its exit is kept); panics with the screen if it crashed.
+    fn run_to(&mut self, pcs: &[u16], limit: u64) -> bool {
+        match self.m.run_to(pcs, limit) {
+            Ok(Some(exit)) => {
+                self.exit = Some(exit);
+                false
+            }
+            Ok(None) => true,
+            Err(e) => panic!("the game crashed: {e}\n{}", self.text()),
+        }
+    }
+
+    fn at_key_request(&self) -> bool {
+        self.m.cpu.registers.program_counter == self.key_routine
+    }
+
     /// Runs until the game reads the keyboard (or ends). Panics if it takes longer than
     /// [`MAX_FRAMES_PER_KEY`] frames: the game is stuck.
     pub fn wait_for_key_request(&mut self) {
-        if self.exit.is_none() && self.m.cpu.registers.program_counter != self.key_routine {
-            let frame = self.m.config.standard.cycles_per_frame() * 2;
-            let limit = self.m.cpu.cycles + MAX_FRAMES_PER_KEY * frame;
-            match self.m.run_to(&[self.key_routine], limit) {
-                Ok(Some(exit)) => self.exit = Some(exit),
-                Ok(None) if self.m.cpu.registers.program_counter == self.key_routine => {}
-                Ok(None) => {
-                    panic!("the game has not asked for a key for {MAX_FRAMES_PER_KEY} frames:\n{}", self.text())
-                }
-                Err(e) => panic!("the game crashed: {e}\n{}", self.text()),
-            }
+        if self.exit.is_none()
+            && !self.at_key_request()
+            && self.run_to(&[self.key_routine], self.key_deadline())
+            && !self.at_key_request()
+        {
+            panic!("the game has not asked for a key for {MAX_FRAMES_PER_KEY} frames:\n{}", self.text());
         }
         // The game posts a settle byte by byte; while it waits for a key the post is whole.
         self.note_settle();
     }
 
     fn step(&mut self, cycles: u64) {
-        match self.m.run_until(self.m.cpu.cycles + cycles) {
-            Ok(Some(exit)) => self.exit = Some(exit),
-            Ok(None) => {}
-            Err(e) => panic!("the game crashed: {e}\n{}", self.text()),
+        self.run_to(&[], self.m.cpu.cycles + cycles);
+    }
+
+    /// Presses one key of a script when the game asks for one, holds it [`HOLD_FRAMES`]
+    /// frames and lets it go for a frame (a wait just lets its frames pass).
+    fn press(&mut self, event: KeyEvent) {
+        // Let the game read the keyboard once with the last key up: it reports a key when
+        // it sees it go down, so a key pressed again at once would not count.
+        self.wait_for_key_request();
+        self.step(1);
+        self.wait_for_key_request();
+        let frame = self.frame_cycles();
+        match event {
+            KeyEvent::Press(press) => {
+                for &k in &press.keys {
+                    self.m.bus_mut().keyboard.set_key(k, true);
+                }
+                self.step(HOLD_FRAMES * frame);
+                for &k in &press.keys {
+                    self.m.bus_mut().keyboard.set_key(k, false);
+                }
+                self.step(frame);
+            }
+            KeyEvent::Wait(frames) => self.step(u64::from(frames) * frame),
         }
     }
 
@@ -130,25 +173,7 @@ impl Game {
             if self.exit.is_some() {
                 return;
             }
-            // Let the game read the keyboard once with the last key up: it reports a key
-            // when it sees it go down, so a key pressed again at once would not count.
-            self.wait_for_key_request();
-            self.step(1);
-            self.wait_for_key_request();
-            let frame = self.m.config.standard.cycles_per_frame() * if self.m.bus().vic.fast() { 2 } else { 1 };
-            match event {
-                KeyEvent::Press(press) => {
-                    for &k in &press.keys {
-                        self.m.bus_mut().keyboard.set_key(k, true);
-                    }
-                    self.step(HOLD_FRAMES * frame);
-                    for &k in &press.keys {
-                        self.m.bus_mut().keyboard.set_key(k, false);
-                    }
-                    self.step(frame);
-                }
-                KeyEvent::Wait(frames) => self.step(u64::from(frames) * frame),
-            }
+            self.press(event);
             self.wait_for_key_request();
         }
     }
@@ -159,12 +184,9 @@ impl Game {
     /// read the mailbox. For fuzzing, where keys should keep coming whatever the game does.
     pub fn type_blind(&mut self, key: &str) {
         self.m.bus_mut().keyboard.type_events(parse_keys(key).unwrap_or_else(|e| panic!("{key:?}: {e}")));
-        while !self.m.bus().keyboard.script_done() && self.exit.is_none() {
-            match self.m.run_to(&[self.key_routine], self.m.cpu.cycles + 2_000) {
-                Ok(Some(exit)) => self.exit = Some(exit),
-                Ok(None) if self.m.cpu.registers.program_counter == self.key_routine => self.note_settle(),
-                Ok(None) => {}
-                Err(e) => panic!("the game crashed: {e}\n{}", self.text()),
+        while !self.m.bus().keyboard.script_done() && self.run_to(&[self.key_routine], self.m.cpu.cycles + 2_000) {
+            if self.at_key_request() {
+                self.note_settle();
             }
         }
     }
@@ -184,31 +206,29 @@ impl Game {
         d81::Disk::from_bytes(&self.m.disk_image().expect("a disk in drive 8")).expect("a good image")
     }
 
-    /// Types one key, then runs until the game asks for the next, returning the cycles from
-    /// the last time the program entered any of `marks` to that request (`None` if it never
-    /// did): how long the game took from, say, drawing the last card to its settled screen.
+    /// Types one key as [`Game::keys`] does, then runs until the game asks for the next,
+    /// returning the cycles from the last time the program entered any of `marks` to that
+    /// request (`None` if it never did): how long the game took from, say, drawing the last
+    /// card to its settled screen.
     pub fn time_from_last(&mut self, key: &str, marks: &[u16]) -> Option<u64> {
-        self.wait_for_key_request();
-        self.m.bus_mut().keyboard.type_events(parse_keys(key).expect("a key"));
-        while !self.m.bus().keyboard.script_done() && self.exit.is_none() {
-            self.step(2_000);
+        for event in parse_keys(key).unwrap_or_else(|e| panic!("{key:?}: {e}")) {
+            self.press(event);
+        }
+        if self.exit.is_some() {
+            return None;
         }
         let mut stops = marks.to_vec();
         stops.push(self.key_routine);
         let mut last = None;
-        let frame = self.m.config.standard.cycles_per_frame() * 2;
-        let limit = self.m.cpu.cycles + MAX_FRAMES_PER_KEY * frame;
-        loop {
-            match self.m.run_to(&stops, limit) {
-                Ok(None) if self.m.cpu.registers.program_counter == self.key_routine => break,
-                Ok(None) if self.m.cpu.cycles < limit => last = Some(self.m.cpu.cycles),
-                Ok(None) => panic!("the game has not asked for a key for {MAX_FRAMES_PER_KEY} frames"),
-                Ok(Some(exit)) => {
-                    self.exit = Some(exit);
-                    return None;
-                }
-                Err(e) => panic!("the game crashed: {e}\n{}", self.text()),
+        let limit = self.key_deadline();
+        while self.run_to(&stops, limit) && !self.at_key_request() {
+            if self.m.cpu.cycles >= limit {
+                panic!("the game has not asked for a key for {MAX_FRAMES_PER_KEY} frames:\n{}", self.text());
             }
+            last = Some(self.m.cpu.cycles);
+        }
+        if self.exit.is_some() {
+            return None;
         }
         self.note_settle();
         last.map(|at| self.m.cpu.cycles - at)

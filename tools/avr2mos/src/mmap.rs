@@ -124,7 +124,7 @@ pub const MMU_CONFIG_BANK1: u8 = 0x7F;
 pub const MMU_RCR: u16 = 0xD506;
 /// $D506 while a bank-1 program runs: 16 KB of common RAM at the bottom, VIC in bank 0.
 pub const RCR_COMMON_16K: u8 = 0x07;
-/// Logical file number, secondary address and KERNAL bank of the bank-1 file's LOAD.
+/// The KERNAL bank number (SETBNK) the bank-1 file is loaded into.
 pub const BANK1_LOAD_BANK: u8 = 1;
 /// The KERNAL's current device number (the drive the program was loaded from).
 pub const FA: u8 = 0xBA;

@@ -272,12 +272,8 @@ pub fn build_elf(opts: &BuildOptions) -> Result<PathBuf, PipelineError> {
 /// interpret = ["bac_game::"]
 /// ```
 pub fn interpret_setting(manifest: &Path) -> Result<Vec<String>, PipelineError> {
-    let text = std::fs::read_to_string(manifest).map_err(io(manifest))?;
     let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
-    let doc: toml::Table = text.parse().map_err(|e: toml::de::Error| bad(format!("unreadable manifest: {e}")))?;
-    let setting =
-        doc.get("package").and_then(|p| p.get("metadata")).and_then(|m| m.get("c128")).and_then(|c| c.get("interpret"));
-    let Some(setting) = setting else { return Ok(Vec::new()) };
+    let Some(setting) = c128_setting(manifest, "interpret")? else { return Ok(Vec::new()) };
     let list = setting.as_array().ok_or_else(|| bad(format!("interpret = {setting}: expected a list of strings")))?;
     list.iter()
         .map(|v| v.as_str().map(str::to_string).ok_or_else(|| bad(format!("interpret: {v} is not a string"))))
