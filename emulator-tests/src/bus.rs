@@ -21,6 +21,35 @@ pub const IRQ_EXIT: u16 = 0xFF33;
 /// The address of the KERNAL's reset entry ($FFFC).
 pub const RESET_ENTRY: u16 = 0xFF3D;
 
+/// The byte a RAM chip holds after power-on at `addr` (bank bit included): blocks of two
+/// and four bytes of $00 and $FF, inverted in every other 16 KB, as VICE's x128 fills its
+/// RAM (read from one of its snapshots) and as real DRAM tends to come up. Where nothing has
+/// written, a program reads this and not zeros, so a variable it forgot to clear shows up
+/// here as it would on the machine.
+pub fn power_on_byte(addr: usize) -> u8 {
+    let ones = ((addr + 2) >> 2) & 1 == 1;
+    let inverted = (addr >> 14) & 1 == 1;
+    if ones != inverted { 0xFF } else { 0x00 }
+}
+
+/// RAM as the KERNAL leaves it at `READY.`: the power-on pattern, except the system area
+/// it clears and uses (bank 0 below $0C00 and $1000-$12FF: zero page, stack, screen,
+/// editor and KERNAL variables, function keys; this emulator sets what it needs of them)
+/// and bank 1 below $0400.
+fn power_on_ram() -> Box<[u8; 0x2_0000]> {
+    let mut ram: Box<[u8; 0x2_0000]> = vec![0u8; 0x2_0000].into_boxed_slice().try_into().expect("128 KB");
+    for (addr, byte) in ram.iter_mut().enumerate() {
+        let system = match addr >> 16 {
+            0 => addr < 0x0C00 || (0x1000..0x1300).contains(&addr),
+            _ => addr & 0xFFFF < 0x0400,
+        };
+        if !system {
+            *byte = power_on_byte(addr);
+        }
+    }
+    ram
+}
+
 /// The whole machine apart from the CPU registers.
 #[derive(Debug, Clone)]
 pub struct C128Bus {
@@ -73,7 +102,7 @@ impl C128Bus {
     pub fn new(standard: VideoStandard, vdc_ram_kb: usize, key_80: bool, tod_start: u64) -> Self {
         let tenth = standard.clock_hz() / 10;
         let mut bus = C128Bus {
-            ram: vec![0u8; 0x2_0000].into_boxed_slice().try_into().expect("128 KB"),
+            ram: power_on_ram(),
             mmu: Mmu::new(),
             port_ddr: 0x2F,
             port_data: 0x37,
@@ -374,6 +403,25 @@ mod tests {
     }
 
     #[test]
+    fn unwritten_ram_holds_the_power_on_pattern_vice_shows() {
+        let b = bus();
+        // Bytes from an x128 snapshot (VICE 3.9) of RAM nothing had written.
+        let vice: [(u8, u16, [u8; 8]); 4] = [
+            (0, 0xC000, [0xFF, 0xFF, 0, 0, 0, 0, 0xFF, 0xFF]),
+            (0, 0xE800, [0xFF, 0xFF, 0, 0, 0, 0, 0xFF, 0xFF]),
+            (1, 0x2000, [0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0]),
+            (0, 0x0C00, [0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0]),
+        ];
+        for (bank, at, bytes) in vice {
+            for (i, &want) in bytes.iter().enumerate() {
+                let addr = at + i as u16;
+                assert_eq!(b.ram[(usize::from(bank) << 16) | usize::from(addr)], want, "bank {bank} ${addr:04X}");
+            }
+        }
+        assert_eq!(b.ram[0x00FB], 0, "zero page is the KERNAL's, cleared");
+    }
+
+    #[test]
     fn banks_are_separate_and_common_ram_is_shared() {
         let mut b = bus();
         b.set_byte(0xFF00, 0x3F);
@@ -398,7 +446,7 @@ mod tests {
         assert_eq!(b.get_byte(0xFFFE), IRQ_ENTRY as u8);
         b.set_byte(0xFF00, 0x3F);
         assert_eq!(b.get_byte(0xE000), 0x44);
-        assert_eq!(b.get_byte(0xD000), 0x00);
+        assert_eq!(b.get_byte(0xD000), power_on_byte(0xD000), "RAM under the I/O block, as it came up");
     }
 
     #[test]

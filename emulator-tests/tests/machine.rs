@@ -4,6 +4,7 @@
 mod common;
 
 use common::Asm;
+use emulator_tests::bus::power_on_byte;
 use emulator_tests::{Config, Error, ExitKind, LoadError, RunError, RunOptions, SourceMap, run_until_exit};
 
 fn run(asm: &Asm) -> Result<emulator_tests::RunReport, Error> {
@@ -72,11 +73,11 @@ fn preconfiguration_registers_switch_banks() {
         .op(&[0xA9, 0x77, 0x8D, 0x02, 0xFF]) // STA $FF02: any value selects PCR B
         .op(&[0xA9, 0x66, 0x8D, 0x00, 0x50]) // $5000 = $66 in bank 1
         .op(&[0x8D, 0x01, 0xFF]) // $FF01: PCR A = bank 0
-        .op(&[0xAD, 0x00, 0x50]) // LDA $5000 (bank 0: 0)
+        .op(&[0xAD, 0x00, 0x50]) // LDA $5000 (bank 0: as it came up)
         .op(&[0xA2, 0x0E, 0x8E, 0x00, 0xFF])
         .op(&[0x8D, 0xFF, 0xD7, 0x60]);
     let r = run(&a).unwrap();
-    assert_eq!(r.exit.code, 0);
+    assert_eq!(r.exit.code, power_on_byte(0x5000));
     assert_eq!(r.machine.bus().ram_peek(1, 0x5000), 0x66);
 }
 
@@ -93,17 +94,19 @@ fn common_ram_is_shared_between_banks() {
         .op(&[0x8D, 0xFF, 0xD7, 0x60]);
     let r = run(&a).unwrap();
     assert_eq!(r.exit.code, 0x99);
-    assert_eq!(r.machine.bus().ram_peek(1, 0x3800), 0);
+    assert_eq!(r.machine.bus().ram_peek(1, 0x3800), power_on_byte(0x1_3800), "bank 1's own $3800 untouched");
 }
 
 #[test]
 fn code_outside_common_ram_vanishes_when_the_bank_changes() {
     // Switching to RAM 1 with only 1 KB of common RAM swaps the running code out: the CPU
-    // then fetches bank 1's zeros, a BRK, right after the STA.
+    // then fetches what bank 1 holds right after the STA, its power-on pattern: $FF there,
+    // an undocumented opcode.
     let mut a = Asm::new();
     a.op(&[0xA9, 0x7F, 0x8D, 0x00, 0xFF]);
+    assert_eq!(power_on_byte(0x1_0000 | usize::from(common::ORIGIN + 5)), 0xFF);
     let e = run_error(&a, RunOptions::default());
-    assert!(matches!(&e, RunError::Brk(w) if w.cpu.pc == common::ORIGIN + 5 && w.cpu.mmu == 0x7F));
+    assert!(matches!(&e, RunError::Undocumented(w) if w.cpu.pc == common::ORIGIN + 5 && w.cpu.mmu == 0x7F), "{e}");
 }
 
 #[test]

@@ -103,13 +103,9 @@ const DLCHR: u16 = 0xFF62;
 struct State {
     width: Width,
     installed: bool,
-    /// The 40-column screen's colours, for [`hold`].
-    background: u8,
-    border: u8,
 }
 
-static STATE: Global<State> =
-    Global::new(State { width: Width::Forty, installed: false, background: 0, border: 0 });
+static STATE: Global<State> = Global::new(State { width: Width::Forty, installed: false });
 
 /// The 40/80 key now: down means 80 columns.
 pub fn key_40_80() -> Width {
@@ -128,8 +124,6 @@ pub fn open(width: Width, background: u8, border: u8) {
         state.installed = true;
     }
     state.width = width;
-    state.background = background;
-    state.border = border;
     STATE.set(state);
     match width {
         Width::Forty => {
@@ -162,17 +156,6 @@ fn set_vic_text_mode(background: u8, border: u8) {
     VIC_CONTROL2.modify(|v| v & !0x10);
     VIC_BORDER.write(border);
     VIC_BACKGROUND.write(background);
-}
-
-/// Sets the 40-column screen's mode again (the VIC bank, memory pointers, text mode and
-/// colours [`open`] chose), once a frame: on real ROMs the KERNAL's interrupt, which runs
-/// during disk calls, may set the VIC-IIe's registers from the screen editor's shadows.
-/// Writing seven registers costs a few dozen cycles.
-pub fn hold() {
-    let state = STATE.get();
-    if state.installed && state.width == Width::Forty {
-        set_vic_text_mode(state.background, state.border);
-    }
 }
 
 /// The display [`open`] selected last (40 columns before any).
@@ -333,7 +316,7 @@ pub fn close() {
     vdc_write(26, 0xF0);
     vdc::fill(VDC_SCREEN, SPACE, 2000);
     vdc::fill(VDC_ATTRIBUTES, rgbi(colour::CYAN), 2000);
-    STATE.set(State { width: Width::Forty, installed: false, background: 0, border: 0 });
+    STATE.set(State { width: Width::Forty, installed: false });
     // Clear/home: the editor's cursor and its idea of the active screen start afresh.
     kernal::chrout(147);
 }

@@ -82,7 +82,6 @@ impl Platform for C128 {
     #[inline(never)]
     fn frame(&mut self) {
         frame::wait();
-        screen::hold();
         sound::tick();
         self.frames = self.frames.wrapping_add(1);
     }

@@ -17,6 +17,9 @@ pub enum Sym {
     Code(Label),
     /// The 6502 address of AVR data-space address (relocated data).
     Data(u32),
+    /// The 6502 address of AVR data-space address in `.bss`, which may be placed apart
+    /// from the initialised data.
+    Bss(u32),
     /// The 6502 address of the first `.bss` byte.
     BssStart,
     /// The number of `.bss` bytes.

@@ -45,14 +45,22 @@ pub struct DataPlacement {
     pub data_base: u32,
     /// 6502 address of the first `.bss` byte.
     pub bss_addr: u16,
+    /// AVR data address of the first `.bss` byte (just past the initialised data).
+    pub bss_base: u32,
     /// Length of `.bss`.
     pub bss_len: u16,
 }
 
 impl DataPlacement {
-    /// The 6502 address of AVR data address `x`.
+    /// The 6502 address of AVR data address `x`, an address in (or just past) the
+    /// initialised data.
     pub fn map(&self, x: u32) -> u16 {
         (u32::from(self.data_addr).wrapping_add(x.wrapping_sub(self.data_base))) as u16
+    }
+
+    /// The 6502 address of AVR data address `x` in `.bss`, wherever `.bss` was placed.
+    pub fn map_bss(&self, x: u32) -> u16 {
+        (u32::from(self.bss_addr).wrapping_add(x.wrapping_sub(self.bss_base))) as u16
     }
 }
 
@@ -131,6 +139,7 @@ pub fn resolve(sym: Sym, part: Part, off: i32, labels: &HashMap<Label, u16>, dp:
     let v = match sym {
         Sym::Code(l) => *labels.get(&l)?,
         Sym::Data(x) => dp.map(x),
+        Sym::Bss(x) => dp.map_bss(x),
         Sym::BssStart => dp.bss_addr,
         Sym::BssLen => dp.bss_len,
     };

@@ -246,6 +246,7 @@ impl Ctx<'_> {
         };
         let sym = match &rel.target {
             Target::Data(x) => Sym::Data(*x),
+            Target::Bss(x) => Sym::Bss(*x),
             Target::Code(c) => {
                 let label = self.target(i, *c)?;
                 if self.index.get(c).is_some_and(|&t| self.interp_middle(t)) {

@@ -74,8 +74,14 @@ impl RelocKind {
 pub enum Target {
     /// A byte address in `.text`.
     Code(u32),
-    /// An address in the data space (without [`AVR_DATA_OFFSET`]).
+    /// An address in the data space (without [`AVR_DATA_OFFSET`]), relative to a symbol
+    /// in the initialised data (`.rodata`, `.data`).
     Data(u32),
+    /// The same, relative to a symbol in `.bss`. Kept apart from [`Target::Data`] because
+    /// `.bss` may be placed elsewhere than after the data (a high stack moves it low), and
+    /// the address just past the last data object equals the first `.bss` address: only
+    /// the symbol tells which one is meant.
+    Bss(u32),
     /// An absolute symbol outside the program: a routine the translator supplies
     /// natively (see [`crate::runtime`]), or a constant.
     Absolute {
@@ -231,8 +237,12 @@ impl AvrProgram {
                 _ => return Err("unknown relocation target".into()),
             };
             let v = (value as i64 + rel.addend()) as u64;
+            let uninitialised = |i| file.section_by_index(i).is_ok_and(|s| s.kind() == SectionKind::UninitializedData);
             match section {
                 object::SymbolSection::Section(i) if i == text_index => Ok(Target::Code(v as u32)),
+                object::SymbolSection::Section(i) if in_data(value) && uninitialised(i) => {
+                    Ok(Target::Bss((v.wrapping_sub(AVR_DATA_OFFSET)) as u32))
+                }
                 _ if in_data(value) => Ok(Target::Data((v.wrapping_sub(AVR_DATA_OFFSET)) as u32)),
                 object::SymbolSection::Absolute | object::SymbolSection::Undefined => {
                     Ok(Target::Absolute { name, value: v as u32 })

@@ -553,6 +553,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         data_addr: data_addr as u16,
         data_base: prog.data_base,
         bss_addr: bss_addr as u16,
+        bss_base: prog.data_base + prog.data.len() as u32,
         bss_len: prog.bss_len as u16,
     };
     let mut placed = link::encode(&chunks, CODE_START, labels, &long, &dp)?;
@@ -604,6 +605,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
                 })?
             }
             (Target::Data(x), RelocKind::R16) => dp.map(*x),
+            (Target::Bss(x), RelocKind::R16) => dp.map_bss(*x),
             (Target::Absolute { name, value }, RelocKind::R16 | RelocKind::R16Pm) => match Routine::for_symbol(name) {
                 Some(rt) => placed.labels[&rt.label()],
                 None => *value as u16,
@@ -767,4 +769,58 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         stats.runtime_bytes
     );
     Ok(Translation { prg, bank1, map, listing, stats, pc_map, symbols, relocated_text })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::op;
+    use crate::program::{Function, Reloc};
+    use std::collections::BTreeMap;
+
+    /// `lds r24, BSS+1; sts DATA_END, r24; ret` with 4 bytes of data and 2 of `.bss`.
+    fn bss_program() -> AvrProgram {
+        let words: [u16; 5] = [0x9180, 0x0000, 0x9380, 0x0000, 0x9508];
+        let mut text_relocs = BTreeMap::new();
+        // The first `.bss` byte is at data address 0x204, the address just past the data.
+        for (at, target) in [(2, Target::Bss(0x205)), (6, Target::Data(0x204))] {
+            text_relocs.insert(at, Reloc { offset: at, kind: RelocKind::LdsSts16, target });
+        }
+        AvrProgram {
+            text: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            data: vec![1, 2, 3, 4],
+            data_base: 0x200,
+            bss_len: 2,
+            functions: vec![Function { name: "main".into(), addr: 0 }],
+            entry: 0,
+            text_relocs,
+            ..Default::default()
+        }
+    }
+
+    /// The operand of the first `opcode` (an absolute one) in `main`'s translation.
+    fn operand_of(t: &Translation, opcode: u8) -> u16 {
+        let main = usize::from(t.symbol("main").unwrap() - LOAD_ADDR) + 2;
+        let at = t.prg[main..].iter().position(|&b| b == opcode).expect("the access") + main;
+        u16::from_le_bytes([t.prg[at + 1], t.prg[at + 2]])
+    }
+
+    #[test]
+    fn bss_accesses_follow_bss_where_a_high_stack_moves_it() {
+        let opts = Options { memory: MemoryMode::AllRam, stack: Some(4096), ..Options::default() };
+        let t = translate_with(&bss_program(), &opts).unwrap();
+        assert!(t.map.contains(&format!("{LOW_BSS_START:04x} bss (2 bytes)")), "{}", t.map);
+        assert_eq!(operand_of(&t, op::LDA_ABS), LOW_BSS_START + 1, "lds from .bss reads the moved .bss");
+        let data = t.map.lines().find(|l| l.contains(" data (")).unwrap();
+        let data_addr = u16::from_str_radix(&data[..4], 16).unwrap();
+        assert_eq!(operand_of(&t, op::STA_ABS), data_addr + 4, "just past the data stays with the data");
+    }
+
+    #[test]
+    fn bss_follows_the_data_without_a_high_stack() {
+        let t = translate_with(&bss_program(), &Options::default()).unwrap();
+        let data = t.map.lines().find(|l| l.contains(" data (")).unwrap();
+        let data_addr = u16::from_str_radix(&data[..4], 16).unwrap();
+        assert_eq!(operand_of(&t, op::LDA_ABS), data_addr + 5);
+    }
 }
