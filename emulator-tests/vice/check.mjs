@@ -6,6 +6,7 @@
 //                  --stdout TXT --font GLYPHS_RS
 //                  --platform D81 --p40 PNG --p80 PNG --p80keys PNG
 //                  --pstdout80 TXT --pstdout80keys TXT --platform-keys KEYS
+//                  --game D81 --game-shots DIR --game-samples N
 //                  [--chromium PATH] [--only NAME,NAME]
 //
 // --disk is the test program hello's disk with the boot sector (bac disk build), --noboot
@@ -18,16 +19,22 @@
 // `bac run`'s screenshots of its drawn screens, --p80keys after the keys --platform-keys
 // (a `bac run --keys` script), and --pstdout80* what it printed in those two runs.
 //
+// --game is the game's disk (bac disk build of disk/bac.toml); --game-shots the directory
+// of `bac run`'s screenshots of its states (game.mjs: game-MODE-STATE.png, and N samples
+// game-MODE-STATE-K.png of the states after the deal).
+//
 // Exits 0 when every step passes, 1 with "vice check FAILED at step ..." otherwise.
 import fs from "node:fs";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { startServer, launchBrowser } from "./vice.mjs";
-import { LAYOUTS, BANNER, notBlank, readGrid, readText, ourGlyphs, learnGlyphs, alignBlock, canvasCells, compareCanvas, glyphTable, screenRows, matchScreen } from "./cells.mjs";
+import { frameShot, canvasAndFrame, typeKeys } from "./page.mjs";
+import { gameScreens, coupAddsUp, runGame } from "./game.mjs";
+import { LAYOUTS, BANNER, notBlank, readGrid, readText, ourGlyphs, learnGlyphs, alignBlock, glyphTable, screenRows, matchScreen } from "./cells.mjs";
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, "")] = process.argv[i + 1];
-const NEEDED = ["out", "disk", "stdout", "bac40", "bac80", "noboot", "bacnoboot40", "font", "platform", "p40", "p80", "p80keys", "pstdout80", "pstdout80keys", "platform-keys"];
+const NEEDED = ["out", "disk", "stdout", "bac40", "bac80", "noboot", "bacnoboot40", "font", "platform", "p40", "p80", "p80keys", "pstdout80", "pstdout80keys", "platform-keys", "game", "game-shots", "game-samples"];
 for (const need of NEEDED) {
   if (!args[need]) {
     console.error(`usage: node check.mjs ${NEEDED.map((n) => `--${n} ...`).join(" ")} [--chromium PATH] [--only NAME]`);
@@ -38,7 +45,7 @@ const chromiumPath = args.chromium || "/usr/bin/chromium";
 
 // Budgets, in milliseconds of real time. VICE runs at real speed or below (no warp), and
 // at about 25-35 frames a second on a busy 2-core machine.
-const TOTAL_BUDGET = 330_000;
+const TOTAL_BUDGET = 840_000;
 const START_TIMEOUT = 40_000; // page load to the core running
 const SCREEN_TIMEOUT = 45_000; // core running to the expected screen
 const POLL = 1_000;
@@ -68,6 +75,13 @@ const PLATFORM_CASES = [
   { name: "platform-80", platform: true, disk: "platform.d81", video: "VDC", mode: "80", ours: "p80", keys: "p80keys" },
 ];
 
+// The game steps (game.mjs): the game's disk, bac.d81 from disk/bac.toml, booted in 80 and
+// in 40 columns and played from the title through a Punto Banco coup back to BASIC.
+const GAME_CASES = [
+  { name: "game-80", game: true, disk: "game.d81", video: "VDC", mode: "80" },
+  { name: "game-40", game: true, disk: "game.d81", video: "VICII", mode: "40" },
+];
+
 /** Keys for page.keyboard: the C128 key each character is typed with (symbolic keymap). */
 const KEY_CODES = { " ": "Space", ",": "Comma", ".": "Period", "\n": "Enter", '"': "Shift+Quote", "*": "Shift+Digit8", "=": "Equal", "+": "Shift+Equal" };
 function keyFor(ch) {
@@ -92,20 +106,6 @@ function scriptKeys(script) {
     else throw new Error(`no key for {${m[1]}}`);
   }
   return keys;
-}
-
-/** Types keys (playwright specs, "Shift+Quote"), each held for 100 ms (VICE scans the keyboard once a frame). */
-async function typeKeys(page, specs) {
-  for (const spec of specs) {
-    const keys = spec.split("+");
-    for (const k of keys) {
-      await page.keyboard.down(k);
-      await page.waitForTimeout(30);
-    }
-    await page.waitForTimeout(100);
-    for (const k of keys.reverse()) await page.keyboard.up(k);
-    await page.waitForTimeout(100);
-  }
 }
 
 let step = "setup";
@@ -176,42 +176,6 @@ function judge(frame, mode, ours, autostart) {
     if (!after.includes(line)) return { ok: false, why: `no "${line}" below the output (has the program returned to BASIC?)`, text, fit };
   }
   return { ok: true, text, fit };
-}
-
-/** The core's own frame (the libretro screenshot) as PNG bytes, within 10 s. */
-async function frameShot(page) {
-  const base64 = await page.evaluate(async () => {
-    const timeout = new Promise((_, no) => setTimeout(() => no(new Error("the core's screenshot took over 10 s")), 10_000));
-    const bytes = await Promise.race([window.EJS_emulator.gameManager.screenshot(), timeout]);
-    let text = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    return btoa(text);
-  });
-  return Buffer.from(base64, "base64");
-}
-
-/**
- * The canvas and the core's frame at one moment: the emulation is paused just after the
- * frame is taken, the canvas screenshotted, and the cells compared for blankness; tried up
- * to five times while they differ (the cursor blinks) or `judgeFrame` rejects the frame.
- */
-async function canvasAndFrame(page, canvas, mode, judgeFrame) {
-  let look, frameBytes, canvasBytes;
-  let canvasDiff = ["not compared"];
-  for (let attempt = 0; attempt < 5 && canvasDiff.length; attempt++) {
-    frameBytes = await frameShot(page);
-    await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(0));
-    await page.waitForTimeout(100);
-    canvasBytes = await canvas.screenshot({ timeout: 10_000 });
-    const aspect = await page.evaluate(() => window.EJS_emulator.gameManager.getVideoDimensions("aspect"));
-    await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(1));
-    const frame = decodePng(frameBytes);
-    look = judgeFrame(frame);
-    const layout = LAYOUTS[`vice${mode}`];
-    canvasDiff = compareCanvas(readGrid(frame, layout), canvasCells(decodePng(canvasBytes), frame, layout, aspect));
-    if (!look.ok) canvasDiff = ["not compared"];
-  }
-  return { look, frameBytes, canvasBytes, canvasDiff };
 }
 
 async function runCase(context, origin, c, ours, log) {
@@ -413,8 +377,19 @@ async function main() {
   for (const c of CASES) ours[c.ours] = ourScreen(c.ours, c.mode, glyphs, expected);
   step = "read bac run's screenshots of the platform program";
   const plat = platformScreens();
+  step = "read bac run's screenshots of the game";
+  const samples = Number(args["game-samples"]);
+  const game = { 40: gameScreens(args["game-shots"], "40", samples), 80: gameScreens(args["game-shots"], "80", samples) };
+  for (const mode of ["40", "80"]) {
+    for (const [k, grid] of game[mode].coup.samples.entries()) {
+      const sense = coupAddsUp(readText(grid, glyphs));
+      if (!sense.ok) throw new Error(`bac run's coup ${k} in ${mode} columns: ${sense.why}`);
+    }
+  }
+  // The game's glyphs: every cell of the platform program's screens, which show all 256.
+  const gameGlyphs = { text: glyphs, set: new Set([...plat.p40.grid.cells, ...plat.p80.grid.cells].filter((k) => k !== "")) };
   step = "start the local server";
-  const disks = [["bac.d81", args.disk], ["noboot.d81", args.noboot], ["platform.d81", args.platform]];
+  const disks = [["bac.d81", args.disk], ["noboot.d81", args.noboot], ["platform.d81", args.platform], ["game.d81", args.game]];
   const server = await startServer(new Map(disks.map(([name, file]) => [name, path.resolve(file)])));
   step = "launch Chromium";
   const { context, blocked } = await launchBrowser(chromiumPath, path.join(args.out, "chromium-profile"));
@@ -422,10 +397,11 @@ async function main() {
   let passed = 0;
   const failures = [];
   try {
-    for (const c of [...CASES, ...PLATFORM_CASES]) {
+    for (const c of [...CASES, ...PLATFORM_CASES, ...GAME_CASES]) {
       if (args.only && !args.only.split(",").includes(c.name)) continue;
       try {
-        if (c.platform) await runPlatform(context, server.origin, c, plat, log);
+        if (c.game) await runGame(context, server.origin, c, game[c.mode], gameGlyphs, args.out, (s) => (step = s), log);
+        else if (c.platform) await runPlatform(context, server.origin, c, plat, log);
         else await runCase(context, server.origin, c, ours[c.ours], log);
         passed++;
       } catch (e) {

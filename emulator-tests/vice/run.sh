@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The real-VICE check: bash emulator-tests/vice/run.sh (from anywhere; see README.md).
 # Installs what it needs (Debian's chromium, the pinned npm packages), builds the test
-# programs (hello, platform) and their disks, takes `bac run`'s screenshots, then runs
-# check.mjs, which boots the disks in VICE 3.9's x128 (WebAssembly) in headless Chromium
-# and compares.
+# programs (hello, platform) and their disks and the game's disk, takes `bac run`'s
+# screenshots, then runs check.mjs, which boots the disks in VICE 3.9's x128 (WebAssembly)
+# in headless Chromium, plays the game, and compares. VICE_ONLY=NAME,NAME: only those
+# VICE steps.
 # Exits non-zero naming the step that failed. Output goes to target/vice/ (or $VICE_OUT).
 set -Eeuo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -18,6 +19,23 @@ PROGRAM_EXIT=42
 # DRAWN (within 150 frames); check.mjs waits for the drawn screen instead.
 PLATFORM="$ROOT/emulator-tests/programs/platform/Cargo.toml"
 PLATFORM_KEYS='A1{RETURN}{F1}{DOWN}{HOME}{DEL}Z!'
+
+# The game (disk/bac.toml's disk) and the keys that take it from one state to the next:
+# the same keys game.mjs types into VICE (GAME_STEPS), here as `bac run --keys` scripts
+# with waits long enough for the game to draw. A Punto Banco table with one seat, ADA,
+# 500 on PLAYER, one coup, RUN/STOP and Y at the table's prompt.
+GAME_STATES=(title rules betting bet coup leave)
+declare -A GAME_KEYS=(
+    [title]='{WAIT 300}'
+    [rules]='{RETURN}{WAIT 80}{RIGHT}{WAIT 80}{RIGHT}{WAIT 80}'
+    [betting]='{RETURN}{WAIT 80}A{WAIT 40}D{WAIT 40}A{WAIT JITTER}{RETURN}{WAIT 150}'
+    [bet]='5{WAIT 40}P{WAIT 80}'
+    [coup]='{RETURN}{WAIT 400}'
+    [leave]=' {WAIT 150}{RUN/STOP}{WAIT 80}'
+)
+# The states after the deal differ with the cards: each is taken GAME_SAMPLES times, the
+# shuffle seeded differently by a wait of 40 + K frames before the seat's RETURN.
+GAME_SAMPLES=6
 
 STEP="start"
 trap 'echo "vice check FAILED at step: $STEP" >&2' ERR
@@ -100,11 +118,39 @@ platform_run 80 "$OUT/bac-platform-80.png" "$OUT/bac-platform-80-stdout.txt" "{W
 step "bac run: the platform program after the keys $PLATFORM_KEYS, 80 columns"
 platform_run 80 "$OUT/bac-platform-80-keys.png" "$OUT/bac-platform-80-keys-stdout.txt" "{WAIT 200}$PLATFORM_KEYS"
 
+step "bac disk build: the game's disk (disk/bac.toml)"
+timeout 1200 cargo run --release -q -p bac -- disk build -o "$OUT/game.d81"
+
+game_script() { # STATE K: the keys from power-on to STATE, sample K
+    local script="" state
+    for state in "${GAME_STATES[@]}"; do
+        script+="${GAME_KEYS[$state]//JITTER/$((40 + $2))}"
+        [ "$state" = "$1" ] && break
+    done
+    printf '%s' "$script"
+}
+game_run() { # MODE STATE K PNG
+    timeout 120 cargo run --release -q -p bac -- run "$OUT/game.d81" "--$1" --keys "$(game_script "$2" "$3")" \
+        --screenshot "$4" > /dev/null
+}
+mkdir -p "$OUT/game"
+for mode in 80 40; do
+    step "bac run: the game's screens, $mode columns"
+    for state in title rules betting bet; do
+        game_run "$mode" "$state" 0 "$OUT/game/game-$mode-$state.png"
+    done
+    for k in $(seq 0 $((GAME_SAMPLES - 1))); do
+        game_run "$mode" coup "$k" "$OUT/game/game-$mode-coup-$k.png"
+        game_run "$mode" leave "$k" "$OUT/game/game-$mode-leave-$k.png"
+    done
+done
+
 step "VICE x128 in Chromium (check.mjs)"
-timeout 400 node "$HERE/check.mjs" --out "$OUT" --chromium "$CHROMIUM" \
+timeout 900 node "$HERE/check.mjs" --out "$OUT" --chromium "$CHROMIUM" \
     --disk "$OUT/bac.d81" --bac40 "$OUT/bac-boot-40.png" --bac80 "$OUT/bac-boot-80.png" \
     --noboot "$OUT/noboot.d81" --bacnoboot40 "$OUT/bac-autostart-40.png" \
     --stdout "$OUT/bac-run-stdout.txt" --font "$ROOT/firmware/glyphs/src/lib.rs" \
     --platform "$OUT/platform.d81" --p40 "$OUT/bac-platform-40.png" --p80 "$OUT/bac-platform-80.png" \
     --p80keys "$OUT/bac-platform-80-keys.png" --pstdout80 "$OUT/bac-platform-80-stdout.txt" \
-    --pstdout80keys "$OUT/bac-platform-80-keys-stdout.txt" --platform-keys "$PLATFORM_KEYS"
+    --pstdout80keys "$OUT/bac-platform-80-keys-stdout.txt" --platform-keys "$PLATFORM_KEYS" \
+    --game "$OUT/game.d81" --game-shots "$OUT/game" --game-samples "$GAME_SAMPLES" ${VICE_ONLY:+--only "$VICE_ONLY"}

@@ -1,0 +1,287 @@
+// The game's steps of the VICE check: bac.d81, built from disk/bac.toml, booted in VICE's
+// x128 and played through the keyboard, one state after another, each compared with
+// `bac run`'s screenshot of the same state (run.sh takes them with the same keys).
+//
+// Both sides draw with the game's own character set, so cells are compared by their 8 x 8
+// pattern. The deal is random (the shuffle is seeded from the frame counter and the
+// raster), so VICE deals other cards than our runner: for the states after the deal,
+// run.sh takes several samples with different key timings, the rows that differ between
+// them are the deal's rows, and only those rows are left out of the cell comparison. There
+// VICE's cells must still be glyphs of the game's set, and the coup must add up: the
+// cards' values give the totals shown, the totals the result, the result the bankroll.
+import fs from "node:fs";
+import path from "node:path";
+import { decodePng } from "./png.mjs";
+import { LAYOUTS, BANNER, notBlank, readGrid, readText, learnGlyphs, matchScreen } from "./cells.mjs";
+import { frameShot, canvasAndFrame, typeKeys } from "./page.mjs";
+
+/**
+ * The states, in order, and the keys (Playwright keys, symbolic keymap) that lead from
+ * the previous one: run.sh's GAME_KEYS types the same keys into `bac run`. Escape is the
+ * C128's RUN/STOP in VICE's keymap; the game takes ESC the same way.
+ */
+export const GAME_STEPS = [
+  { state: "title", keys: [] },
+  { state: "rules", keys: ["Enter", "ArrowRight", "ArrowRight"] },
+  { state: "betting", keys: ["Enter", "KeyA", "KeyD", "KeyA", "Enter"] },
+  { state: "bet", keys: ["Digit5", "KeyP"] },
+  { state: "coup", keys: ["Enter"], dealt: true },
+  { state: "leave", keys: ["Space", "Escape"], dealt: true },
+  // Y saves the bankroll before BASIC comes back, seconds with no change on the screen: it
+  // is never typed again (a second Y would land at READY.).
+  { state: "basic", keys: ["KeyY"], once: true },
+];
+
+/** The bet of the `bet` step (chip 5, on PLAYER) and the bankroll a new seat starts with. */
+const STAKE = 500;
+const START_BANKROLL = 1000;
+
+// Real-time budgets. VICE runs at real speed or below: 15-50 frames a second here.
+const BOOT_TIMEOUT = 90_000; // core running to the title (boot, two files from the 1581)
+const STATE_TIMEOUT = 45_000; // the last key of a step to its state on the screen
+const POLL = 400;
+// Emulated frames: a key that changed nothing in this many is typed again (the game
+// reads the keyboard between its drawing, so a press while it draws can be missed).
+const RETYPE_FRAMES = 150;
+const RETYPES = 3;
+// Emulated frames the screen must stay the same before the next key of a step.
+const SETTLE_FRAMES = 25;
+const HOLD_MS = 150;
+
+/** Reads a screenshot of ours as a grid. */
+function ourGrid(file, mode) {
+  const img = decodePng(fs.readFileSync(file));
+  notBlank(img, file);
+  return readGrid(img, LAYOUTS[`bac${mode}`]);
+}
+
+/**
+ * `bac run`'s screenshots of every state (`game-MODE-STATE.png`; for the dealt states
+ * `game-MODE-STATE-K.png`, K < samples), and for the dealt states the rows that differ
+ * between the samples.
+ */
+export function gameScreens(dir, mode, samples) {
+  const ours = {};
+  for (const { state, dealt } of GAME_STEPS) {
+    if (state === "basic") continue;
+    if (!dealt) {
+      ours[state] = { grid: ourGrid(path.join(dir, `game-${mode}-${state}.png`), mode) };
+      continue;
+    }
+    const grids = [];
+    for (let k = 0; k < samples; k++) grids.push(ourGrid(path.join(dir, `game-${mode}-${state}-${k}.png`), mode));
+    const varying = new Set();
+    const { cols, rows } = grids[0];
+    for (let row = 0; row < rows; row++) {
+      for (let col = 0; col < cols && !varying.has(row); col++) {
+        const i = row * cols + col;
+        if (grids.some((g) => g.cells[i] !== grids[0].cells[i])) varying.add(row);
+      }
+    }
+    if (varying.size === 0) throw new Error(`bac run's ${samples} ${state} screens (${mode} columns) are all the same: the samples did not deal differently`);
+    ours[state] = { grid: grids[0], samples: grids, varying };
+  }
+  return ours;
+}
+
+/** A card's value in baccarat: ace 1, two to nine as marked, ten and faces 0. */
+function cardValue(rank) {
+  if (rank === "A") return 1;
+  if (/^[2-9]$/.test(rank)) return Number(rank);
+  return 0;
+}
+
+/**
+ * Whether a dealt coup's screen (read with our font: letters, digits and punctuation;
+ * anything else "?") adds up: two or three cards a side whose values give the totals by
+ * `PLAYER n` and `BANKER n`, the result line naming the higher total (or a tie) with both,
+ * and the seat's bankroll after the `STAKE` on PLAYER: won 1:1, lost, or left on the table
+ * at a tie (seed 000's Punto Banco). Returns { ok, why, coup }.
+ */
+export function coupAddsUp(lines) {
+  const fail = (why) => ({ ok: false, why: `the coup does not add up: ${why}` });
+  const head = lines.findIndex((l) => /PLAYER +\d\b/.test(l) && /BANKER +\d\b/.test(l));
+  if (head < 0) return fail("no row shows PLAYER n and BANKER n");
+  const p = Number(lines[head].match(/PLAYER +(\d)\b/)[1]);
+  const b = Number(lines[head].match(/BANKER +(\d)\b/)[1]);
+  const bankerCol = lines[head].indexOf("BANKER");
+  // A card's face row: its left edge, the rank (two cells for 10), the pip, its right edge.
+  const cardFace = /\?(10|[A2-9JQK]) ?\?\?/g;
+  const faceRow = lines.findIndex((l, i) => i > head && l.match(cardFace));
+  if (faceRow < 0) return fail("no cards below the totals");
+  const hands = { PLAYER: [], BANKER: [] };
+  for (const m of lines[faceRow].matchAll(cardFace)) hands[m.index >= bankerCol - 1 ? "BANKER" : "PLAYER"].push(m[1]);
+  for (const [side, total] of [["PLAYER", p], ["BANKER", b]]) {
+    const cards = hands[side];
+    if (cards.length < 2 || cards.length > 3) return fail(`${side} has ${cards.length} card(s): ${cards.join(" ")}`);
+    const sum = cards.reduce((s, r) => s + cardValue(r), 0) % 10;
+    if (sum !== total) return fail(`${side}'s cards ${cards.join(" ")} make ${sum}, the screen says ${total}`);
+  }
+  const winner = p > b ? "PLAYER WINS" : p < b ? "BANKER WINS" : "TIE";
+  const result = lines.find((l) => /(PLAYER WINS|BANKER WINS|TIE) +\d-\d/.test(l));
+  if (!result) return fail("no result line (PLAYER WINS, BANKER WINS or TIE with the totals)");
+  const shown = result.match(/(PLAYER WINS|BANKER WINS|TIE) +(\d)-(\d)/);
+  if (shown[1] !== winner || Number(shown[2]) !== p || Number(shown[3]) !== b) {
+    return fail(`the result reads "${shown[0]}" for PLAYER ${p} against BANKER ${b}`);
+  }
+  const seat = lines.find((l) => /\bADA +[\d,]+/.test(l));
+  if (!seat) return fail("no bankroll beside the seat ADA");
+  const bankroll = Number(seat.match(/\bADA +([\d,]+)/)[1].replace(/,/g, ""));
+  const want = START_BANKROLL + (winner === "PLAYER WINS" ? STAKE : winner === "TIE" ? 0 : -STAKE);
+  if (bankroll !== want) return fail(`ADA's bankroll is ${bankroll} after ${shown[0]} with ${STAKE} on PLAYER, not ${want}`);
+  return { ok: true, coup: `PLAYER ${hands.PLAYER.join(" ")} = ${p}, BANKER ${hands.BANKER.join(" ")} = ${b}, ${shown[0]}, bankroll ${bankroll}` };
+}
+
+/**
+ * A dealt state: the rows that did not vary between our samples must be the same glyphs as
+ * ours; in the others every cell must be blank or a glyph of the game's set (`glyphSet`).
+ */
+function matchDealt(vice, ours, glyphSet) {
+  const wrong = [];
+  for (let row = 0; row < vice.rows; row++) {
+    for (let col = 0; col < vice.cols; col++) {
+      const i = row * vice.cols + col;
+      const key = vice.cells[i];
+      if (ours.varying.has(row)) {
+        if (key !== "" && !glyphSet.has(key)) wrong.push(`row ${row} column ${col} (a deal row) shows no glyph of the game's set`);
+      } else if (key !== ours.grid.cells[i]) {
+        wrong.push(`row ${row} column ${col} ${key === "" ? "is blank" : ours.grid.cells[i] === "" ? "is not blank" : "has another glyph"}`);
+      }
+    }
+  }
+  if (wrong.length) return { ok: false, why: `${wrong.length} cell(s) differ from bac run's: ${wrong.slice(0, 8).join("; ")}${wrong.length > 8 ? "; ..." : ""}` };
+  return { ok: true };
+}
+
+/** The judge of one state: { ok, why, note } for a frame. */
+function judgeFor(step, ours, mode, glyphs) {
+  const layout = LAYOUTS[`vice${mode}`];
+  return (frame) => {
+    const grid = readGrid(frame, layout);
+    const text = readText(grid, glyphs.text);
+    if (step.state === "basic") {
+      // READY. and below it only the cursor (a reversed space, which reads as "?", or
+      // nothing while it blinks).
+      const read = readText(grid, glyphs.rom);
+      const lines = read.filter((l) => l.trim() !== "");
+      const ready = lines.findIndex((l) => l.trim() === "READY.");
+      const ok = ready >= 0 && lines.slice(ready + 1).every((l) => l.trim() === "?");
+      return { ok, why: "not READY. as the last line (read with the KERNAL's glyphs from the power-on banner)", text: read };
+    }
+    const o = ours[step.state];
+    const look = step.dealt ? matchDealt(grid, o, glyphs.set) : matchScreen(grid, o.grid);
+    if (!look.ok || step.state !== "coup") return { ...look, text };
+    const sense = coupAddsUp(text);
+    return { ...sense, text, note: sense.coup };
+  };
+}
+
+/** The screen's cells now, and the emulated frame number. */
+async function look(page, layout) {
+  const grid = readGrid(decodePng(await frameShot(page)), layout);
+  const frame = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
+  return { cells: grid.cells.join("|"), frame };
+}
+
+/**
+ * Types one key and waits for the screen to change, and with `settle` then to stay the
+ * same for SETTLE_FRAMES (so that the next key does not come while the game draws); a key
+ * that changed nothing within RETYPE_FRAMES is typed again, at most RETYPES times.
+ * Returns how many times it was typed.
+ */
+async function typeUntilChanged(page, key, layout, deadline, settle, once) {
+  for (let typed = 1; typed <= (once ? 1 : RETYPES); typed++) {
+    const before = await look(page, layout);
+    await typeKeys(page, [key], HOLD_MS);
+    let last = before;
+    let changed = false;
+    while (Date.now() < deadline) {
+      await page.waitForTimeout(POLL);
+      const now = await look(page, layout);
+      if (now.cells !== before.cells) {
+        if (!settle) return typed;
+        changed = true;
+      }
+      if (changed && now.cells === last.cells && now.frame - last.frame >= SETTLE_FRAMES) return typed;
+      if (now.cells !== last.cells) last = now;
+      if (!changed && !once && now.frame - before.frame >= RETYPE_FRAMES) break;
+    }
+    if (Date.now() >= deadline) throw new Error(`the screen did not ${changed ? "settle" : "change"} after ${key} in time`);
+  }
+  throw new Error(`${key} changed nothing on the screen, typed ${RETYPES} times`);
+}
+
+/**
+ * One game run in VICE: boots the disk in `c.video`, learns the KERNAL's glyphs from the
+ * power-on banner (to read READY. at the end), then goes through GAME_STEPS, judging each
+ * state against ours and saving VICE's frame and canvas for it.
+ */
+export async function runGame(context, origin, c, ours, glyphs, out, setStep, log) {
+  const page = await context.newPage();
+  const consoleLines = [];
+  page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
+  const layout = LAYOUTS[`vice${c.mode}`];
+  const notes = [];
+  try {
+    const t0 = Date.now();
+    setStep(`${c.name}: load the page`);
+    await page.goto(`${origin}/?disk=/disk/${c.disk}&video=${c.video}&autostart=0`, { timeout: 40_000 });
+    setStep(`${c.name}: start the x128 core`);
+    await page.waitForFunction(() => window.VICE_CHECK.started, null, { timeout: 40_000, polling: 250 });
+    const canvas = page.locator("canvas.ejs_canvas");
+    let rom = null;
+    for (const step of GAME_STEPS) {
+      const base = path.join(out, `vice-${c.name}-${step.state}`);
+      const deadline = Date.now() + (step.state === "title" ? BOOT_TIMEOUT : STATE_TIMEOUT);
+      let retyped = 0;
+      if (step.keys.length) {
+        setStep(`${c.name}: type ${step.keys.join(" ")} for the ${step.state} screen`);
+        await canvas.click({ timeout: 10_000 });
+        for (const [i, key] of step.keys.entries()) {
+          retyped += (await typeUntilChanged(page, key, layout, deadline, i < step.keys.length - 1, step.once)) - 1;
+        }
+      }
+      setStep(`${c.name}: wait for the ${step.state} screen`);
+      const judge = judgeFor(step, ours, c.mode, { ...glyphs, rom });
+      let verdict;
+      let frameBytes;
+      while (Date.now() < deadline) {
+        await page.waitForTimeout(POLL);
+        frameBytes = await frameShot(page);
+        const frame = decodePng(frameBytes);
+        if (step.state === "title" && !rom) {
+          // The KERNAL's banner shows for a moment before the game clears the screen.
+          try {
+            rom = learnGlyphs(readGrid(frame, layout), BANNER);
+          } catch {}
+        }
+        verdict = judge(frame);
+        if (verdict.ok) break;
+      }
+      if (step.state === "title" && !rom) throw new Error("the KERNAL's power-on banner was never seen before the title (needed to read READY. later)");
+      let canvasBytes;
+      let canvasDiff = ["not compared"];
+      if (verdict?.ok) ({ look: verdict, frameBytes, canvasBytes, canvasDiff } = await canvasAndFrame(page, canvas, c.mode, judge));
+      canvasBytes ??= await canvas.screenshot({ timeout: 10_000 });
+      fs.writeFileSync(`${base}-frame.png`, frameBytes ?? Buffer.alloc(0));
+      fs.writeFileSync(`${base}-canvas.png`, canvasBytes);
+      fs.writeFileSync(`${base}.txt`, (verdict?.text ?? []).join("\n") + "\n");
+      setStep(`${c.name}: check the ${step.state} pictures are not blank`);
+      notBlank(decodePng(canvasBytes), `${base}-canvas.png`);
+      if (frameBytes?.length) notBlank(decodePng(frameBytes), `${base}-frame.png`);
+      setStep(`${c.name}: compare the ${step.state} screen with bac run's`);
+      if (!verdict?.ok) throw new Error(`${verdict ? verdict.why : "no frame"} (${base}-frame.png)`);
+      setStep(`${c.name}: compare the canvas with the core's frame (${step.state})`);
+      if (canvasDiff.length) throw new Error(`the canvas and the frame differ in blankness at ${canvasDiff.slice(0, 10).join(", ")} (${base}-canvas.png)`);
+      notes.push(`${step.state}${retyped ? ` (${retyped} key(s) typed again)` : ""}${verdict.note ? `: ${verdict.note}` : ""}`);
+    }
+    const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
+    const secs = ((Date.now() - t0) / 1000).toFixed(1);
+    log.push(`${c.name}: ${frames} frames, ${secs} s; ${notes.join("; ")}`);
+    console.log(`ok ${c.name}: ${GAME_STEPS.map((s) => s.state).join(", ")}: every screen as bac run's (the deal's rows: glyphs of the game's set, and the coup adds up); the canvas shows the same cells (${secs} s)`);
+  } finally {
+    fs.writeFileSync(path.join(out, `vice-${c.name}-console.log`), consoleLines.join("\n") + "\n");
+    await page.close().catch(() => {});
+  }
+}

@@ -1,0 +1,57 @@
+// What the check does on the EmulatorJS page: takes the core's own frame, the canvas at
+// the same moment, and types keys into the canvas.
+import { decodePng } from "./png.mjs";
+import { LAYOUTS, readGrid, canvasCells, compareCanvas } from "./cells.mjs";
+
+/**
+ * Types keys (playwright specs, "Shift+Quote"), each held for `holdMs` (VICE scans the
+ * keyboard once a frame; a program that scans only between its drawing needs longer).
+ */
+export async function typeKeys(page, specs, holdMs = 100) {
+  for (const spec of specs) {
+    const keys = spec.split("+");
+    for (const k of keys) {
+      await page.keyboard.down(k);
+      await page.waitForTimeout(30);
+    }
+    await page.waitForTimeout(holdMs);
+    for (const k of keys.reverse()) await page.keyboard.up(k);
+    await page.waitForTimeout(100);
+  }
+}
+
+/** The core's own frame (the libretro screenshot) as PNG bytes, within 10 s. */
+export async function frameShot(page) {
+  const base64 = await page.evaluate(async () => {
+    const timeout = new Promise((_, no) => setTimeout(() => no(new Error("the core's screenshot took over 10 s")), 10_000));
+    const bytes = await Promise.race([window.EJS_emulator.gameManager.screenshot(), timeout]);
+    let text = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(text);
+  });
+  return Buffer.from(base64, "base64");
+}
+
+/**
+ * The canvas and the core's frame at one moment: the emulation is paused just after the
+ * frame is taken, the canvas screenshotted, and the cells compared for blankness; tried up
+ * to five times while they differ (the cursor blinks) or `judgeFrame` rejects the frame.
+ */
+export async function canvasAndFrame(page, canvas, mode, judgeFrame) {
+  let look, frameBytes, canvasBytes;
+  let canvasDiff = ["not compared"];
+  for (let attempt = 0; attempt < 5 && canvasDiff.length; attempt++) {
+    frameBytes = await frameShot(page);
+    await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(0));
+    await page.waitForTimeout(100);
+    canvasBytes = await canvas.screenshot({ timeout: 10_000 });
+    const aspect = await page.evaluate(() => window.EJS_emulator.gameManager.getVideoDimensions("aspect"));
+    await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(1));
+    const frame = decodePng(frameBytes);
+    look = judgeFrame(frame);
+    const layout = LAYOUTS[`vice${mode}`];
+    canvasDiff = compareCanvas(readGrid(frame, layout), canvasCells(decodePng(canvasBytes), frame, layout, aspect));
+    if (!look.ok) canvasDiff = ["not compared"];
+  }
+  return { look, frameBytes, canvasBytes, canvasDiff };
+}
