@@ -279,3 +279,25 @@ fn an_ntsc_machine_plays_too() {
     assert_money_kept(&g, "NTSC");
     assert!(g.text().contains("NED"), "{}", g.text());
 }
+
+#[test]
+fn a_name_typed_at_speed_keeps_every_letter() {
+    // Keys at the keyboard script's own pace (down 2 frames, up 2: 12 a second), not at
+    // the game's key requests: a fast typist.
+    for eighty in [false, true] {
+        let mut g = boot(&built().image, eighty);
+        g.keys("{RETURN}{RIGHT}{RIGHT}{RETURN}");
+        assert!(g.text().contains("NAME OF PLAYER 1"), "the name prompt:\n{}", g.text());
+        let columns = if eighty { 80 } else { 40 };
+        g.type_blind("ADALINE{WAIT 50}");
+        assert!(g.text().contains("ADALINE"), "every letter, {columns} columns:\n{}", g.text());
+        g.type_blind("{DEL}{DEL}{WAIT 50}");
+        assert!(
+            g.text().contains("ADALI") && !g.text().contains("ADALIN"),
+            "two letters deleted, {columns} columns:\n{}",
+            g.text()
+        );
+        g.keys("{RETURN}");
+        assert!(g.text().contains("ADALI: YOUR BETS"), "the seat's name at the table:\n{}", g.text());
+    }
+}

@@ -8,7 +8,7 @@ use crate::help;
 use crate::platform::{DiskError, Platform, Sound, colour, key};
 use crate::play::View;
 use crate::save::{self, MAX_SAVED_SEATS, SaveError, Saved, SavedSeat};
-use crate::settings::{MAX_COMPUTERS, MAX_HUMANS, Name, Settings};
+use crate::settings::{MAX_COMPUTERS, MAX_HUMANS, NAME_LEN, Name, Settings};
 use crate::text::{Lang, Msg};
 
 /// The names the computer players go by.
@@ -388,17 +388,23 @@ impl<P: Platform> App<P> {
 
     fn ask_name(&mut self, n: u8) -> Name {
         let mut name = Name::EMPTY;
+        draw::clear_rows(&mut self.p, 0, 25);
+        let prompt = self.t(Msg::AskName);
+        let at = draw::centred_at(&mut self.p, 10, prompt, HIGHLIGHT);
+        draw::text(&mut self.p, at, 10, crate::num::number(u32::from(n) + 1).as_bytes(), HIGHLIGHT);
+        let x = self.p.columns() / 2 - 6;
+        draw::panel(&mut self.p, x - 1, 11, 13, 3, b"");
+        let hint = self.t(Msg::NameKeys);
+        draw::centred(&mut self.p, 15, hint, colour::LIGHT_GREY);
         loop {
-            draw::clear_rows(&mut self.p, 0, 25);
-            let prompt = self.t(Msg::AskName);
-            let at = draw::centred_at(&mut self.p, 10, prompt, HIGHLIGHT);
-            draw::text(&mut self.p, at, 10, crate::num::number(u32::from(n) + 1).as_bytes(), HIGHLIGHT);
-            let x = self.p.columns() / 2 - 6;
-            draw::panel(&mut self.p, x - 1, 11, 13, 3, b"");
+            // Only the field is drawn again, a dozen cells: a whole screen takes frames,
+            // and a key pressed and let go meanwhile would be lost.
             let end = draw::text(&mut self.p, x + 1, 12, name.as_bytes(), INK);
-            self.p.put(end, 12, draw::glyph::SPACE | draw::glyph::REVERSE, INK);
-            let hint = self.t(Msg::NameKeys);
-            draw::centred(&mut self.p, 15, hint, colour::LIGHT_GREY);
+            let field_end = x + 1 + NAME_LEN as u8;
+            if end < field_end {
+                self.p.put(end, 12, draw::glyph::SPACE | draw::glyph::REVERSE, INK);
+                self.p.fill(end + 1, 12, field_end - end - 1, 1, draw::glyph::SPACE, INK);
+            }
             match self.wait_key() {
                 key::RETURN => break,
                 key::STOP => {
