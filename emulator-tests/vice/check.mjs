@@ -28,7 +28,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { startServer, launchBrowser } from "./vice.mjs";
-import { frameShot, canvasAndFrame, typeKeys } from "./page.mjs";
+import { frameShot, finalLook, keepLook, notBlankLook, typeKeys } from "./page.mjs";
 import { gameScreens, coupAddsUp, runGame } from "./game.mjs";
 import { LAYOUTS, BANNER, notBlank, readGrid, readText, ourGlyphs, learnGlyphs, alignBlock, glyphTable, screenRows, matchScreen } from "./cells.mjs";
 
@@ -208,20 +208,16 @@ async function runCase(context, origin, c, ours, log) {
     // the same moment (the cursor blinks); read per cell and compared with the frame.
     step = `${c.name}: compare the canvas with the core's frame`;
     const base = path.join(args.out, `vice-${c.name}`);
-    let canvasDiff, canvasBytes;
-    if (look?.ok) ({ look, frameBytes, canvasBytes, canvasDiff } = await canvasAndFrame(page, canvas, c.mode, (f) => judge(f, c.mode, ours, c.autostart)));
-    else canvasDiff = ["not compared"];
-    canvasBytes ??= await canvas.screenshot({ timeout: 10_000 });
-    fs.writeFileSync(`${base}-frame.png`, frameBytes ?? Buffer.alloc(0));
-    fs.writeFileSync(`${base}-canvas.png`, canvasBytes);
-    fs.writeFileSync(`${base}.txt`, (look?.text ?? []).join("\n") + "\n");
+    const last = await finalLook(page, canvas, c.mode, look, frameBytes, (f) => judge(f, c.mode, ours, c.autostart));
+    ({ look } = last);
+    const canvasDiff = last.canvasDiff;
+    keepLook(base, last);
     fs.writeFileSync(`${base}-console.log`, consoleLines.join("\n") + "\n");
     const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
     log.push(`${c.name}: core running after ${(started / 1000).toFixed(1)} s, ${frames} frames, ${shots} looks, ${secs} s`);
     step = `${c.name}: check the pictures are not blank`;
-    notBlank(decodePng(canvasBytes), `${base}-canvas.png`);
-    if (frameBytes) notBlank(decodePng(frameBytes), `${base}-frame.png`);
+    notBlankLook(base, last);
     step = `${c.name}: compare with bac run`;
     if (!look || !look.ok) {
       throw new Error(`${look ? look.why : "no frame"} after ${SCREEN_TIMEOUT / 1000} s; VICE's screen reads\n${(look?.text ?? []).filter((l) => l).join("\n")}\n(${base}-frame.png, ${base}-canvas.png, ${args[c.ours]})`);
@@ -306,15 +302,12 @@ async function runPlatform(context, origin, c, plat, log) {
         if (look.ok) break;
       }
       step = `${c.name}: compare the canvas with the core's frame${suffix}`;
-      let canvasDiff = ["not compared"], canvasBytes;
-      if (look?.ok) ({ look, frameBytes, canvasBytes, canvasDiff } = await canvasAndFrame(page, canvas, c.mode, judgeFrame));
-      canvasBytes ??= await canvas.screenshot({ timeout: 10_000 });
-      fs.writeFileSync(`${base}${suffix}-frame.png`, frameBytes ?? Buffer.alloc(0));
-      fs.writeFileSync(`${base}${suffix}-canvas.png`, canvasBytes);
-      fs.writeFileSync(`${base}${suffix}.txt`, (look?.text ?? []).join("\n") + "\n");
+      const last = await finalLook(page, canvas, c.mode, look, frameBytes, judgeFrame);
+      ({ look } = last);
+      const canvasDiff = last.canvasDiff;
+      keepLook(`${base}${suffix}`, last);
       step = `${c.name}: check the pictures are not blank${suffix}`;
-      notBlank(decodePng(canvasBytes), `${base}${suffix}-canvas.png`);
-      if (frameBytes) notBlank(decodePng(frameBytes), `${base}${suffix}-frame.png`);
+      notBlankLook(`${base}${suffix}`, last);
       step = `${c.name}: compare with bac run${suffix}`;
       if (!look?.ok) {
         const wait = (state.name === "drawn" ? PLATFORM_TIMEOUT : KEYS_TIMEOUT) / 1000;

@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { LAYOUTS, BANNER, notBlank, readGrid, readText, learnGlyphs, matchScreen } from "./cells.mjs";
-import { frameShot, canvasAndFrame, typeKeys } from "./page.mjs";
+import { frameShot, finalLook, keepLook, notBlankLook, typeKeys } from "./page.mjs";
 
 /**
  * The states, in order, and the keys (Playwright keys, symbolic keymap) that lead from
@@ -260,20 +260,15 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
         if (verdict.ok) break;
       }
       if (step.state === "title" && !rom) throw new Error("the KERNAL's power-on banner was never seen before the title (needed to read READY. later)");
-      let canvasBytes;
-      let canvasDiff = ["not compared"];
-      if (verdict?.ok) ({ look: verdict, frameBytes, canvasBytes, canvasDiff } = await canvasAndFrame(page, canvas, c.mode, judge));
-      canvasBytes ??= await canvas.screenshot({ timeout: 10_000 });
-      fs.writeFileSync(`${base}-frame.png`, frameBytes ?? Buffer.alloc(0));
-      fs.writeFileSync(`${base}-canvas.png`, canvasBytes);
-      fs.writeFileSync(`${base}.txt`, (verdict?.text ?? []).join("\n") + "\n");
+      const last = await finalLook(page, canvas, c.mode, verdict, frameBytes, judge);
+      ({ look: verdict } = last);
+      keepLook(base, last);
       setStep(`${c.name}: check the ${step.state} pictures are not blank`);
-      notBlank(decodePng(canvasBytes), `${base}-canvas.png`);
-      if (frameBytes?.length) notBlank(decodePng(frameBytes), `${base}-frame.png`);
+      notBlankLook(base, last);
       setStep(`${c.name}: compare the ${step.state} screen with bac run's`);
       if (!verdict?.ok) throw new Error(`${verdict ? verdict.why : "no frame"} (${base}-frame.png)`);
       setStep(`${c.name}: compare the canvas with the core's frame (${step.state})`);
-      if (canvasDiff.length) throw new Error(`the canvas and the frame differ in blankness at ${canvasDiff.slice(0, 10).join(", ")} (${base}-canvas.png)`);
+      if (last.canvasDiff.length) throw new Error(`the canvas and the frame differ in blankness at ${last.canvasDiff.slice(0, 10).join(", ")} (${base}-canvas.png)`);
       notes.push(`${step.state}${retyped ? ` (${retyped} key(s) typed again)` : ""}${verdict.note ? `: ${verdict.note}` : ""}`);
     }
     const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());

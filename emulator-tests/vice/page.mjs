@@ -1,7 +1,8 @@
 // What the check does on the EmulatorJS page: takes the core's own frame, the canvas at
 // the same moment, and types keys into the canvas.
+import fs from "node:fs";
 import { decodePng } from "./png.mjs";
-import { LAYOUTS, readGrid, canvasCells, compareCanvas } from "./cells.mjs";
+import { LAYOUTS, readGrid, canvasCells, compareCanvas, notBlank } from "./cells.mjs";
 
 /**
  * Types keys (playwright specs, "Shift+Quote"), each held for `holdMs` (VICE scans the
@@ -54,4 +55,27 @@ export async function canvasAndFrame(page, canvas, mode, judgeFrame) {
     if (!look.ok) canvasDiff = ["not compared"];
   }
   return { look, frameBytes, canvasBytes, canvasDiff };
+}
+
+/**
+ * The pictures of a state once the waiting is over: when `look` passed, the canvas and a
+ * new frame taken together (canvasAndFrame); else the last frame and the canvas as it is,
+ * for the failure's evidence.
+ */
+export async function finalLook(page, canvas, mode, look, frameBytes, judgeFrame) {
+  if (look?.ok) return canvasAndFrame(page, canvas, mode, judgeFrame);
+  return { look, frameBytes, canvasBytes: await canvas.screenshot({ timeout: 10_000 }), canvasDiff: ["not compared"] };
+}
+
+/** Writes BASE-frame.png, BASE-canvas.png and BASE.txt (VICE's screen as read). */
+export function keepLook(base, { look, frameBytes, canvasBytes }) {
+  fs.writeFileSync(`${base}-frame.png`, frameBytes ?? Buffer.alloc(0));
+  fs.writeFileSync(`${base}-canvas.png`, canvasBytes);
+  fs.writeFileSync(`${base}.txt`, (look?.text ?? []).join("\n") + "\n");
+}
+
+/** Fails if the canvas or the frame shows one colour only, or only black. */
+export function notBlankLook(base, { frameBytes, canvasBytes }) {
+  notBlank(decodePng(canvasBytes), `${base}-canvas.png`);
+  if (frameBytes?.length) notBlank(decodePng(frameBytes), `${base}-frame.png`);
 }
