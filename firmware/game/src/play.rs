@@ -493,6 +493,7 @@ impl<P: Platform> App<P> {
             Role::Punter => Msg::KeysPunter,
         };
         let mut redraw = true;
+        let mut seats_changed = true;
         loop {
             if redraw {
                 self.draw_head(table);
@@ -505,9 +506,14 @@ impl<P: Platform> App<P> {
                 self.message(ROW_KEYS, &[k], colour::LIGHT_GREY);
                 redraw = false;
             }
-            self.draw_seats(table, Some(id));
+            // The seats are drawn again only when a stake moved: redrawing them takes frames,
+            // and a key typed meanwhile could be missed.
+            if seats_changed {
+                self.draw_seats(table, Some(id));
+            }
             let chip = Money::units(CHIPS[usize::from(self.view.chip)]);
-            let result = match (self.wait_key(), role) {
+            let k = self.wait_key();
+            let result = match (k, role) {
                 (k @ b'1'..=b'8', _) => {
                     self.view.chip = k - b'1';
                     self.draw_chips();
@@ -556,6 +562,8 @@ impl<P: Platform> App<P> {
                 }
                 _ => Err(TableError::NothingAsked),
             };
+            let chip_key = matches!(k, b'1'..=b'8' | key::RIGHT | key::LEFT);
+            seats_changed = redraw || (result.is_ok() && !chip_key);
             match result {
                 Ok(()) => {
                     if !redraw {
