@@ -2,6 +2,12 @@
 //! for the 64 keys of the C64 matrix, VIC-IIe $D02F for the C128's 24 extra keys), so it
 //! works with interrupts off and no keyboard buffer.
 //!
+//! A program built with `[package.metadata.c128] key_buffer = true` runs with interrupts
+//! on, and the runtime's frame interrupt reads the matrix into a ring once a frame
+//! (avr2mos's `mmap`, `KEYS_*`): [`poll`] then takes the readings from the ring in order,
+//! so a key pressed and let go while the program was drawing still counts. Without it,
+//! [`poll`] reads the matrix itself.
+//!
 //! [`poll`] reports each key once when it goes down (edge detection), however often it is
 //! called; a held key does not repeat. Keys that go down together come out one per call.
 //! With more than two keys down (besides SHIFT, CTRL, C= and ALT) the matrix can show
@@ -97,6 +103,54 @@ fn scan() -> [u8; LINES] {
     down
 }
 
+/// The runtime's key buffer, where `key_buffer = true` keeps one (addresses from avr2mos's
+/// `mmap`: `KEYS_MAGIC`, `KEYS_HEAD`, `KEYS_TAIL`, `KEYS_LAST`, `KEYS_RING`).
+mod buffer {
+    use super::LINES;
+    use crate::hw::Reg8;
+
+    const MAGIC: Reg8 = Reg8::at(0x0B80);
+    const MAGIC_ON: u8 = 0x4B;
+    const HEAD: Reg8 = Reg8::at(0x0B81);
+    const TAIL: Reg8 = Reg8::at(0x0B82);
+    const LAST: u16 = 0x0B83;
+    const RING: u16 = 0x0C00;
+    const SLOT: u8 = 16;
+
+    /// Whether the runtime keeps the buffer.
+    pub fn kept() -> bool {
+        MAGIC.read() == MAGIC_ON
+    }
+
+    /// The oldest reading not yet taken, left in the ring.
+    pub fn peek() -> Option<[u8; LINES]> {
+        let tail = TAIL.read();
+        if tail == HEAD.read() {
+            return None;
+        }
+        let mut down = [0u8; LINES];
+        for (i, rows) in down.iter_mut().enumerate() {
+            *rows = Reg8::at(RING + u16::from(tail) + i as u16).read();
+        }
+        Some(down)
+    }
+
+    /// The newest reading the handler took (the keys down now, as far as the ring knows).
+    pub fn last() -> [u8; LINES] {
+        let mut down = [0u8; LINES];
+        for (i, rows) in down.iter_mut().enumerate() {
+            *rows = Reg8::at(LAST + i as u16).read();
+        }
+        down
+    }
+
+    /// Takes the oldest reading out of the ring.
+    pub fn take() {
+        // The ring is one page: the offset wraps by itself.
+        TAIL.write(TAIL.read().wrapping_add(SLOT));
+    }
+}
+
 /// Whether any key at all is down: every line selected at once, one read of the rows.
 fn any_down() -> bool {
     DDR_A.write(0xFF);
@@ -115,11 +169,37 @@ fn any_down() -> bool {
 /// With no key down (nearly every call) it costs one read of the matrix instead of a scan
 /// of all 88 keys, which takes most of a frame in translated code.
 pub fn poll() -> Option<u8> {
+    if buffer::kept() {
+        // A reading stays in the ring until it gives no more keys: two keys that went
+        // down in the same frame come out one per call, as below.
+        while let Some(down) = buffer::peek() {
+            if let Some(code) = new_key(down) {
+                return Some(code);
+            }
+            buffer::take();
+        }
+        // Nothing new: keys let go since are forgotten, as a direct read with no key down
+        // does below (keys held when the program started count as reported until then).
+        let mut seen = SEEN.get();
+        if seen.iter().any(|&rows| rows != 0) {
+            let down = buffer::last();
+            for (rows, now) in seen.iter_mut().zip(down) {
+                *rows &= now;
+            }
+            SEEN.set(seen);
+        }
+        return None;
+    }
     if !any_down() {
         SEEN.set([0; LINES]);
         return None;
     }
-    let down = scan();
+    new_key(scan())
+}
+
+/// The first key down in `down` not reported yet (PETSCII), and it counts as reported;
+/// keys let go may be reported again.
+fn new_key(down: [u8; LINES]) -> Option<u8> {
     let mut seen = SEEN.get();
     let mut keys_down = 0u8;
     let mut new = None;

@@ -82,10 +82,15 @@ pub mod op {
     pub const STA_IZY: u8 = 0x91;
     pub const STA_ZPX: u8 = 0x95;
     pub const STA_ABX: u8 = 0x9D;
+    pub const STA_ABY: u8 = 0x99;
+    pub const LDA_ABY: u8 = 0xB9;
+    pub const CMP_ABX: u8 = 0xDD;
+    pub const CMP_ABS: u8 = 0xCD;
     pub const LDX_IMM: u8 = 0xA2;
     pub const LDX_ZP: u8 = 0xA6;
     pub const LDX_ABS: u8 = 0xAE;
     pub const LDY_IMM: u8 = 0xA0;
+    pub const LDY_ABS: u8 = 0xAC;
     pub const LDY_ZP: u8 = 0xA4;
     pub const STX_ZP: u8 = 0x86;
     pub const STX_ABS: u8 = 0x8E;
@@ -169,8 +174,8 @@ pub fn info(opcode: u8) -> Option<(u8, u8)> {
         INC_ZP | DEC_ZP | ASL_ZP | LSR_ZP | ROL_ZP | ROR_ZP => (2, 5),
         LDA_IZY | SBC_IZY | CMP_IZY => (2, 5),
         STA_IZY => (2, 6),
-        LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | STY_ABS | LDA_ABX => (3, 4),
-        STA_ABX => (3, 5),
+        LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | LDY_ABS | STY_ABS | CMP_ABS | LDA_ABX | LDA_ABY | CMP_ABX => (3, 4),
+        STA_ABX | STA_ABY => (3, 5),
         INX | INY | DEX | DEY | ASL_A | LSR_A | ROL_A | ROR_A | CLC | SEC | CLV | CLD | SEI | CLI | TAX | TXA | TAY
         | TYA | TSX | TXS => (1, 2),
         PHP | PHA => (1, 3),

@@ -19,6 +19,8 @@
 //! |                | of AVR code keeps its PC and operands in T4..T11 ([`crate::interp`]) |
 //! | `$0040-$005F`  | scratch of the wide multiplies and the 32-bit signed division   |
 //! | `$0100-$01FF`  | 6502 stack: return addresses of translated calls                |
+//! | `$0B80-$0B8F`, | `key_buffer = true`: the key buffer's state and its ring of key  |
+//! | `$0C00-$0CFF`  | matrix readings (see "The key buffer" below)                    |
 //! | `$1300-$1BFF`  | AVR software stack, growing down from `$1BFF`; with interpreted  |
 //! |                | functions `$1300-$13FF` is the interpreter's return stack       |
 //! |                | ([`crate::interp::SHADOW`]) and the AVR stack ends at `$1400`    |
@@ -54,6 +56,17 @@
 //! same bytes in both banks; the interpreter maps bank 1 ($FF00 = [`MMU_CONFIG_BANK1`]) only
 //! for the instructions that read AVR bytes, and bank 0 back at once. Bank 1's copy of the
 //! vectors at $FFFA points at the same handlers, for an NMI that comes in between.
+//!
+//! # The key buffer
+//! A program that reads the keyboard only between drawing loses keys pressed and let go
+//! while it draws. With `[package.metadata.c128] key_buffer = true` (all-RAM mode only) it
+//! runs with interrupts on: the start-up code turns the VIC-IIe's raster interrupt on at
+//! line [`KEYS_IRQ_LINE`], and the runtime's IRQ handler reads all 11 key matrix lines once
+//! a frame and puts each reading that differs from the one before into a ring
+//! ([`KEYS_RING`]), which `c128_rt::keyboard::poll` empties in order. The handler maps
+//! I/O for itself (it may interrupt a bank-1 window), uses no zero page and leaves CIA 1's
+//! port A and $D02F as it found them; the KERNAL trampoline turns interrupts back on after
+//! a call, and the exit turns them off before it restores BASIC's state.
 //!
 //! BASIC's zero page `$10-$5F` is saved at start-up and restored on exit, as are the
 //! 6502 stack pointer and `$FF00`, so the program returns cleanly to `READY.` (in
@@ -128,6 +141,32 @@ pub const RCR_COMMON_16K: u8 = 0x07;
 pub const BANK1_LOAD_BANK: u8 = 1;
 /// The KERNAL's current device number (the drive the program was loaded from).
 pub const FA: u8 = 0xBA;
+
+// The key buffer (module docs, "The key buffer"). Its state is in the cassette buffer at
+// $0B80-$0B8F and its ring in the RS-232 input buffer at $0C00-$0CFF: common RAM (the
+// handler may run inside a bank-1 window), untouched by the KERNAL's disk calls.
+
+/// $4B while the runtime keeps the key buffer, anything else when it does not.
+pub const KEYS_MAGIC: u16 = 0x0B80;
+/// The value of [`KEYS_MAGIC`] while the buffer is kept.
+pub const KEYS_MAGIC_ON: u8 = 0x4B;
+/// The offset in [`KEYS_RING`] of the next reading the handler writes.
+pub const KEYS_HEAD: u16 = 0x0B81;
+/// The offset in [`KEYS_RING`] of the next reading the program takes.
+pub const KEYS_TAIL: u16 = 0x0B82;
+/// The last reading the handler put in the ring: 11 bytes, a set bit per key down, by
+/// line (the 8 columns of CIA 1 port A, then the 3 lines of $D02F).
+pub const KEYS_LAST: u16 = 0x0B83;
+/// The ring: a page of 16 slots, [`KEYS_SLOT`] bytes apart, so that an offset wraps to the
+/// start by itself; it holds 15 readings (one slot stays free to tell full from empty).
+pub const KEYS_RING: u16 = 0x0C00;
+/// Bytes from one reading in the ring to the next (11 used).
+pub const KEYS_SLOT: u8 = 16;
+/// Key matrix lines: 8 columns and the C128's 3 extra lines.
+pub const KEY_LINES: u8 = 11;
+/// The raster line of the key buffer's interrupt: far from line 250, where
+/// `c128_rt::frame` looks for the end of a frame.
+pub const KEYS_IRQ_LINE: u8 = 100;
 
 /// Where the program's image may go and what is mapped while it runs; see the module
 /// docs.

@@ -189,6 +189,14 @@ pub fn stack_setting(manifest: &Path) -> Result<Option<u16>, PipelineError> {
         .ok_or_else(|| bad(format!("stack = {v}: expected a number of bytes")))
 }
 
+/// Reads `[package.metadata.c128] key_buffer`: whether the program runs with interrupts on
+/// and the runtime keeps the key buffer (all-RAM mode; see [`crate::mmap`]).
+pub fn key_buffer_setting(manifest: &Path) -> Result<bool, PipelineError> {
+    let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
+    let Some(v) = c128_setting(manifest, "key_buffer")? else { return Ok(false) };
+    v.as_bool().ok_or_else(|| bad(format!("key_buffer = {v}: expected true or false")))
+}
+
 /// Runs cargo and returns the path of the linked ELF file.
 pub fn build_elf(opts: &BuildOptions) -> Result<PathBuf, PipelineError> {
     let manifest = &opts.manifest_path;
@@ -299,9 +307,10 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
     let interpret = interpret_setting(&opts.manifest_path)?;
     let bank1_name = bank1_setting(&opts.manifest_path)?;
     let stack = stack_setting(&opts.manifest_path)?;
+    let key_buffer = key_buffer_setting(&opts.manifest_path)?;
     let elf = build_elf(opts)?;
     let bank1 = bank1_name.as_ref().map(|n| n.as_bytes().to_vec());
-    let t = translate_elf_with(&elf, &Options { memory, interpret, bank1, stack, ..Options::default() })?;
+    let t = translate_elf_with(&elf, &Options { memory, interpret, bank1, stack, key_buffer, ..Options::default() })?;
     let prg = opts.out.clone().unwrap_or_else(|| elf.with_extension("prg"));
     let map = prg.with_extension("map");
     let listing = prg.with_extension("lst");

@@ -30,6 +30,7 @@
 //!   the call (the KERNAL in, as in the default mode), then `SEI` and $FF00 = $3E again.
 //!   Interrupts stay disabled during the call unless the routine itself enables them (so
 //!   the KERNAL's IRQ does not scan the keyboard: a program that reads keys calls SCNKEY).
+//!   With the key buffer (`key_buffer = true`) they are turned on again after the call.
 //! - `__c128_exit(code: u8) -> !`: writes `code` to $D7FF and returns to BASIC.
 //! - `__mulosi4(a: i32, b: i32, overflow: *mut c_int) -> i32` and
 //!   `__mulodi4(a: i64, b: i64, overflow: *mut c_int) -> i64`: multiply with overflow
@@ -105,6 +106,7 @@ pub enum Routine {
     Crash,
     Bank1Name,
     Bank1Failed,
+    KeyLines,
     Save,
 }
 
@@ -156,6 +158,66 @@ fn neg8_a(a: &mut Asm) {
     a.b(EOR_IMM, 0xFF).i(CLC).b(ADC_IMM, 1);
 }
 
+/// CIA 1's interrupt control register: reading it acknowledges CIA 1's interrupts.
+const CIA1_ICR: u16 = 0xDC0D;
+/// CIA 1's port A (key matrix columns, written) and port B (rows, read).
+const CIA1_PORT_A: u16 = 0xDC00;
+const CIA1_PORT_B: u16 = 0xDC01;
+/// The C128's three extra key matrix lines.
+const KEY_EXTRA_LINES: u16 = 0xD02F;
+/// The VIC-IIe's raster line (compare on write), control (bit 7: the line's bit 8),
+/// interrupt flags (write 1s to acknowledge) and interrupt mask.
+const VIC_RASTER: u16 = 0xD012;
+const VIC_CONTROL: u16 = 0xD011;
+const VIC_IRQ_FLAGS: u16 = 0xD019;
+const VIC_IRQ_MASK: u16 = 0xD01A;
+
+/// What selects each key matrix line: CIA 1 port A for lines 0-7, then $D02F for lines
+/// 8-10 (the other register all 1s), [`KEY_LINES`] bytes each.
+fn key_line_selects() -> Vec<u8> {
+    let lines = usize::from(KEY_LINES);
+    let port_a = (0..lines).map(|l| if l < 8 { !(1u8 << l) } else { 0xFF });
+    let extra = (0..lines).map(|l| if l < 8 { 0xFF } else { !(1u8 << (l - 8)) });
+    port_a.chain(extra).collect()
+}
+
+/// The key buffer's IRQ handler, after the common prologue (A and X pushed, not a BRK):
+/// saves Y and $FF00, maps I/O (the interrupt may come inside a bank-1 window), acknowledges
+/// the VIC-IIe and CIA 1, re-arms the raster line (a KERNAL call may have moved it), reads
+/// all 11 matrix lines into the ring's head slot and, if the reading differs from the last
+/// one, keeps it (a full ring keeps the last reading, so the change is retried next frame).
+/// About 500 cycles; it uses no zero page, and puts $DC00 and $D02F back as it found them.
+fn key_irq(a: &mut Asm, loc: &mut Locals, mode: MemoryMode) {
+    let lines = Sym::Code(Routine::KeyLines.label());
+    let (scan, cmp, changed, copy, done) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    a.i(TYA).i(PHA).w(LDA_ABS, MMU_CR).i(PHA).b(LDA_IMM, mode.mmu_config()).w(STA_ABS, MMU_CR);
+    a.w(LDA_ABS, CIA1_ICR).w(LDA_ABS, VIC_IRQ_FLAGS).w(STA_ABS, VIC_IRQ_FLAGS);
+    a.b(LDA_IMM, KEYS_IRQ_LINE).w(STA_ABS, VIC_RASTER);
+    a.w(LDA_ABS, CIA1_PORT_A).i(PHA).w(LDA_ABS, KEY_EXTRA_LINES).i(PHA);
+    // Read every line into the head slot, a set bit per key down.
+    a.w(LDY_ABS, KEYS_HEAD).b(LDX_IMM, 0);
+    a.label(scan);
+    a.items.push(Item::Ins(LDA_ABX, Arg::Sym(lines, Part::Word, 0)));
+    a.w(STA_ABS, CIA1_PORT_A);
+    a.items.push(Item::Ins(LDA_ABX, Arg::Sym(lines, Part::Word, i32::from(KEY_LINES))));
+    a.w(STA_ABS, KEY_EXTRA_LINES);
+    a.w(LDA_ABS, CIA1_PORT_B).b(EOR_IMM, 0xFF).w(STA_ABY, KEYS_RING);
+    a.i(INY).i(INX).b(CPX_IMM, KEY_LINES).br(BNE, scan);
+    // The same as the last reading: nothing to keep.
+    a.w(LDY_ABS, KEYS_HEAD).b(LDX_IMM, 0);
+    a.label(cmp).w(LDA_ABY, KEYS_RING).w(CMP_ABX, KEYS_LAST).br(BNE, changed);
+    a.i(INY).i(INX).b(CPX_IMM, KEY_LINES).br(BNE, cmp).to(JMP, done);
+    // The next head (the ring is a page: the offset wraps by itself); if it meets the
+    // tail the ring is full.
+    a.label(changed).w(LDA_ABS, KEYS_HEAD).i(CLC).b(ADC_IMM, KEYS_SLOT);
+    a.w(CMP_ABS, KEYS_TAIL).br(BEQ, done).i(PHA);
+    a.w(LDY_ABS, KEYS_HEAD).b(LDX_IMM, 0);
+    a.label(copy).w(LDA_ABY, KEYS_RING).w(STA_ABX, KEYS_LAST).i(INY).i(INX).b(CPX_IMM, KEY_LINES).br(BNE, copy);
+    a.i(PLA).w(STA_ABS, KEYS_HEAD);
+    a.label(done).i(PLA).w(STA_ABS, KEY_EXTRA_LINES).i(PLA).w(STA_ABS, CIA1_PORT_A);
+    a.i(PLA).w(STA_ABS, MMU_CR).i(PLA).i(TAY).i(PLA).i(TAX).i(PLA).i(RTI);
+}
+
 fn save(off: i32) -> Arg {
     Arg::Sym(Sym::Code(Routine::Save.label()), Part::Word, off)
 }
@@ -183,15 +245,19 @@ const CHROUT: u16 = 0xFFD2;
 /// program's entry function. `bank1` is the name (PETSCII) of the file holding the
 /// interpreted functions for RAM bank 1 (all-RAM mode only, see [`crate::mmap`]).
 /// `stack_top` is the AVR stack's first byte ([`STACK_TOP`], or $CFFF with a high stack).
+/// `key_buffer`: run with interrupts on and keep the key buffer (all-RAM mode only; see
+/// [`crate::mmap`]).
 pub fn emit(
     entry: Label,
     loc: &mut Locals,
     mode: MemoryMode,
     bank1: Option<&[u8]>,
     stack_top: u16,
+    key_buffer: bool,
 ) -> Vec<(Routine, Asm)> {
     let all_ram = mode == MemoryMode::AllRam;
     let bank1 = bank1.filter(|_| all_ram);
+    let key_buffer = key_buffer && all_ram;
     let mut out = Vec::new();
     let mut a = Asm::default();
 
@@ -259,13 +325,31 @@ pub fn emit(
     a.b(LDY_IMM, 0).label(zl).b(LDA_ZP, t(2)).b(ORA_ZP, t(3)).br(BEQ, zd);
     a.b(LDA_IMM, 0).b(STA_IZY, t(0)).b(INC_ZP, t(0)).b(BNE, 2).b(INC_ZP, t(1));
     a.b(LDA_ZP, t(2)).b(BNE, 2).b(DEC_ZP, t(3)).b(DEC_ZP, t(2)).to(JMP, zl);
-    a.label(zd).to(JSR, entry);
+    a.label(zd);
+    if key_buffer {
+        // An empty ring, no key down so far, the raster interrupt on at KEYS_IRQ_LINE,
+        // anything pending acknowledged, then interrupts on.
+        let lz = loc.fresh();
+        a.b(LDA_IMM, 0).w(STA_ABS, KEYS_HEAD).w(STA_ABS, KEYS_TAIL);
+        a.b(LDX_IMM, KEY_LINES - 1).label(lz).w(STA_ABX, KEYS_LAST).i(DEX).br(BPL, lz);
+        a.b(LDA_IMM, KEYS_MAGIC_ON).w(STA_ABS, KEYS_MAGIC);
+        a.b(LDA_IMM, KEYS_IRQ_LINE).w(STA_ABS, VIC_RASTER);
+        a.w(LDA_ABS, VIC_CONTROL).b(AND_IMM, 0x7F).w(STA_ABS, VIC_CONTROL);
+        a.w(LDA_ABS, VIC_IRQ_MASK).b(ORA_IMM, 0x01).w(STA_ABS, VIC_IRQ_MASK);
+        a.w(LDA_ABS, CIA1_ICR).w(LDA_ABS, VIC_IRQ_FLAGS).w(STA_ABS, VIC_IRQ_FLAGS);
+        a.i(CLI);
+    }
+    a.to(JSR, entry);
     out.push((Routine::Start, a));
 
     // Exit: code in r24; reached by returning from the entry or from __c128_exit (and in
     // the all-RAM mode from a BRK). BASIC's stack pointer, zero page, RAM vectors and
     // $FF00 go back; all-RAM: interrupts on again, as BASIC had them.
     let mut a = Asm::default();
+    if key_buffer {
+        // No more readings: interrupts off while BASIC's state goes back.
+        a.i(SEI).b(LDA_IMM, 0).w(STA_ABS, KEYS_MAGIC);
+    }
     if bank1.is_some() {
         // BASIC's RAM configuration first: its variables are in bank 1 above $0400.
         a.items.push(Item::Ins(LDA_ABS, rcr_save()));
@@ -320,8 +404,17 @@ pub fn emit(
         // CIA 1 and the VIC (else it would come back at once) and returns.
         let mut a = Asm::default();
         a.i(PHA).i(TXA).i(PHA).i(TSX).w(LDA_ABX, 0x0103).b(AND_IMM, 0x10).br(BNE, Routine::Crash.label());
-        a.w(LDA_ABS, 0xDC0D).w(LDA_ABS, 0xD019).w(STA_ABS, 0xD019).i(PLA).i(TAX).i(PLA).i(RTI);
+        if key_buffer {
+            key_irq(&mut a, loc, mode);
+        } else {
+            a.w(LDA_ABS, CIA1_ICR).w(LDA_ABS, VIC_IRQ_FLAGS).w(STA_ABS, VIC_IRQ_FLAGS).i(PLA).i(TAX).i(PLA).i(RTI);
+        }
         out.push((Routine::Irq, a));
+        if key_buffer {
+            let mut a = Asm::default();
+            a.items.push(Item::Bytes(key_line_selects()));
+            out.push((Routine::KeyLines, a));
+        }
         // A crash (BRK, or the RESET vector, which a real reset never reads from RAM).
         let mut a = Asm::default();
         a.b(LDA_IMM, CRASH_EXIT_CODE).b(STA_ZP, r(24)).to(JMP, Routine::Exit.label());
@@ -613,6 +706,9 @@ pub fn emit(
     if all_ram {
         a.b(LDA_IMM, MMU_CONFIG_ALL_RAM).w(STA_ABS, MMU_CR);
     }
+    if key_buffer {
+        a.i(CLI);
+    }
     a.i(RTS);
     out.push((Routine::Kernal, a));
     let mut a = Asm::default();
@@ -712,8 +808,15 @@ mod tests {
 
     #[test]
     fn every_runtime_opcode_is_a_documented_one_with_its_size() {
-        let all = [(MemoryMode::Kernal, None), (MemoryMode::AllRam, None), (MemoryMode::AllRam, Some(&b"CODE"[..]))];
-        for (routine, a) in all.into_iter().flat_map(|(m, b)| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP)) {
+        let code = Some(&b"CODE"[..]);
+        let all = [
+            (MemoryMode::Kernal, None, false),
+            (MemoryMode::AllRam, None, false),
+            (MemoryMode::AllRam, code, false),
+            (MemoryMode::AllRam, code, true),
+        ];
+        let emitted = all.into_iter().flat_map(|(m, b, k)| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP, k));
+        for (routine, a) in emitted {
             for it in &a.items {
                 let (o, operand) = match it {
                     Item::Branch(o, _) => (*o, 1),

@@ -138,6 +138,9 @@ pub struct Options {
     /// A high AVR stack of this many bytes below $D000 (`[package.metadata.c128] stack`,
     /// all-RAM mode only; see [`crate::mmap`]). `None`: the stack at `$1300-$1BFF`.
     pub stack: Option<u16>,
+    /// Run with interrupts on and keep the key buffer (`[package.metadata.c128]
+    /// key_buffer = true`, all-RAM mode only; see [`crate::mmap`]).
+    pub key_buffer: bool,
 }
 
 impl Translation {
@@ -457,6 +460,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
             "stack = {n}: a high stack needs memory = \"all-ram\" and 256 to 32768 bytes"
         )));
     }
+    if opts.key_buffer && opts.memory != MemoryMode::AllRam {
+        return Err(TranslateError::Settings("key_buffer needs memory = \"all-ram\"".into()));
+    }
     let stack_top = if opts.stack.is_some() { IMAGE_END_ALL_RAM - 1 } else { STACK_TOP };
     let stack_bottom = match opts.stack {
         Some(n) => IMAGE_END_ALL_RAM - n,
@@ -472,7 +478,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
 
     let mut chunks = Vec::new();
     let mut loc = Locals::default();
-    for (routine, mut a) in runtime::emit(insn_label(entry), &mut loc, opts.memory, opts.bank1.as_deref(), stack_top) {
+    for (routine, mut a) in
+        runtime::emit(insn_label(entry), &mut loc, opts.memory, opts.bank1.as_deref(), stack_top, opts.key_buffer)
+    {
         a.items.insert(0, Item::Label(routine.label()));
         chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });
     }
@@ -775,6 +783,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
 mod tests {
     use super::*;
     use crate::asm::op;
+    use crate::mmap::KEY_LINES;
     use crate::program::{Function, Reloc};
     use std::collections::BTreeMap;
 
@@ -814,6 +823,23 @@ mod tests {
         let data = t.map.lines().find(|l| l.contains(" data (")).unwrap();
         let data_addr = u16::from_str_radix(&data[..4], 16).unwrap();
         assert_eq!(operand_of(&t, op::STA_ABS), data_addr + 4, "just past the data stays with the data");
+    }
+
+    #[test]
+    fn the_key_buffer_needs_the_all_ram_mode_and_brings_its_handler() {
+        let opts = Options { key_buffer: true, ..Options::default() };
+        let e = translate_with(&bss_program(), &opts).unwrap_err();
+        assert!(e.to_string().contains("key_buffer needs memory = \"all-ram\""), "{e}");
+        let opts = Options { key_buffer: true, memory: MemoryMode::AllRam, ..Options::default() };
+        let t = translate_with(&bss_program(), &opts).unwrap();
+        let lines = t.symbol("rt_keylines").expect("the matrix line table");
+        let at = usize::from(lines - LOAD_ADDR) + 2;
+        let selects = &t.prg[at..at + 2 * usize::from(KEY_LINES)];
+        assert_eq!(selects[..8], [0xFE, 0xFD, 0xFB, 0xF7, 0xEF, 0xDF, 0xBF, 0x7F], "port A, lines 0-7");
+        assert_eq!(selects[19..], [0xFE, 0xFD, 0xFB], "$D02F, lines 8-10");
+        let plain =
+            translate_with(&bss_program(), &Options { memory: MemoryMode::AllRam, ..Options::default() }).unwrap();
+        assert_eq!(plain.symbol("rt_keylines"), None, "no key buffer unless asked for");
     }
 
     #[test]
