@@ -15,12 +15,20 @@ use crate::{Config, Exit, Machine, Program, RunOptions, Screen, start};
 pub const MAILBOX: u16 = 0x0B00;
 /// Frames a key typed by [`Game::keys`] stays down (a quick typist's press).
 pub const HOLD_FRAMES: u64 = 3;
+/// The zero-page address of AVR register r22, where a translated function's `u32` result
+/// starts (the translator keeps r0-r31 at $10-$2F: avr2mos's `mmap::REGS`).
+const AVR_R22: u16 = 0x10 + 22;
 /// Frames the game may take to answer one key before it is called stuck.
 pub const MAX_FRAMES_PER_KEY: u64 = 3_000;
 
 /// The address of `<C128 as Platform>::key` in the game's symbol map (`bac.map`).
 pub fn key_routine(map: &str) -> Option<u16> {
     symbol(map, |name| name.contains("C128") && name.ends_with("Platform3key"))
+}
+
+/// The address of `<C128 as Platform>::ticks` (the shuffle's seed) in the symbol map.
+pub fn ticks_routine(map: &str) -> Option<u16> {
+    symbol(map, |name| name.contains("C128") && name.ends_with("Platform5ticks"))
 }
 
 /// The first symbol of a map (`addr name` lines) whose name passes `wanted`.
@@ -52,6 +60,8 @@ pub struct Game {
     last_mailbox: [u8; 10],
     /// Set when the program has ended.
     pub exit: Option<Exit>,
+    /// With [`Game::fix_seed`]: the ticks routine's address and the value it returns.
+    seed: Option<(u16, u32)>,
 }
 
 impl Game {
@@ -67,7 +77,7 @@ impl Game {
         config.max_cycles = u64::MAX;
         let options = RunOptions { config, ..RunOptions::default() };
         let m = start(Program::D81 { image, origin: "bac.d81" }, options).expect("boots");
-        let mut g = Game { m, key_routine, settles: Vec::new(), last_mailbox: [0; 10], exit: None };
+        let mut g = Game { m, key_routine, settles: Vec::new(), last_mailbox: [0; 10], exit: None, seed: None };
         g.wait_for_key_request();
         // The game clears the mailbox as it starts (it held the boot sector).
         assert_eq!(g.mailbox(), [0; 10], "the mailbox is clear at the title screen");
@@ -106,14 +116,46 @@ impl Game {
     /// Runs to one of `pcs` (see [`Machine::run_to`]) or `limit`. Returns whether the
     /// program is still running (its exit is kept); panics with the screen if it crashed.
     fn run_to(&mut self, pcs: &[u16], limit: u64) -> bool {
-        match self.m.run_to(pcs, limit) {
-            Ok(Some(exit)) => {
-                self.exit = Some(exit);
-                false
+        loop {
+            let mut stops = pcs.to_vec();
+            stops.extend(self.seed.map(|(at, _)| at));
+            match self.m.run_to(&stops, limit) {
+                Ok(Some(exit)) => {
+                    self.exit = Some(exit);
+                    return false;
+                }
+                Ok(None) => {}
+                Err(e) => panic!("the game crashed: {e}\n{}", self.text()),
             }
-            Ok(None) => true,
-            Err(e) => panic!("the game crashed: {e}\n{}", self.text()),
+            match self.seed {
+                Some((at, value)) if self.m.cpu.registers.program_counter == at && !pcs.contains(&at) => {
+                    self.return_from_ticks(value)
+                }
+                _ => return true,
+            }
         }
+    }
+
+    /// Makes the game's `Platform::ticks`, from which it seeds the shuffle, return `value`
+    /// from now on, so that a coup deals the same cards however the code is laid out: the
+    /// seed is the frame count and the raster line when the game asks, and a build in
+    /// another directory (other crate hashes, another layout, other cycle counts) asks at
+    /// another line. `ticks_routine` is from [`ticks_routine`].
+    pub fn fix_seed(&mut self, ticks_routine: u16, value: u32) {
+        self.seed = Some((ticks_routine, value));
+    }
+
+    /// Returns from the translated `ticks` at its entry with `value`, as its own `RTS`
+    /// would: the result in AVR registers r22-r25, the return address from the 6502 stack.
+    fn return_from_ticks(&mut self, value: u32) {
+        for (i, byte) in value.to_le_bytes().into_iter().enumerate() {
+            self.m.bus_mut().ram_poke(0, AVR_R22 + i as u16, byte);
+        }
+        let sp = self.m.cpu.registers.stack_pointer.0;
+        let lo = self.m.bus().ram_peek(0, 0x0100 | u16::from(sp.wrapping_add(1)));
+        let hi = self.m.bus().ram_peek(0, 0x0100 | u16::from(sp.wrapping_add(2)));
+        self.m.cpu.registers.stack_pointer.0 = sp.wrapping_add(2);
+        self.m.cpu.registers.program_counter = u16::from_le_bytes([lo, hi]).wrapping_add(1);
     }
 
     fn at_key_request(&self) -> bool {

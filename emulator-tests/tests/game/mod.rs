@@ -17,6 +17,8 @@ pub struct Built {
     pub image: Vec<u8>,
     /// The 6502 address of `<C128 as Platform>::key`.
     pub key_routine: u16,
+    /// The 6502 address of `<C128 as Platform>::ticks`, the shuffle's seed.
+    pub ticks_routine: u16,
 }
 
 /// Builds the game and its disk once for the whole test binary.
@@ -31,7 +33,8 @@ pub fn built() -> &'static Built {
             .unwrap_or_else(|e| panic!("building the disk: {e}"));
         let map = std::fs::read_to_string(&report.map).unwrap();
         let key_routine = emulator_tests::game::key_routine(&map).expect("the key routine in the symbol map");
-        Built { image: disk.as_bytes().to_vec(), key_routine }
+        let ticks_routine = emulator_tests::game::ticks_routine(&map).expect("the ticks routine in the symbol map");
+        Built { image: disk.as_bytes().to_vec(), key_routine, ticks_routine }
     })
 }
 
