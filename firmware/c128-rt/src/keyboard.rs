@@ -135,13 +135,16 @@ mod buffer {
         Some(down)
     }
 
-    /// The newest reading the handler took (the keys down now, as far as the ring knows).
-    pub fn last() -> [u8; LINES] {
+    /// The newest reading the handler took (the keys down now, as far as the ring knows),
+    /// or `None` if the handler kept a new one while it was being read: the interrupt
+    /// rewrites it whole before it moves the head, so an unmoved head means a whole read.
+    pub fn last() -> Option<[u8; LINES]> {
+        let head = HEAD.read();
         let mut down = [0u8; LINES];
         for (i, rows) in down.iter_mut().enumerate() {
             *rows = Reg8::at(LAST + i as u16).read();
         }
-        down
+        (HEAD.read() == head).then_some(down)
     }
 
     /// Takes the oldest reading out of the ring.
@@ -181,8 +184,9 @@ pub fn poll() -> Option<u8> {
         // Nothing new: keys let go since are forgotten, as a direct read with no key down
         // does below (keys held when the program started count as reported until then).
         let mut seen = SEEN.get();
-        if seen.iter().any(|&rows| rows != 0) {
-            let down = buffer::last();
+        if seen.iter().any(|&rows| rows != 0)
+            && let Some(down) = buffer::last()
+        {
             for (rows, now) in seen.iter_mut().zip(down) {
                 *rows &= now;
             }
