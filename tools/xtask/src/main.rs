@@ -5,7 +5,8 @@
 //!   rules crate with its check that no floating-point or 64-bit division helpers creep in.
 //! - `cargo xtask avr`: only the AVR build check.
 //! - `cargo xtask vice`: the real-VICE check (`emulator-tests/vice/run.sh`: VICE 3.9's x128
-//!   in headless Chromium boots a disk we build and its screen is compared with ours).
+//!   in headless Chromium boots the disks we build, test programs and the game, plays a
+//!   coup, and its screens are compared with ours).
 
 mod avr;
 mod setup;
