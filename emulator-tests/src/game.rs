@@ -8,16 +8,16 @@
 //! down), holds the key down for [`HOLD_FRAMES`] frames, and runs on until the game asks
 //! again: each key is read exactly once, however long the game takes to answer it.
 
-use crate::keys::{KeyEvent, parse_keys};
-use crate::{Config, Exit, Machine, Program, RunOptions, Screen, start};
+use c128_emu::keys::{KeyEvent, parse_keys};
+use c128_emu::{Config, Exit, Machine, Program, RunOptions, Screen, start};
 
 /// Where the game posts each settled coup (see firmware/game-prg/src/c128.rs).
 pub const MAILBOX: u16 = 0x0B00;
 /// Frames a key typed by [`Game::keys`] stays down (a quick typist's press).
 pub const HOLD_FRAMES: u64 = 3;
 /// The zero-page address of AVR register r22, where a translated function's `u32` result
-/// starts (the translator keeps r0-r31 at $10-$2F: avr2mos's `mmap::REGS`).
-const AVR_R22: u16 = 0x10 + 22;
+/// starts (the translator's register map).
+const AVR_R22: u16 = avr2mos::mmap::REGS as u16 + 22;
 /// Frames the game may take to answer one key before it is called stuck.
 pub const MAX_FRAMES_PER_KEY: u64 = 3_000;
 

@@ -137,8 +137,7 @@ fn game_on_c128() -> Result<Value> {
     let key = emulator_tests::game::key_routine(&map).context("the key routine in the map")?;
     let card =
         emulator_tests::game::symbol(&map, |n| n.contains("8bac_game4draw4card")).context("draw::card in the map")?;
-    let manifest = crate::firmware::repo_root().join("disk/bac.toml");
-    let image = d81::Manifest::load(&manifest)?.build(Some(&game))?.as_bytes().to_vec();
+    let image = emulator_tests::build::game_disk(&game)?.as_bytes().to_vec();
     let mut timing = json!({});
     for (columns, eighty) in [("40", false), ("80", true)] {
         let mut g = emulator_tests::game::Game::boot(&image, eighty, key);
@@ -162,7 +161,7 @@ fn game_on_c128() -> Result<Value> {
 pub fn run(args: BenchArgs) -> Result<()> {
     let mut figures = json!({ "host": host(args.hands)? });
     if !args.host_only {
-        let emulator = emulator_tests::bench::measure(200_000_000).context("measuring the emulator")?;
+        let emulator = c128_emu::bench::measure(200_000_000).context("measuring the emulator")?;
         figures["emulator"] = json!({
             "cycles_per_second": emulator.cycles_per_second,
             "times_a_1_mhz_c128": emulator.speedup,

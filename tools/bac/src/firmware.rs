@@ -3,7 +3,6 @@
 //! reuse each other's build of `core` and the rules.
 
 use anyhow::{Context, Result};
-use avr2mos::pipeline::{BuildOptions, build_prg};
 use std::path::{Path, PathBuf};
 
 /// The repository this `bac` was built from.
@@ -13,15 +12,9 @@ pub fn repo_root() -> PathBuf {
 
 /// Builds `firmware/<crate_dir>` into `target/c128/<prg_name>.prg` and returns its bytes.
 pub fn build(crate_dir: &str, prg_name: &str) -> Result<Vec<u8>> {
-    let root = repo_root();
-    let options = BuildOptions {
-        manifest_path: root.join("firmware").join(crate_dir).join("Cargo.toml"),
-        bin: None,
-        out: Some(root.join("target/c128").join(format!("{prg_name}.prg"))),
-        target_dir: Some(root.join("target/c128")),
-        quiet: true,
-    };
-    let report = build_prg(&options).with_context(|| format!("building firmware/{crate_dir}"))?;
+    let target = repo_root().join("target/c128");
+    let report = emulator_tests::build::program(&format!("firmware/{crate_dir}"), prg_name, &target)
+        .with_context(|| format!("building firmware/{crate_dir}"))?;
     std::fs::read(&report.prg).with_context(|| format!("reading {}", report.prg.display()))
 }
 

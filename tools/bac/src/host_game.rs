@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bac_game::platform::{DiskError, Platform, Sound, key};
+use c128_emu::screenshot::VIC_PALETTE;
+use c128_emu::text::Cell;
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
-use emulator_tests::screenshot::VIC_PALETTE;
-use emulator_tests::text::Cell;
 
 use crate::terminal::{TerminalGuard, draw, is_quit};
 
@@ -135,7 +135,7 @@ impl Host {
 /// The character a screen code of the game's set shows: the C128's upper-case set, read
 /// as the emulator's text view reads it.
 fn glyph(code: u8) -> char {
-    emulator_tests::text::glyph_char(code, false)
+    c128_emu::text::glyph_char(code, false)
 }
 
 fn io_error(e: std::io::Error) -> DiskError {
@@ -304,8 +304,8 @@ pub fn play(columns: Option<u8>, save_dir: &Path) -> Result<()> {
 /// the last screen's text; the way out (STOP, Y) follows the script.
 pub fn play_script(columns: u8, script: &str, save_dir: &Path) -> Result<String> {
     let mut keys = VecDeque::new();
-    for event in emulator_tests::keys::parse_keys(script).map_err(|e| anyhow::anyhow!("--keys: {e}"))? {
-        if let emulator_tests::keys::KeyEvent::Press(press) = event {
+    for event in c128_emu::keys::parse_keys(script).map_err(|e| anyhow::anyhow!("--keys: {e}"))? {
+        if let c128_emu::keys::KeyEvent::Press(press) = event {
             let code = press.petscii.with_context(|| format!("--keys: {:?} types nothing", press.keys))?;
             keys.push_back(code);
         }

@@ -71,7 +71,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
 fn play_file(file: &std::path::Path, args: &PlayArgs) -> Result<()> {
     use crate::run_cmd::{program_of, screen_choice};
     use anyhow::Context;
-    use emulator_tests::{Config, RunOptions, start};
+    use c128_emu::{Config, RunOptions, start};
     let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
     // The TOD clock starts at the time of day, as after a real power-on and a clock setting,
     // so that programs seeding their generator from it differ from run to run.

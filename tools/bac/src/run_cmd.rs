@@ -2,8 +2,8 @@
 //! code as ours.
 
 use anyhow::{Context, Result, bail};
+use c128_emu::{Config, Program, RunOptions, Screen, start};
 use clap::Args;
-use emulator_tests::{Config, Program, RunOptions, Screen, start};
 use std::path::PathBuf;
 
 /// `bac run` options.
@@ -42,7 +42,7 @@ pub struct RunArgs {
 
 /// For a program built by `bac prg`, the listing beside it (`NAME.lst`) names the AVR
 /// instruction each 6502 address came from, so that a crash report says where in the Rust.
-fn listing_map(program: &std::path::Path) -> Option<emulator_tests::SourceMap> {
+fn listing_map(program: &std::path::Path) -> Option<c128_emu::SourceMap> {
     let listing = std::fs::read_to_string(program.with_extension("lst")).ok()?;
     Some(Box::new(move |pc| avr2mos::listing::origin_of(&listing, pc).map(|origin| origin.to_string())))
 }

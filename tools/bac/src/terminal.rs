@@ -3,12 +3,12 @@
 //! keys. Ctrl+Q or F12 quits; the terminal is restored however the loop ends.
 
 use anyhow::{Context, Result, bail};
+use c128_emu::keys::{KeyEvent as C128Key, char_press, parse_keys};
+use c128_emu::text::{Cell, cells};
+use c128_emu::{Machine, Screen};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::style::{Color, Print, SetBackgroundColor, SetForegroundColor};
 use crossterm::{cursor, execute, queue, terminal};
-use emulator_tests::keys::{KeyEvent as C128Key, char_press, parse_keys};
-use emulator_tests::text::{Cell, cells};
-use emulator_tests::{Machine, Screen};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -98,7 +98,7 @@ pub fn play(mut machine: Machine, screen: Option<Screen>) -> Result<Machine> {
     if width < need || height < 26 {
         bail!("the terminal is {width}x{height}; the {need}-column screen needs {need}x26");
     }
-    let frame = Duration::from_micros(if machine.config.standard == emulator_tests::chips::vic::VideoStandard::Pal {
+    let frame = Duration::from_micros(if machine.config.standard == c128_emu::chips::vic::VideoStandard::Pal {
         20_000
     } else {
         16_667

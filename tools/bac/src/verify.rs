@@ -7,8 +7,8 @@
 
 use anyhow::{Context, Result, bail};
 use bac_verify::{Plan, RoundResult, encode, play_round};
+use c128_emu::{Config, RunOptions, run_until_exit};
 use clap::Args;
-use emulator_tests::{Config, RunOptions, run_until_exit};
 use std::path::PathBuf;
 
 /// `bac verify` options.

@@ -3,14 +3,14 @@
 //! ROM), writes and reads back a disk file through the KERNAL trampoline, and returns to
 //! BASIC with $FF00, interrupts, zero page and the RAM vectors as it found them.
 
-use emulator_tests::disk::MemoryDrive;
-use emulator_tests::{ExitKind, Program, RunOptions, start};
+use c128_emu::disk::MemoryDrive;
+use c128_emu::{ExitKind, Program, RunOptions, start};
 
 #[allow(dead_code)] // The test uses the table's bytes and digest, not every item.
-#[path = "../programs/allram/src/table.rs"]
+#[path = "../../programs/allram/src/table.rs"]
 mod table;
 
-mod build;
+use crate::build;
 
 fn build() -> (Vec<u8>, avr2mos::pipeline::BuildReport) {
     let report = build::program("emulator-tests/programs/allram", "allram");

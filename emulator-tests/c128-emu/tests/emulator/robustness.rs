@@ -2,7 +2,7 @@
 //! typed error within its budget, whatever the code does to the MMU, the chips or the
 //! KERNAL.
 
-use emulator_tests::{Config, Error, RunOptions, run_until_exit};
+use c128_emu::{Config, Error, RunOptions, run_until_exit};
 
 /// A small deterministic generator (xorshift), so that failures repeat.
 struct Rng(u64);
@@ -36,12 +36,12 @@ fn random_code_ends_with_an_exit_or_a_typed_error() {
             let op = [0x20, 0x8D, 0xAD, 0x4C][(rng.next() % 4) as usize];
             code[at..at + 3].copy_from_slice(&[op, target as u8, (target >> 8) as u8]);
         }
-        let (prg, _) = emulator_tests::prg::with_basic_stub(&code);
+        let (prg, _) = c128_emu::prg::with_basic_stub(&code);
         let allow_undocumented = round % 2 == 0;
         let opts = RunOptions {
             config: Config { max_cycles: 300_000, allow_undocumented, ..Config::default() },
             keys: Some("A{RETURN}".into()),
-            drive: Some(Box::new(emulator_tests::disk::MemoryDrive::default())),
+            drive: Some(Box::new(c128_emu::disk::MemoryDrive::default())),
             ..RunOptions::default()
         };
         match run_until_exit(&prg, opts) {

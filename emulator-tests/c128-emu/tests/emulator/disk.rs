@@ -1,10 +1,8 @@
 //! The KERNAL file calls against a drive, the 1581 status codes, and booting `.d81` images.
 
-mod common;
-
-use common::Asm;
-use emulator_tests::disk::{Drive, FileType, MemoryDrive};
-use emulator_tests::{Error, RunError, RunOptions, run_disk_until_exit, run_until_exit};
+use crate::asm::Asm;
+use c128_emu::disk::{Drive, FileType, MemoryDrive};
+use c128_emu::{Error, RunError, RunOptions, run_disk_until_exit, run_until_exit};
 
 fn setnam(a: &mut Asm, label: &'static str, len: u8) {
     a.op(&[0xA9, len]).imm_addr(0xA2, label, false).imm_addr(0xA0, label, true);
@@ -87,7 +85,7 @@ fn d81_commands_append_and_the_directory_go_through_the_disk() {
         a.op(&[0xA9, 0x00, 0xA2, 0x00, 0xA0, 0x30, 0x20, 0xD5, 0xFF]);
     });
     let disk = d81::Disk::new(b"TEST", *b"01").unwrap();
-    let d = emulator_tests::d81drive::D81Drive { disk };
+    let d = c128_emu::d81drive::D81Drive { disk };
     let r = run_until_exit(&a.prg(), with_drive(d)).unwrap();
     assert_eq!(r.output(), "00, OK,00,00\n00, OK,00,00\n00, OK,00,00\n");
     let image = r.machine.kernal.drive.as_ref().unwrap().image().unwrap();
@@ -152,7 +150,7 @@ fn a_full_disk_reports_72_and_a_protected_one_26() {
 
     let mut disk = d81::Disk::new(b"TEST", *b"01").unwrap();
     disk.set_write_protected(true);
-    let d = emulator_tests::d81drive::D81Drive { disk };
+    let d = c128_emu::d81drive::D81Drive { disk };
     let r = run_until_exit(&a.prg(), with_drive(d)).unwrap();
     assert_eq!(r.output(), "26,WRITE PROTECT ON,00,00\n");
 }
@@ -161,7 +159,7 @@ fn a_full_disk_reports_72_and_a_protected_one_26() {
 fn files_written_to_a_d81_are_on_the_image() {
     let a = program(|a| write_file(a, "w", 10, "st"));
     let disk = d81::Disk::new(b"TEST", *b"01").unwrap();
-    let d = emulator_tests::d81drive::D81Drive { disk };
+    let d = c128_emu::d81drive::D81Drive { disk };
     let r = run_until_exit(&a.prg(), with_drive(d)).unwrap();
     let image = r.machine.disk_image().unwrap();
     let back = d81::Disk::from_bytes(&image).unwrap();

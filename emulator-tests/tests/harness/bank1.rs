@@ -8,10 +8,10 @@ use avr2mos::mmap::{BANK1_START, MemoryMode};
 use avr2mos::pipeline::translate_elf_with;
 use avr2mos::program::AvrProgram;
 use avr2mos::{Options, Translation};
-use emulator_tests::disk::{FileType, MemoryDrive};
-use emulator_tests::{ExitKind, Program, RunOptions, start};
+use c128_emu::disk::{FileType, MemoryDrive};
+use c128_emu::{ExitKind, Program, RunOptions, start};
 
-mod build;
+use crate::build;
 
 /// The bank-1 file's name on the test drive.
 const NAME: &[u8] = b"CODE";

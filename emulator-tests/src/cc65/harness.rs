@@ -15,7 +15,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{Config, LoadError, Machine, RunError};
+use c128_emu::{Config, LoadError, Machine, RunError};
 
 use super::trace::{CoupRecord, FIRST_CARDS, Params, Policy, TRACE_MAX, Trace};
 

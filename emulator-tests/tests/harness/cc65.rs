@@ -167,7 +167,7 @@ fn happens_draws_the_same_chances() {
     }
 }
 
-/// The figures for `bac bench`, printed (`cargo test --test cc65 -- --nocapture`).
+/// The figures for `bac bench`, printed (`cargo test -p emulator-tests --test harness -- cc65:: --nocapture`).
 #[test]
 fn benchmark_figures() {
     let coups = 1000;

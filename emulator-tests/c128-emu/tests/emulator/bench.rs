@@ -2,7 +2,7 @@
 
 #[test]
 fn benchmark_runs_the_requested_cycles_and_reports_speed() {
-    let b = emulator_tests::bench::measure(2_000_000).unwrap();
+    let b = c128_emu::bench::measure(2_000_000).unwrap();
     assert!(b.cycles >= 2_000_000 && b.cycles < 2_000_010, "{b:?}");
     assert!(b.cycles_per_second > 0.0 && b.speedup > 0.0);
     println!(

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use harness::{Cc65Error, phase};
 use trace::{Params, Policy, Trace};
 
-mod build;
+use crate::build;
 
 /// The translated benchmark program, built once per test binary.
 fn built() -> &'static Vec<u8> {
@@ -102,7 +102,7 @@ fn a_different_seed_does_not_agree() {
     assert!(c128.trace.first_difference(&other).is_some());
 }
 
-/// The Rust figures beside cc65's (`cargo test --test rust_bench -- --nocapture`).
+/// The Rust figures beside cc65's (`cargo test -p emulator-tests --test harness -- rust_bench:: --nocapture`).
 #[test]
 fn benchmark_figures() {
     let run = agree(&Params::punto_banco(1, 1000));

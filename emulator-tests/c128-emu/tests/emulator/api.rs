@@ -1,11 +1,9 @@
 //! The entry points the `bac` CLI uses: start a program or a disk, run frame by frame, read
 //! the screen as text, compare screenshots with golden images.
 
-mod common;
-
-use common::Asm;
-use emulator_tests::screenshot::{GoldenError, compare_golden};
-use emulator_tests::{Error, Program, RunOptions, Screen, start};
+use crate::asm::Asm;
+use c128_emu::screenshot::{GoldenError, compare_golden};
+use c128_emu::{Error, Program, RunOptions, Screen, start};
 
 fn scratch_dir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("bac128-{name}-{}", std::process::id()));
@@ -35,7 +33,7 @@ fn a_started_program_runs_frame_by_frame_and_keeps_its_machine_on_failure() {
         }
     };
     assert!((3..=5).contains(&frames), "{frames}");
-    assert!(matches!(err, emulator_tests::RunError::Brk(_)));
+    assert!(matches!(err, c128_emu::RunError::Brk(_)));
     assert_eq!(m.output_text(), "DONE");
     assert!(m.screen_text(Screen::Forty).starts_with("DONE\n"));
 }
@@ -45,13 +43,13 @@ fn screen_text_shows_both_screens() {
     let mut a = Asm::new();
     a.print(b"BANKER WINS\r").print(&[0x12]).print(b"9").print(&[0x61]).op(&[0x20, 0x5F, 0xFF]);
     a.print(b"EIGHTY").exit(0);
-    let r = emulator_tests::run_until_exit(&a.prg(), RunOptions::default()).unwrap();
+    let r = c128_emu::run_until_exit(&a.prg(), RunOptions::default()).unwrap();
     let forty = r.machine.screen_text(Screen::Forty);
     assert_eq!(forty.lines().take(2).collect::<Vec<_>>(), ["BANKER WINS", "9♠"]);
     assert!(r.machine.screen_text(Screen::Eighty).starts_with("EIGHTY\n"));
     assert_eq!(r.machine.active_screen(), Screen::Eighty);
-    let cells = emulator_tests::text::cells(r.machine.bus(), Screen::Forty);
-    assert_eq!(cells[1][0].bg, emulator_tests::screenshot::VIC_PALETTE[13], "reverse 9");
+    let cells = c128_emu::text::cells(r.machine.bus(), Screen::Forty);
+    assert_eq!(cells[1][0].bg, c128_emu::screenshot::VIC_PALETTE[13], "reverse 9");
 }
 
 #[test]
@@ -60,13 +58,13 @@ fn golden_screenshots_match_and_mismatches_leave_a_diff() {
     let golden = dir.join("screen.png");
     let mut a = Asm::new();
     a.print(b"ONE").exit(0);
-    let one = emulator_tests::run_until_exit(&a.prg(), RunOptions::default()).unwrap();
+    let one = c128_emu::run_until_exit(&a.prg(), RunOptions::default()).unwrap();
     let img = one.machine.screenshot(Screen::Forty);
     compare_golden(&img, &golden).unwrap();
     compare_golden(&img, &golden).unwrap();
     let mut b = Asm::new();
     b.print(b"TWO").exit(0);
-    let two = emulator_tests::run_until_exit(&b.prg(), RunOptions::default()).unwrap();
+    let two = c128_emu::run_until_exit(&b.prg(), RunOptions::default()).unwrap();
     match compare_golden(&two.machine.screenshot(Screen::Forty), &golden) {
         Err(GoldenError::Mismatch { pixels, diff, .. }) => {
             assert!(pixels > 0 && pixels < 3 * 64);
@@ -83,8 +81,8 @@ fn unknown_key_names_fail_before_running() {
     let opts = RunOptions { keys: Some("{F9}".into()), ..RunOptions::default() };
     let e = start(Program::Prg(&prg), opts).unwrap_err();
     assert!(matches!(e, Error::Keys(_)) && e.to_string().contains("{F9}"), "{e}");
-    assert!(emulator_tests::keys::named("f1").is_some());
-    assert!(emulator_tests::keys::named("F9").is_none());
+    assert!(c128_emu::keys::named("f1").is_some());
+    assert!(c128_emu::keys::named("F9").is_none());
 }
 
 #[test]
@@ -98,7 +96,7 @@ fn errors_suit_anyhow_and_the_machine_can_move_to_a_thread() {
     fn send_sync<T: Send + Sync + 'static>() {}
     fn send<T: Send>() {}
     send_sync::<Error>();
-    send::<emulator_tests::Machine>();
+    send::<c128_emu::Machine>();
     let prg = Asm::new().exit(3).prg();
     let m = start(Program::Prg(&prg), RunOptions::default()).unwrap();
     let code = std::thread::spawn(move || {

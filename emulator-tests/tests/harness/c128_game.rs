@@ -4,7 +4,7 @@
 //! BASIC and comes back with its bankroll, and damaged saves, full and write-protected disks
 //! are reported without stopping the game.
 
-mod game;
+use crate::built_game as game;
 
 use d81::{Disk, FileType};
 use game::{Game, boot, built};
@@ -198,11 +198,11 @@ fn a_hundred_thousand_random_keys_never_crash_leave_or_lose_money() {
 /// The game's screens against the pictures in `tests/golden/` (the README shows them):
 /// the title, the betting screen and a dealt coup, in 40 and in 80 columns. The shuffle's
 /// seed is fixed (`Game::fix_seed`): the frame and raster line it is taken at move with the
-/// code's layout, which a checkout in another directory changes. `BLESS=1 cargo test -p emulator-tests --test c128_game`
+/// code's layout, which a checkout in another directory changes. `BLESS=1 cargo test -p emulator-tests --test harness -- c128_game::`
 /// rewrites them; a mismatch writes the actual picture and a difference beside them.
 #[test]
 fn title_betting_and_dealt_coup_match_the_golden_screens() {
-    use emulator_tests::screenshot::compare_golden;
+    use c128_emu::screenshot::compare_golden;
     let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     for (columns, eighty) in [("40", false), ("80", true)] {
         let mut g = boot(&built().image, eighty);
@@ -259,7 +259,7 @@ fn cards_sound_on_the_sid_unless_the_sound_is_off() {
 
 #[test]
 fn the_options_switch_between_40_and_80_columns() {
-    use emulator_tests::Screen::{Eighty, Forty};
+    use c128_emu::Screen::{Eighty, Forty};
     let mut g = boot(&built().image, false);
     assert!(!g.screen(Eighty).contains("NEW GAME"), "the title is on the VIC-IIe only");
     // The eighth line is the screen width: the options move to the VDC, and back.
@@ -273,8 +273,8 @@ fn the_options_switch_between_40_and_80_columns() {
 
 #[test]
 fn an_ntsc_machine_plays_too() {
-    use emulator_tests::chips::vic::VideoStandard;
-    let config = emulator_tests::Config { standard: VideoStandard::Ntsc, ..emulator_tests::Config::default() };
+    use c128_emu::chips::vic::VideoStandard;
+    let config = c128_emu::Config { standard: VideoStandard::Ntsc, ..c128_emu::Config::default() };
     let mut g = Game::boot_with(&built().image, config, built().key_routine);
     g.keys("{RETURN}{RETURN}NED{RETURN}1P{RETURN} ");
     assert_money_kept(&g, "NTSC");

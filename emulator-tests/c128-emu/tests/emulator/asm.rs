@@ -1,11 +1,9 @@
 //! A tiny 6502 assembler for the tests: raw opcode bytes plus labels for jumps, branches and
 //! data addresses, placed after the BASIC stub at 7181 ($1C0D).
 
-#![allow(dead_code)]
-
 use std::collections::HashMap;
 
-use emulator_tests::prg::with_basic_stub;
+use c128_emu::prg::with_basic_stub;
 
 /// Where the code after the standard stub starts.
 pub const ORIGIN: u16 = 0x1C0D;

@@ -2,17 +2,15 @@
 //! keyboard (buffer and matrix), the shadow registers, the SID log, CIA timers and TOD, the
 //! 40/80 key and FAST mode.
 
-mod common;
+use crate::asm::Asm;
+use c128_emu::screenshot::{BORDER, RGBI_PALETTE, VIC_PALETTE};
+use c128_emu::{Config, RunOptions, Screen, run_until_exit};
 
-use common::Asm;
-use emulator_tests::screenshot::{BORDER, RGBI_PALETTE, VIC_PALETTE};
-use emulator_tests::{Config, RunOptions, Screen, run_until_exit};
-
-fn run_with(asm: &Asm, options: RunOptions) -> emulator_tests::RunReport {
+fn run_with(asm: &Asm, options: RunOptions) -> c128_emu::RunReport {
     run_until_exit(&asm.prg(), options).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn run(asm: &Asm) -> emulator_tests::RunReport {
+fn run(asm: &Asm) -> c128_emu::RunReport {
     run_with(asm, RunOptions::default())
 }
 
@@ -210,7 +208,7 @@ fn an_endless_program_ends_after_its_key_script() {
         ..RunOptions::default()
     };
     let r = run_with(&a, opts);
-    assert_eq!(r.exit.kind, emulator_tests::ExitKind::KeysDone);
+    assert_eq!(r.exit.kind, c128_emu::ExitKind::KeysDone);
     assert_eq!(r.output(), "HI");
     let frames = r.machine.bus().frames;
     assert!((15..25).contains(&frames), "{frames}");
@@ -264,8 +262,8 @@ fn stop_reports_the_run_stop_key() {
 fn joystick_2_reads_on_port_a() {
     let mut a = Asm::new();
     a.op(&[0xAD, 0x00, 0xDC, 0x8D, 0xFF, 0xD7, 0x60]);
-    let mut m = emulator_tests::machine_for(RunOptions::default()).unwrap();
-    m.bus_mut().keyboard.joystick[1] = emulator_tests::keys::joy::FIRE | emulator_tests::keys::joy::UP;
+    let mut m = c128_emu::machine_for(RunOptions::default()).unwrap();
+    m.bus_mut().keyboard.joystick[1] = c128_emu::keys::joy::FIRE | c128_emu::keys::joy::UP;
     m.load_prg(&a.prg()).unwrap();
     let exit = m.run_basic().unwrap();
     assert_eq!(exit.code & 0x1F, 0x1F & !0x11);

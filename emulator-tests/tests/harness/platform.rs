@@ -3,17 +3,17 @@
 //! pictures, the key codes of a script that covers the keyboard, the SID log of every
 //! effect, and the disk errors of a good, a write-protected and a full disk.
 //!
-//! `BLESS=1 cargo test -p emulator-tests --test platform` rewrites the golden pictures in
+//! `BLESS=1 cargo test -p emulator-tests --test harness -- platform::` rewrites the golden pictures in
 //! `tests/golden/`; a mismatch writes the actual picture and a difference beside them.
 
-use emulator_tests::chips::vic::VideoStandard;
-use emulator_tests::keys::{KeyEvent, KeyPress, char_press, parse_keys};
-use emulator_tests::screenshot::compare_golden;
-use emulator_tests::{Config, Exit, Machine, Program, RunOptions, Screen, start};
+use c128_emu::chips::vic::VideoStandard;
+use c128_emu::keys::{KeyEvent, KeyPress, char_press, parse_keys};
+use c128_emu::screenshot::compare_golden;
+use c128_emu::{Config, Exit, Machine, Program, RunOptions, Screen, start};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-mod build;
+use crate::build;
 
 /// The program's `.prg`, built once per test binary.
 fn platform_prg() -> &'static Vec<u8> {
@@ -199,7 +199,7 @@ fn every_driver_on_a_good_disk() {
     assert_eq!(bus.ram_peek(0, 0x0A2C), 0x14);
     assert!(!bus.vic.fast());
     assert_eq!((bus.vic.regs[0x20] & 15, bus.vic.regs[0x21] & 15), (13, 11), "colours of power-on");
-    let rom = emulator_tests::font::charset();
+    let rom = c128_emu::font::charset();
     assert!((0..512u16).all(|c| (0..8).all(|r| bus.vdc.peek(0x2000 + c * 16 + r) == rom[usize::from(c * 8 + r)])));
     assert_eq!(m.screen_text(Screen::Eighty).trim(), "");
     assert_eq!(m.screen_text(Screen::Forty).trim(), "CLOSED", "printed after close() on BASIC's screen");

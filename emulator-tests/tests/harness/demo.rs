@@ -2,16 +2,16 @@
 //! emulated C128: both screens against golden pictures, the key it read, the note it
 //! played, and the files it wrote, read back and scratched, the disk then read by cc1541.
 //!
-//! `BLESS=1 cargo test -p emulator-tests --test demo` rewrites the golden pictures in
+//! `BLESS=1 cargo test -p emulator-tests --test harness -- demo::` rewrites the golden pictures in
 //! `tests/golden/`; a mismatch writes the actual picture and a difference beside them.
 
-use emulator_tests::screenshot::compare_golden;
-use emulator_tests::{Config, Program, RunOptions, Screen, start};
+use c128_emu::screenshot::compare_golden;
+use c128_emu::{Config, Program, RunOptions, Screen, start};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-mod build;
+use crate::build;
 
 /// The demo's `.prg`, built once per test binary.
 fn demo_prg() -> &'static Vec<u8> {
@@ -29,7 +29,7 @@ fn demo_disk() -> Vec<u8> {
 }
 
 /// Boots the demo disk with `keys` typed, in 40 or 80 columns, and runs it to its end.
-fn run_demo(keys: &str, eighty: bool) -> emulator_tests::Machine {
+fn run_demo(keys: &str, eighty: bool) -> c128_emu::Machine {
     let image = demo_disk();
     let config = Config { eighty_columns: eighty, ..Config::default() };
     let options = RunOptions { config, keys: Some(keys.into()), ..RunOptions::default() };
@@ -49,7 +49,7 @@ fn both_screens_match_their_golden_pictures() {
         let machine = run_demo("Z", eighty);
         let screen = if eighty { Screen::Eighty } else { Screen::Forty };
         compare_golden(&machine.screenshot(screen), &golden(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let text = emulator_tests::text::text(machine.bus(), screen);
+        let text = c128_emu::text::text(machine.bus(), screen);
         assert!(text.contains(if eighty { "BAC128 DEMO: 80 COLUMNS" } else { "BAC128 DEMO: 40 COLUMNS" }), "{text}");
         assert!(text.contains("KEY: Z"), "the key it read is on the screen:\n{text}");
         assert!(text.contains("DISK OK"), "{text}");
@@ -59,7 +59,7 @@ fn both_screens_match_their_golden_pictures() {
 #[test]
 fn the_key_changes_what_is_shown() {
     let machine = run_demo("Q", false);
-    let text = emulator_tests::text::text(machine.bus(), Screen::Forty);
+    let text = c128_emu::text::text(machine.bus(), Screen::Forty);
     assert!(text.contains("KEY: Q") && !text.contains("KEY: Z"), "{text}");
 }
 

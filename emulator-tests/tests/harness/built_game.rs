@@ -1,15 +1,11 @@
 //! The C128 game (`firmware/game-prg`) built once per test binary, on its real disk
 //! (`disk/bac.toml`), for the game tests; [`emulator_tests::game`] plays it.
 
-#![allow(dead_code)] // Each test binary uses a different part of this module.
-
-use std::path::Path;
 use std::sync::OnceLock;
 
 pub use emulator_tests::game::Game;
 
-#[path = "../build/mod.rs"]
-mod build;
+use crate::build;
 
 /// The built game: its disk image and the address of its key routine.
 pub struct Built {
@@ -27,10 +23,7 @@ pub fn built() -> &'static Built {
     BUILT.get_or_init(|| {
         let report = build::program("firmware/game-prg", "bac");
         assert!(report.bank1.is_some(), "the game keeps its interpreted code in bank 1");
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../disk/bac.toml");
-        let disk = d81::Manifest::load(&manifest)
-            .and_then(|m| m.build(Some(&report.prg)))
-            .unwrap_or_else(|e| panic!("building the disk: {e}"));
+        let disk = emulator_tests::build::game_disk(&report.prg).unwrap_or_else(|e| panic!("building the disk: {e}"));
         let map = std::fs::read_to_string(&report.map).unwrap();
         let key_routine = emulator_tests::game::key_routine(&map).expect("the key routine in the symbol map");
         let ticks_routine = emulator_tests::game::ticks_routine(&map).expect("the ticks routine in the symbol map");

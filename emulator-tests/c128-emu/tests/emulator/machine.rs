@@ -1,13 +1,11 @@
 //! The machine with hand-assembled programs: output, exit codes, the MMU, and every way a
 //! run can fail.
 
-mod common;
+use crate::asm::{Asm, ORIGIN};
+use c128_emu::bus::power_on_byte;
+use c128_emu::{Config, Error, ExitKind, LoadError, RunError, RunOptions, SourceMap, run_until_exit};
 
-use common::Asm;
-use emulator_tests::bus::power_on_byte;
-use emulator_tests::{Config, Error, ExitKind, LoadError, RunError, RunOptions, SourceMap, run_until_exit};
-
-fn run(asm: &Asm) -> Result<emulator_tests::RunReport, Error> {
+fn run(asm: &Asm) -> Result<c128_emu::RunReport, Error> {
     run_until_exit(&asm.prg(), RunOptions::default())
 }
 
@@ -104,9 +102,9 @@ fn code_outside_common_ram_vanishes_when_the_bank_changes() {
     // an undocumented opcode.
     let mut a = Asm::new();
     a.op(&[0xA9, 0x7F, 0x8D, 0x00, 0xFF]);
-    assert_eq!(power_on_byte(0x1_0000 | usize::from(common::ORIGIN + 5)), 0xFF);
+    assert_eq!(power_on_byte(0x1_0000 | usize::from(ORIGIN + 5)), 0xFF);
     let e = run_error(&a, RunOptions::default());
-    assert!(matches!(&e, RunError::Undocumented(w) if w.cpu.pc == common::ORIGIN + 5 && w.cpu.mmu == 0x7F), "{e}");
+    assert!(matches!(&e, RunError::Undocumented(w) if w.cpu.pc == ORIGIN + 5 && w.cpu.mmu == 0x7F), "{e}");
 }
 
 #[test]
@@ -122,12 +120,12 @@ fn runs_are_deterministic() {
 fn brk_stops_with_the_registers_and_the_source_description() {
     let mut a = Asm::new();
     a.op(&[0xA9, 0x12, 0xA2, 0x34, 0xA0, 0x56, 0x00]);
-    let brk_at = common::ORIGIN + 6;
+    let brk_at = ORIGIN + 6;
     let map: SourceMap = Box::new(move |pc| (pc == brk_at).then(|| "avr: ret in main+0x10".to_string()));
     let e = run_error(&a, RunOptions { source_map: Some(map), ..RunOptions::default() });
     let RunError::Brk(w) = &e else { panic!("{e}") };
     assert_eq!((w.cpu.pc, w.cpu.opcode, w.cpu.a, w.cpu.x, w.cpu.y), (brk_at, 0, 0x12, 0x34, 0x56));
-    let o = common::ORIGIN;
+    let o = ORIGIN;
     assert_eq!(w.trail, [o, o + 2, o + 4]);
     let text = e.to_string();
     assert!(text.contains("PC=$1C13") && text.contains("avr: ret in main+0x10"), "{text}");
@@ -155,7 +153,7 @@ fn a_jump_to_itself_is_a_stuck_pc() {
     let mut a = Asm::new();
     a.op(&[0x78]).label("self").abs(0x4C, "self");
     let e = run_error(&a, RunOptions::default());
-    assert!(matches!(&e, RunError::Stuck { at, .. } if at.cpu.pc == common::ORIGIN + 1), "{e}");
+    assert!(matches!(&e, RunError::Stuck { at, .. } if at.cpu.pc == ORIGIN + 1), "{e}");
 }
 
 #[test]
@@ -180,7 +178,7 @@ fn code_ranges_catch_a_jump_into_data() {
     a.print(b"A").op(&[0x4C, 0x00, 0x20]); // JMP $2000: RAM, zeros
     let end = a.here();
     let opts = RunOptions {
-        config: Config { code_ranges: std::iter::once(common::ORIGIN..end).collect(), ..Config::default() },
+        config: Config { code_ranges: std::iter::once(ORIGIN..end).collect(), ..Config::default() },
         ..RunOptions::default()
     };
     let e = run_error(&a, opts);
@@ -210,7 +208,7 @@ fn unemulated_kernal_calls_are_named() {
 #[test]
 fn jsrfar_calls_a_routine_in_bank_1_and_returns_its_registers() {
     // Bank 1 holds, at $4000, `LDA $4010 / LDX #$77 / RTS`; $4010 (bank 1) = $5A.
-    let mut m = emulator_tests::machine_for(RunOptions::default()).unwrap();
+    let mut m = c128_emu::machine_for(RunOptions::default()).unwrap();
     for (i, b) in [0xAD, 0x10, 0x40, 0xA2, 0x77, 0x60].into_iter().enumerate() {
         m.bus_mut().ram_poke(1, 0x4000 + i as u16, b);
     }

@@ -1,0 +1,17 @@
+//! The harness's tests, one binary: the repository's real C128 programs built through the
+//! translator and run in the emulated C128. The game on its real disk (`c128_game`), the
+//! benchmark against the host and against cc65 (`rust_bench`, `cc65`), and the test
+//! programs of `emulator-tests/programs` (`allram`, `bank1`, `demo`, `platform`).
+//!
+//! `cargo test -p emulator-tests --test harness -- c128_game::` runs one part.
+
+mod build;
+mod built_game;
+
+mod allram;
+mod bank1;
+mod c128_game;
+mod cc65;
+mod demo;
+mod platform;
+mod rust_bench;
