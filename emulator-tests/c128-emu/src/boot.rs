@@ -9,8 +9,6 @@ use crate::error::{Error, RunError};
 use crate::machine::{Exit, Machine};
 use crate::prg;
 
-/// BASIC 7.0's "execute the line at (Y:X)+1" routine, trapped.
-pub const BASIC_EXECUTE_LINE: u16 = 0xAFA5;
 /// FA: the device number of the last I/O, which boot loaders read to find their drive.
 pub const FA: u16 = 0x00BA;
 /// Where the KERNAL puts the boot sector.
@@ -36,7 +34,7 @@ impl Machine {
                 for (i, &b) in sector.iter().enumerate() {
                     self.cpu.memory.ram_poke(0, BOOT_SECTOR + i as u16, b);
                 }
-                let Some(code) = boot_code_offset(&sector) else {
+                let Some(code) = d81::BootInfo::parse(&sector).map(|info| info.code_offset) else {
                     return Err(DiskError::BadImage {
                         path: "device 8".into(),
                         reason: "the boot sector's title or file name is not terminated".into(),
@@ -112,12 +110,4 @@ impl Machine {
         }
         self.run_file(name)
     }
-}
-
-/// Offset of the boot code in a boot sector: after "CBM", four bytes, and two
-/// zero-terminated strings.
-fn boot_code_offset(sector: &[u8; 256]) -> Option<usize> {
-    let title_end = 7 + sector[7..].iter().position(|&b| b == 0)?;
-    let file_end = title_end + 1 + sector[title_end + 1..].iter().position(|&b| b == 0)?;
-    Some(file_end + 1)
 }

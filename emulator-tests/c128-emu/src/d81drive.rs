@@ -20,43 +20,20 @@ impl D81Drive {
     }
 }
 
-fn status(e: &d81::DosError) -> DosStatus {
-    let s = e.status();
-    DosStatus { code: s.code, track: s.track, sector: s.sector }
-}
-
-fn to_ours(t: d81::FileType) -> FileType {
-    match t {
-        d81::FileType::Prg => FileType::Prg,
-        d81::FileType::Usr => FileType::Usr,
-        d81::FileType::Rel => FileType::Rel,
-        _ => FileType::Seq,
-    }
-}
-
-fn to_theirs(t: FileType) -> d81::FileType {
-    match t {
-        FileType::Prg => d81::FileType::Prg,
-        FileType::Seq => d81::FileType::Seq,
-        FileType::Usr => d81::FileType::Usr,
-        FileType::Rel => d81::FileType::Rel,
-    }
-}
-
 impl Drive for D81Drive {
     fn read(&mut self, pattern: &[u8]) -> Result<(FileType, Vec<u8>), DosStatus> {
-        let f = self.disk.read(pattern).map_err(|e| status(&e))?;
-        Ok((to_ours(f.entry.file_type), f.data))
+        let f = self.disk.read(pattern).map_err(|e| DosStatus::from(&e))?;
+        Ok((f.entry.file_type, f.data))
     }
 
     fn write(&mut self, name: &[u8], file_type: FileType, data: &[u8], replace: bool) -> Result<(), DosStatus> {
-        let t = to_theirs(file_type);
+        let t = file_type;
         let r = if replace { self.disk.replace_file(name, t, data) } else { self.disk.write_file(name, t, data) };
-        r.map(|_| ()).map_err(|e| status(&e))
+        r.map(|_| ()).map_err(|e| DosStatus::from(&e))
     }
 
     fn scratch(&mut self, pattern: &[u8]) -> Result<u8, DosStatus> {
-        self.disk.scratch(pattern).map_err(|e| status(&e))
+        self.disk.scratch(pattern).map_err(|e| DosStatus::from(&e))
     }
 
     fn names(&mut self) -> Vec<(Vec<u8>, FileType)> {
@@ -64,7 +41,7 @@ impl Drive for D81Drive {
             .entries()
             .into_iter()
             .filter(|e| e.closed && e.file_type != d81::FileType::Del)
-            .map(|e| (e.name, to_ours(e.file_type)))
+            .map(|e| (e.name, e.file_type))
             .collect()
     }
 
@@ -79,7 +56,7 @@ impl Drive for D81Drive {
     fn command(&mut self, command: &[u8]) -> Option<DosStatus> {
         Some(match self.disk.command(command) {
             Ok(s) => DosStatus { code: s.code, track: s.track, sector: s.sector },
-            Err(e) => status(&e),
+            Err(e) => DosStatus::from(&e),
         })
     }
 
@@ -88,7 +65,7 @@ impl Drive for D81Drive {
     }
 
     fn append(&mut self, name: &[u8], data: &[u8]) -> Result<(), DosStatus> {
-        self.disk.append_file(name, data).map(|_| ()).map_err(|e| status(&e))
+        self.disk.append_file(name, data).map(|_| ()).map_err(|e| DosStatus::from(&e))
     }
 
     fn image(&self) -> Option<Vec<u8>> {

@@ -7,17 +7,15 @@ use std::fmt;
 
 use thiserror::Error;
 
-/// CBM DOS file types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FileType {
-    /// Program.
-    Prg,
-    /// Sequential.
-    Seq,
-    /// User.
-    Usr,
-    /// Relative (not supported for access, only reported).
-    Rel,
+/// CBM DOS file types: the disk library's, so that a file keeps its type between the
+/// image and the machine.
+pub use d81::FileType;
+
+impl From<&d81::DosError> for DosStatus {
+    fn from(e: &d81::DosError) -> Self {
+        let s = e.status();
+        DosStatus { code: s.code, track: s.track, sector: s.sector }
+    }
 }
 
 /// A DOS error as the drive reports it on its command channel: `62,FILE NOT FOUND,00,00`.
@@ -158,22 +156,6 @@ pub trait Drive: Send {
     }
 }
 
-/// Whether a CBM DOS pattern (`*` ends the match, `?` matches any one character) matches
-/// `name`.
-pub fn pattern_matches(pattern: &[u8], name: &[u8]) -> bool {
-    let mut n = name.iter();
-    for &p in pattern {
-        if p == b'*' {
-            return true;
-        }
-        match n.next() {
-            Some(&c) if p == b'?' || p == c => {}
-            _ => return false,
-        }
-    }
-    n.next().is_none()
-}
-
 /// A drive whose files live in memory: for tests, and for running a `.prg` that uses the
 /// disk without an image.
 #[derive(Debug, Clone, Default)]
@@ -194,7 +176,7 @@ impl Drive for MemoryDrive {
     fn read(&mut self, pattern: &[u8]) -> Result<(FileType, Vec<u8>), DosStatus> {
         self.files
             .iter()
-            .find(|(n, ..)| pattern_matches(pattern, n))
+            .find(|(n, ..)| d81::dir::matches(pattern, n))
             .map(|(_, t, d)| (*t, d.clone()))
             .ok_or(DosStatus::NOT_FOUND)
     }
@@ -229,7 +211,7 @@ impl Drive for MemoryDrive {
         let before = self.files.len();
         let mut freed = 0;
         self.files.retain(|(n, _, d)| {
-            let hit = pattern_matches(pattern, n);
+            let hit = d81::dir::matches(pattern, n);
             if hit {
                 freed += blocks(d.len());
             }
@@ -249,14 +231,6 @@ impl Drive for MemoryDrive {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn patterns_follow_cbm_dos() {
-        assert!(pattern_matches(b"BAC*", b"BAC128"));
-        assert!(pattern_matches(b"B?C", b"BAC"));
-        assert!(!pattern_matches(b"BAC", b"BAC128"));
-        assert!(pattern_matches(b"*", b"ANY"));
-    }
 
     #[test]
     fn memory_drive_reports_dos_errors() {

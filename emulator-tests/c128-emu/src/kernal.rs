@@ -14,6 +14,7 @@ use mos6502::registers::Status;
 use crate::bus::{C128Bus, IRQ_ENTRY, IRQ_EXIT, NMI_ENTRY};
 use crate::disk::{DosStatus, Drive, FileType};
 use crate::editor::{Editor, VM1};
+use d81::command::{Mode, OpenRequest, parse_open};
 
 /// The CPU as the machine uses it.
 pub type Cpu = CPU<C128Bus, Nmos6502>;
@@ -272,73 +273,20 @@ fn or_status(cpu: &mut Cpu, bits: u8) {
     cpu.memory.ram_poke(0, STATUS, st | bits);
 }
 
-/// Parsed `[@][d]:NAME[,T][,M]` of an OPEN.
-struct FileSpec {
-    name: Vec<u8>,
-    replace: bool,
-    file_type: Option<FileType>,
-    write: bool,
-    append: bool,
-    /// `$[:PATTERN]`: the directory listing.
-    directory: bool,
+/// An OPEN's (or LOAD's, SAVE's) name as the 1581 parses it ([`parse_open`]); a name it
+/// refuses is the DOS status it reports.
+fn open_request(raw: &[u8], sa: u8) -> Result<OpenRequest, DosStatus> {
+    parse_open(raw, sa).map_err(|e| DosStatus::from(&e))
 }
 
-fn parse_spec(raw: &[u8], sa: u8) -> FileSpec {
-    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-    if let Some(rest) = raw.strip_prefix(b"$") {
-        let pattern = rest.iter().position(|&c| c == b':').map(|c| rest[c + 1..].to_vec());
-        return FileSpec {
-            name: pattern.unwrap_or_default(),
-            replace: false,
-            file_type: Some(FileType::Prg),
-            write: false,
-            append: false,
-            directory: true,
-        };
-    }
-    let mut s = raw;
-    let mut replace = false;
-    if let Some(rest) = s.strip_prefix(b"@") {
-        replace = true;
-        s = rest;
-    }
-    if let Some(colon) = s.iter().position(|&c| c == b':') {
-        s = &s[colon + 1..];
-    }
-    let mut parts = s.split(|&c| c == b',');
-    let name = parts.next().unwrap_or_default().to_vec();
-    let mut file_type = None;
-    let mut write = sa == 1;
-    let mut append = false;
-    for p in parts {
-        match p.first() {
-            Some(b'P') => file_type = Some(FileType::Prg),
-            Some(b'S') => file_type = Some(FileType::Seq),
-            Some(b'U') => file_type = Some(FileType::Usr),
-            Some(b'L') => file_type = Some(FileType::Rel),
-            Some(b'W') => write = true,
-            Some(b'A') => {
-                write = true;
-                append = true;
-            }
-            Some(b'R') => write = false,
-            _ => {}
+/// Reads what a request names for reading: a file, or the directory listing.
+fn read_request(request: &OpenRequest, drive: &mut dyn Drive) -> Result<(FileType, Vec<u8>), DosStatus> {
+    match request {
+        OpenRequest::Directory { pattern } => {
+            drive.directory(pattern.as_deref()).map(|d| (FileType::Prg, d)).ok_or(DosStatus::NOT_FOUND)
         }
-    }
-    if sa == 1 && file_type.is_none() {
-        file_type = Some(FileType::Prg);
-    }
-    FileSpec { name, replace, file_type, write, append, directory: false }
-}
-
-impl FileSpec {
-    /// Reads what this spec names: a file, or the directory listing.
-    fn read(&self, drive: &mut dyn Drive) -> Result<(FileType, Vec<u8>), DosStatus> {
-        if self.directory {
-            let pattern = (!self.name.is_empty()).then_some(self.name.as_slice());
-            return drive.directory(pattern).map(|d| (FileType::Prg, d)).ok_or(DosStatus::NOT_FOUND);
-        }
-        drive.read(&self.name)
+        OpenRequest::File { name, .. } => drive.read(name),
+        OpenRequest::Buffer => Err(DosStatus::INVALID_COMMAND),
     }
 }
 
@@ -876,60 +824,44 @@ impl Kernal {
     }
 
     fn open_disk_file(&mut self, sa: u8) -> Channel {
-        let spec = parse_spec(&self.name, sa);
         let Some(drive) = self.drive.as_mut() else {
             return Channel::Refused;
         };
-        if spec.name.is_empty() && !spec.directory {
-            self.dos_status = DosStatus::NO_NAME;
-            return Channel::Refused;
-        }
-        if spec.append {
-            return match drive.read(&spec.name) {
+        let (channel, status) = match open_request(&self.name, sa) {
+            Err(status) => (Channel::Refused, status),
+            Ok(OpenRequest::File { name, replace, file_type, mode: Mode::Write }) => {
+                let exists = drive.read(&name).is_ok();
+                if exists && !replace {
+                    (Channel::Refused, DosStatus::EXISTS)
+                } else if name.iter().any(|&c| c == b'*' || c == b'?') {
+                    (Channel::Refused, DosStatus::INVALID_NAME)
+                } else {
+                    let file_type = file_type.unwrap_or(FileType::Seq);
+                    (Channel::Write { name, file_type, replace, append: false, data: Vec::new() }, DosStatus::OK)
+                }
+            }
+            Ok(OpenRequest::File { name, mode: Mode::Append, .. }) => match drive.read(&name) {
                 Ok((file_type, _)) => {
-                    self.dos_status = DosStatus::OK;
-                    Channel::Write { name: spec.name, file_type, replace: false, append: true, data: Vec::new() }
+                    (Channel::Write { name, file_type, replace: false, append: true, data: Vec::new() }, DosStatus::OK)
                 }
-                Err(e) => {
-                    self.dos_status = e;
-                    Channel::Refused
-                }
-            };
-        }
-        if spec.write {
-            let exists = drive.read(&spec.name).is_ok();
-            if exists && !spec.replace {
-                self.dos_status = DosStatus::EXISTS;
-                return Channel::Refused;
-            }
-            if spec.name.iter().any(|&c| c == b'*' || c == b'?') {
-                self.dos_status = DosStatus::INVALID_NAME;
-                return Channel::Refused;
-            }
-            self.dos_status = DosStatus::OK;
-            Channel::Write {
-                name: spec.name,
-                file_type: spec.file_type.unwrap_or(FileType::Seq),
-                replace: spec.replace,
-                append: false,
-                data: Vec::new(),
-            }
-        } else {
-            match spec.read(drive.as_mut()) {
-                Ok((t, data)) if spec.file_type.is_none_or(|want| want == t) => {
-                    self.dos_status = DosStatus::OK;
-                    Channel::Read { data, pos: 0 }
-                }
-                Ok(_) => {
-                    self.dos_status = DosStatus::TYPE_MISMATCH;
-                    Channel::Refused
-                }
-                Err(e) => {
-                    self.dos_status = e;
-                    Channel::Refused
+                Err(e) => (Channel::Refused, e),
+            },
+            Ok(request) => {
+                let wanted = match &request {
+                    OpenRequest::File { file_type, .. } => *file_type,
+                    _ => None,
+                };
+                match read_request(&request, drive.as_mut()) {
+                    Ok((t, data)) if wanted.is_none_or(|want| want == t) => {
+                        (Channel::Read { data, pos: 0 }, DosStatus::OK)
+                    }
+                    Ok(_) => (Channel::Refused, DosStatus::TYPE_MISMATCH),
+                    Err(e) => (Channel::Refused, e),
                 }
             }
-        }
+        };
+        self.dos_status = status;
+        channel
     }
 
     /// Runs a DOS command sent to the command channel.
@@ -1004,9 +936,8 @@ impl Kernal {
             or_status(cpu, 0x80);
             return fail(cpu, 5);
         }
-        let spec = parse_spec(&self.name, 0);
         let Some(drive) = self.drive.as_mut() else { return fail(cpu, 5) };
-        match spec.read(drive.as_mut()) {
+        match open_request(&self.name, 0).and_then(|request| read_request(&request, drive.as_mut())) {
             Ok((_, data)) if data.len() >= 2 => {
                 let start =
                     if self.sa == 0 { u16::from_le_bytes([x, y]) } else { u16::from_le_bytes([data[0], data[1]]) };
@@ -1049,9 +980,13 @@ impl Kernal {
             data.push(cpu.memory.ram_peek(bank_of(self.data_bank), p));
             p = p.wrapping_add(1);
         }
-        let spec = parse_spec(&self.name, 1);
         let Some(drive) = self.drive.as_mut() else { return fail(cpu, 5) };
-        match drive.write(&spec.name, FileType::Prg, &data, spec.replace) {
+        let written = match open_request(&self.name, 1) {
+            Ok(OpenRequest::File { name, replace, .. }) => drive.write(&name, FileType::Prg, &data, replace),
+            Ok(_) => Err(DosStatus::INVALID_NAME),
+            Err(status) => Err(status),
+        };
+        match written {
             Ok(()) => {
                 self.dos_status = DosStatus::OK;
                 ok(cpu)

@@ -367,7 +367,7 @@ impl Machine {
                 }
                 Trap::NotAnEntry => "KERNAL ROM away from its trapped entry points (there is no ROM image)".to_string(),
             },
-            Page::Rom(Rom::BasicHigh, _) if pc == crate::boot::BASIC_EXECUTE_LINE => {
+            Page::Rom(Rom::BasicHigh, _) if pc == d81::boot::BASIC_EXECUTE_LINE => {
                 self.basic_execute_line()?;
                 return Ok(Flow::Continue);
             }
