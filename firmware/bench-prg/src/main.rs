@@ -88,7 +88,11 @@ pub extern "C" fn main() -> u8 {
             Spot::Player => Spot::Banker,
             Spot::Banker => Spot::Tie,
         };
-        stake = if stake == Money::units(7) { Money::units(1) } else { stake.checked_add(Money::units(1)).unwrap_or(stake) };
+        stake = if stake == Money::units(7) {
+            Money::units(1)
+        } else {
+            stake.checked_add(Money::units(1)).unwrap_or(stake)
+        };
         let spot = match bankroll.checked_sub(stake) {
             Some(rest) => {
                 bankroll = rest;

@@ -25,8 +25,9 @@ pub extern "C" fn main() -> u8 {
         Width::Forty => 40,
         Width::Eighty => 80,
     };
+    let slot: *mut MaybeUninit<App<c128::C128>> = &raw mut APP;
     // SAFETY: `main` runs once, with interrupts off; nothing else touches APP.
-    let app = unsafe { (*(&raw mut APP)).write(App::new(c128::C128::new(), columns)) };
+    let app = unsafe { (*slot).write(App::new(c128::C128::new(), columns)) };
     app.run();
     c128_rt::sound::silence();
     screen::close();

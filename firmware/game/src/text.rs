@@ -20,7 +20,7 @@ macro_rules! messages {
     ($($name:ident => $en:literal, $fr:literal;)*) => {
         /// A message, looked up in the current language with [`Msg::text`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        #[allow(missing_docs)]
+        #[allow(missing_docs, reason = "each variant is named for its English text, beside it in the table below")]
         pub enum Msg { $($name,)* }
 
         /// The messages in table order: English then French.

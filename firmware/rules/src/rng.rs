@@ -195,7 +195,7 @@ mod tests {
     /// `rand_core` 0.10 names the trait `Rng`; `RngCore` is its (deprecated) alias, and
     /// code written against either accepts the game's generator.
     #[test]
-    #[allow(deprecated)]
+    #[allow(deprecated, reason = "the test is that code written against the deprecated alias still compiles")]
     fn implements_rand_core() {
         fn takes_rng_core<R: rand_core::RngCore + SeedableRng>(mut rng: R) -> u32 {
             rng.next_u32()

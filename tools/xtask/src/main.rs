@@ -4,11 +4,15 @@
 //! - `cargo xtask ci`: what CI runs: formatting, clippy, the tests, and the AVR build of the
 //!   rules crate with its check that no floating-point or 64-bit division helpers creep in.
 //! - `cargo xtask avr`: only the AVR build check.
+//! - `cargo xtask firmware`: formatting and clippy for the crates outside the workspace
+//!   (the runtime, the game's program, the test programs), built for `avr-none`.
+//! - `cargo xtask doc`: the workspace's documentation, warnings denied.
 //! - `cargo xtask vice`: the real-VICE check (`emulator-tests/vice/run.sh`: VICE 3.9's x128
 //!   in headless Chromium boots the disks we build, test programs and the game, plays a
 //!   coup, and its screens are compared with ours).
 
 mod avr;
+mod firmware;
 mod setup;
 
 use anyhow::{Context, Result, bail};
@@ -20,10 +24,12 @@ fn main() -> ExitCode {
         "test" => setup::system_packages().and_then(|()| test()),
         "ci" => ci(),
         "avr" => avr::check(),
+        "firmware" => firmware::check(),
+        "doc" => doc(),
         "vice" => vice(),
         "setup" => setup::system_packages(),
         _ => {
-            eprintln!("usage: cargo xtask <test|ci|avr|vice|setup>");
+            eprintln!("usage: cargo xtask <test|ci|avr|firmware|doc|vice|setup>");
             return ExitCode::from(2);
         }
     };
@@ -64,9 +70,29 @@ fn ci() -> Result<()> {
     setup::system_packages()?;
     cargo(&["fmt", "--all", "--check"])?;
     cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
+    firmware::check()?;
+    doc()?;
     test()?;
     avr::check()?;
     vice()
+}
+
+/// The workspace's documentation with rustdoc's warnings (broken links among them) denied.
+fn doc() -> Result<()> {
+    let previous = std::env::var("RUSTDOCFLAGS").unwrap_or_default();
+    let flags = format!("{previous} -D warnings");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    eprintln!("$ RUSTDOCFLAGS='{}' cargo doc --workspace --no-deps", flags.trim());
+    let status = Command::new(cargo)
+        .args(["doc", "--workspace", "--no-deps"])
+        .env("RUSTDOCFLAGS", flags.trim())
+        .current_dir(workspace_root())
+        .status()
+        .context("running cargo doc")?;
+    if !status.success() {
+        bail!("cargo doc failed ({status})");
+    }
+    Ok(())
 }
 
 /// The real-VICE check; the script installs Chromium and its npm packages itself.

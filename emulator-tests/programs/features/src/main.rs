@@ -68,19 +68,19 @@ fn many(a: u32, b: u32, c: u32, d: u32, e: u32, f: u32, g: u16) -> u32 {
 pub extern "C" fn main() -> u8 {
     let shapes: [&dyn Shape; 3] = [&Rect(3, 4), &Square(5), &Rect(black_box(100), 250)];
     for s in shapes {
-        let _ = write!(Console, "{} {}\n", s.name(), s.area());
+        let _ = writeln!(Console, "{} {}", s.name(), s.area());
     }
-    let _ = write!(Console, "fib {}\n", fib(black_box(15)));
-    let _ = write!(Console, "sum {}\n", sum_to(black_box(120), 0));
-    let _ = write!(Console, "frame {}\n", big_frame(black_box(13)));
-    let _ = write!(Console, "many {}\n", many(1, 2, 3, 4, 5, 6, black_box(7)));
+    let _ = writeln!(Console, "fib {}", fib(black_box(15)));
+    let _ = writeln!(Console, "sum {}", sum_to(black_box(120), 0));
+    let _ = writeln!(Console, "frame {}", big_frame(black_box(13)));
+    let _ = writeln!(Console, "many {}", many(1, 2, 3, 4, 5, 6, black_box(7)));
     let mut v = [9u16, 3, 7, 1, 8, 2, 6, 5, 4, 0];
     black_box(&mut v).sort_unstable();
     let evens: u16 = v.iter().filter(|&&x| x % 2 == 0).map(|x| x * 10).sum();
-    let _ = write!(Console, "sorted {:?} evens {}\n", &v[..4], evens);
-    let _ = write!(Console, "[{:>6}] [{:<4}] [{:^7}] {:#x}\n", 42, "ab", "mid", 255);
+    let _ = writeln!(Console, "sorted {:?} evens {}", &v[..4], evens);
+    let _ = writeln!(Console, "[{:>6}] [{:<4}] [{:^7}] {:#x}", 42, "ab", "mid", 255);
     let idx = black_box(10usize);
     // Out of bounds: panics, prints the message and exits with code 101.
-    let _ = write!(Console, "oob {}\n", v[idx]);
+    let _ = writeln!(Console, "oob {}", v[idx]);
     0
 }

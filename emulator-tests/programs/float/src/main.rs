@@ -19,9 +19,9 @@ pub extern "C" fn main() -> u8 {
         }
         x
     };
-    let _ = write!(
+    let _ = writeln!(
         c128_rt::Console,
-        "{} {} {} {} {}\n",
+        "{} {} {} {} {}",
         (a * 1000.0) as i32,
         (c * 1000.0) as i32,
         (third * 1e6) as u32,

@@ -10,6 +10,6 @@ use core::fmt::Write;
 pub extern "C" fn main() -> u8 {
     c128_rt::print(b"HELLO, C128!\r");
     let x: u32 = core::hint::black_box(12345);
-    let _ = write!(c128_rt::Console, "n={} q={} r={}\n", x * 7, x / 3, x % 1000);
+    let _ = writeln!(c128_rt::Console, "n={} q={} r={}", x * 7, x / 3, x % 1000);
     42
 }
