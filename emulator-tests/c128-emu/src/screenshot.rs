@@ -277,8 +277,8 @@ pub fn save_png(img: &RgbaImage, path: &Path) -> Result<(), ScreenshotError> {
 /// A screenshot that differs from its golden image.
 #[derive(Debug, Error)]
 pub enum GoldenError {
-    /// The pictures differ; the actual image and a difference image were written next to
-    /// the golden one.
+    /// The pictures differ; the actual image and a difference image were written to the
+    /// caller's directory for differences.
     #[error(
         "screenshot differs from {golden} in {pixels} pixels; see {actual} and {diff} \
          (set BLESS=1 to accept it)"
@@ -293,6 +293,22 @@ pub enum GoldenError {
         /// Where the difference (changed pixels in magenta) was written.
         diff: String,
     },
+    /// There is no golden file: a new picture is accepted only on purpose.
+    #[error("no golden image {golden}; the actual picture is {actual} (set BLESS=1 to accept it)")]
+    Missing {
+        /// The golden file looked for.
+        golden: String,
+        /// Where the actual image was written.
+        actual: String,
+    },
+    /// The folder for the actual and difference pictures cannot be made.
+    #[error("cannot create {path} for the failed comparison's pictures: {source}")]
+    Folder {
+        /// The folder.
+        path: String,
+        /// What failed.
+        source: std::io::Error,
+    },
     /// The golden file exists but cannot be read as an image.
     #[error("cannot read golden image {path}: {source}")]
     Read {
@@ -306,13 +322,27 @@ pub enum GoldenError {
     Write(#[from] ScreenshotError),
 }
 
-/// Compares `img` with the golden PNG at `golden`. With `BLESS` set in the environment, or
-/// when the golden file does not exist yet, `img` becomes the golden image.
-pub fn compare_golden(img: &RgbaImage, golden: &Path) -> Result<(), GoldenError> {
-    if std::env::var_os("BLESS").is_some() || !golden.exists() {
+fn make_folder(dir: &Path) -> Result<(), GoldenError> {
+    std::fs::create_dir_all(dir).map_err(|source| GoldenError::Folder { path: dir.display().to_string(), source })
+}
+
+/// Compares `img` with the golden PNG at `golden`. With `BLESS` set in the environment `img`
+/// becomes the golden image. A missing golden image fails like a different one (a picture
+/// nobody looked at is not a golden one), and what a failure leaves, the actual picture and
+/// a difference image, goes to `diffs` (under the build's target directory, never beside
+/// the golden files).
+pub fn compare_golden(img: &RgbaImage, golden: &Path, diffs: &Path) -> Result<(), GoldenError> {
+    if std::env::var_os("BLESS").is_some() {
         return Ok(save_png(img, golden)?);
     }
     let shown = golden.display().to_string();
+    let stem = golden.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "screen".into());
+    let actual = diffs.join(format!("{stem}.actual.png"));
+    if !golden.exists() {
+        make_folder(diffs)?;
+        save_png(img, &actual)?;
+        return Err(GoldenError::Missing { golden: shown, actual: actual.display().to_string() });
+    }
     let want = image::open(golden).map_err(|source| GoldenError::Read { path: shown.clone(), source })?.to_rgba8();
     let pixels = if want.dimensions() == img.dimensions() {
         want.pixels().zip(img.pixels()).filter(|(a, b)| a != b).count()
@@ -322,8 +352,8 @@ pub fn compare_golden(img: &RgbaImage, golden: &Path) -> Result<(), GoldenError>
     if pixels == 0 {
         return Ok(());
     }
-    let actual = golden.with_extension("actual.png");
-    let diff_path = golden.with_extension("diff.png");
+    let diff_path = diffs.join(format!("{stem}.diff.png"));
+    make_folder(diffs)?;
     save_png(img, &actual)?;
     let diff = RgbaImage::from_fn(img.width(), img.height(), |x, y| {
         let a = img.get_pixel(x, y);

@@ -199,18 +199,15 @@ fn a_hundred_thousand_random_keys_never_crash_leave_or_lose_money() {
 /// the title, the betting screen and a dealt coup, in 40 and in 80 columns. The shuffle's
 /// seed is fixed (`Game::fix_seed`): the frame and raster line it is taken at move with the
 /// code's layout, which a checkout in another directory changes. `BLESS=1 cargo test -p emulator-tests --test harness -- c128_game::`
-/// rewrites them; a mismatch writes the actual picture and a difference beside them.
+/// rewrites them (see `golden`).
 #[test]
 fn title_betting_and_dealt_coup_match_the_golden_screens() {
-    use c128_emu::screenshot::compare_golden;
-    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     for (columns, eighty) in [("40", false), ("80", true)] {
         let mut g = boot(&built().image, eighty);
         g.fix_seed(built().ticks_routine, 0x0012_3456);
         let shot = |g: &Game, what: &str| {
             let name = format!("game-{what}-{columns}.png");
-            let picture = g.m.screenshot(g.m.active_screen());
-            compare_golden(&picture, &golden.join(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            crate::golden::check(&g.m.screenshot(g.m.active_screen()), &name);
         };
         shot(&g, "title");
         g.keys("{RETURN}{RIGHT}{RIGHT}{RETURN}ADA{RETURN}5P");

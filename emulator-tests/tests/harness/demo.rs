@@ -3,11 +3,10 @@
 //! played, and the files it wrote, read back and scratched, the disk then read by cc1541.
 //!
 //! `BLESS=1 cargo test -p emulator-tests --test harness -- demo::` rewrites the golden pictures in
-//! `tests/golden/`; a mismatch writes the actual picture and a difference beside them.
+//! `tests/golden/` (see `golden`).
 
-use c128_emu::screenshot::compare_golden;
 use c128_emu::{Config, Program, RunOptions, Screen, start};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -39,16 +38,12 @@ fn run_demo(keys: &str, eighty: bool) -> c128_emu::Machine {
     machine
 }
 
-fn golden(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
-}
-
 #[test]
 fn both_screens_match_their_golden_pictures() {
     for (eighty, name) in [(false, "demo-40.png"), (true, "demo-80.png")] {
         let machine = run_demo("Z", eighty);
         let screen = if eighty { Screen::Eighty } else { Screen::Forty };
-        compare_golden(&machine.screenshot(screen), &golden(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        crate::golden::check(&machine.screenshot(screen), name);
         let text = c128_emu::text::text(machine.bus(), screen);
         assert!(text.contains(if eighty { "BAC128 DEMO: 80 COLUMNS" } else { "BAC128 DEMO: 40 COLUMNS" }), "{text}");
         assert!(text.contains("KEY: Z"), "the key it read is on the screen:\n{text}");

@@ -7,6 +7,7 @@
 
 mod build;
 mod built_game;
+mod golden;
 
 mod allram;
 mod bank1;

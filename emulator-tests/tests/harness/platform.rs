@@ -4,13 +4,11 @@
 //! effect, and the disk errors of a good, a write-protected and a full disk.
 //!
 //! `BLESS=1 cargo test -p emulator-tests --test harness -- platform::` rewrites the golden pictures in
-//! `tests/golden/`; a mismatch writes the actual picture and a difference beside them.
+//! `tests/golden/` (see `golden`).
 
 use c128_emu::chips::vic::VideoStandard;
 use c128_emu::keys::{KeyEvent, KeyPress, char_press, parse_keys};
-use c128_emu::screenshot::compare_golden;
 use c128_emu::{Config, Exit, Machine, Program, RunOptions, Screen, start};
-use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::build;
@@ -100,10 +98,6 @@ fn section(output: &str, from: &str, to: &str) -> String {
     output[start..end].trim().to_string()
 }
 
-fn golden(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
-}
-
 /// The whole run on a good disk, with the screens, keys, sound and disk checked in turn.
 #[test]
 fn every_driver_on_a_good_disk() {
@@ -119,7 +113,7 @@ fn every_driver_on_a_good_disk() {
         (Screen::Forty, "platform-40.png", "BAC128 PLATFORM: 40 COLUMNS"),
         (Screen::Eighty, "platform-80.png", "BAC128 PLATFORM: 80 COLUMNS"),
     ] {
-        compare_golden(&m.screenshot(screen), &golden(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        crate::golden::check(&m.screenshot(screen), name);
         let text = m.screen_text(screen);
         assert!(text.starts_with(title), "{text}");
         assert!(text.contains("LOWER CASE SHOWS AS CAPITALS: 0123456789"), "{text}");

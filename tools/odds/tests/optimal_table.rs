@@ -1,6 +1,6 @@
 //! The firmware's optimal-strategy table is what the solver computes today.
 //!
-//! Run with `BAC_BLESS=1` to rewrite it after a change to the rules or the solver.
+//! Run with `BLESS=1` to rewrite it after a change to the rules or the solver.
 
 use bac_odds::table_gen::optimal_table_source;
 use std::path::Path;
@@ -9,11 +9,11 @@ use std::path::Path;
 fn optimal_table_is_up_to_date() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../firmware/rules/src/optimal_table.rs");
     let expected = optimal_table_source();
-    if std::env::var_os("BAC_BLESS").is_some() {
+    if std::env::var_os("BLESS").is_some() {
         std::fs::write(&path, &expected).unwrap();
     }
     let actual = std::fs::read_to_string(&path).unwrap();
-    assert!(actual == expected, "{} is stale: rerun with BAC_BLESS=1\n--- expected\n{expected}", path.display());
+    assert!(actual == expected, "{} is stale: rerun with BLESS=1\n--- expected\n{expected}", path.display());
 }
 
 #[test]
