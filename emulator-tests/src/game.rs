@@ -12,7 +12,7 @@ use c128_emu::keys::{KeyEvent, parse_keys};
 use c128_emu::{Config, Exit, Machine, Program, RunOptions, Screen, start};
 
 /// Where the game posts each settled coup (see firmware/game-prg/src/c128.rs).
-pub const MAILBOX: u16 = 0x0B00;
+pub const MAILBOX: u16 = c128_map::test::MAILBOX;
 /// Frames a key typed by [`Game::keys`] stays down (a quick typist's press).
 pub const HOLD_FRAMES: u64 = 3;
 /// The zero-page address of AVR register r22, where a translated function's `u32` result

@@ -8,11 +8,7 @@ use crate::disk::DiskError;
 use crate::error::{Error, RunError};
 use crate::machine::{Exit, Machine};
 use crate::prg;
-
-/// FA: the device number of the last I/O, which boot loaders read to find their drive.
-pub const FA: u16 = 0x00BA;
-/// Where the KERNAL puts the boot sector.
-pub const BOOT_SECTOR: u16 = 0x0B00;
+use c128_map::zp::{BOOT_SECTOR, FA};
 
 impl Machine {
     /// Boots the disk in device 8 and runs until the program ends.

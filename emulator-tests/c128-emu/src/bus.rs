@@ -12,14 +12,7 @@ use crate::font;
 use crate::keys::Keyboard;
 use crate::mmu::{Mmu, Page, Rom, SLOW};
 
-/// The address the KERNAL's NMI vector ($FFFA) points to.
-pub const NMI_ENTRY: u16 = 0xFF05;
-/// The address the KERNAL's IRQ/BRK vector ($FFFE) points to.
-pub const IRQ_ENTRY: u16 = 0xFF17;
-/// The address of the KERNAL's interrupt exit (restores $FF00 and registers, then RTI).
-pub const IRQ_EXIT: u16 = 0xFF33;
-/// The address of the KERNAL's reset entry ($FFFC).
-pub const RESET_ENTRY: u16 = 0xFF3D;
+use c128_map::kernal::{IRQ_ENTRY, NMI_ENTRY, RESET_ENTRY};
 
 /// The byte a RAM chip holds after power-on at `addr` (bank bit included): blocks of two
 /// and four bytes of $00 and $FF, inverted in every other 16 KB, as VICE's x128 fills its
@@ -284,7 +277,7 @@ impl C128Bus {
             }
             0xD600..=0xD6FF if addr & 1 == 0 => self.vdc.select(value),
             0xD600..=0xD6FF => self.vdc.write_data(value, now),
-            0xD7FF => {
+            c128_map::test::EXIT_PORT => {
                 if self.exit_code.is_none() {
                     self.exit_code = Some(value);
                 }

@@ -4,11 +4,10 @@
 
 use crate::bus::C128Bus;
 use crate::petscii;
+use c128_map::zp::VM1;
 
 /// MODE: bit 7 set when the 80-column screen is active.
 pub const MODE: u16 = 0x00D7;
-/// Shadow of $D018 for the 40-column text screen.
-pub const VM1: u16 = 0x0A2C;
 /// Cursor row and column as the KERNAL keeps them.
 pub const TBLX: u16 = 0x00EB;
 /// Cursor column.

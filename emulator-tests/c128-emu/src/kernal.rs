@@ -11,9 +11,11 @@ use mos6502::instruction::Nmos6502;
 use mos6502::memory::Bus as _;
 use mos6502::registers::Status;
 
-use crate::bus::{C128Bus, IRQ_ENTRY, IRQ_EXIT, NMI_ENTRY};
+use crate::bus::C128Bus;
 use crate::disk::{DosStatus, Drive, FileType};
-use crate::editor::{Editor, VM1};
+use crate::editor::Editor;
+use c128_map::kernal::{self as k, EDITOR_IRQ, EDITOR_NMI, IRQ_ENTRY, IRQ_EXIT, NMI_ENTRY};
+use c128_map::zp::{GRAPHM, KEYD, NDX, STATUS, TIME, VM1, VM2};
 use d81::command::{Mode, OpenRequest, parse_open};
 
 /// The CPU as the machine uses it.
@@ -28,91 +30,8 @@ pub const FAR_RETURN: u16 = 0xFFF7;
 /// The MMU configuration of each KERNAL bank number (what GETCFG returns).
 pub const BANK_CONFIGS: [u8; 16] =
     [0x3F, 0x7F, 0xBF, 0xFF, 0x16, 0x56, 0x96, 0xD6, 0x2A, 0x6A, 0xAA, 0xEA, 0x06, 0x0A, 0x01, 0x00];
-/// The screen editor's interrupt routine, the default target of the IRQ vector at $0314.
-pub const EDITOR_IRQ: u16 = 0xFA65;
-/// The KERNAL's default NMI handler, the target of the NMI vector at $0318.
-pub const EDITOR_NMI: u16 = 0xFA40;
-/// Shadow of $D018 for the bitmap screen.
-const VM2: u16 = 0x0A2D;
-/// The KERNAL status byte ST.
-pub const STATUS: u16 = 0x0090;
-/// The keyboard buffer.
-pub const KEYD: u16 = 0x034A;
-/// Number of characters in the keyboard buffer.
-pub const NDX: u16 = 0x00D0;
 /// Size of the keyboard buffer (XMAX).
 const XMAX: u8 = 10;
-/// GRAPHM: non-zero while a bitmap mode is shown.
-const GRAPHM: u16 = 0x00D8;
-/// The jiffy clock, high byte first.
-const TIME: u16 = 0x00A0;
-
-/// The KERNAL jump table this emulator knows, with names for error messages.
-pub const ENTRIES: &[(u16, &str)] = &[
-    (0xFF47, "SPIN_SPOUT"),
-    (0xFF4A, "CLOSE_ALL"),
-    (0xFF4D, "C64MODE"),
-    (0xFF50, "DMA_CALL"),
-    (0xFF53, "BOOT_CALL"),
-    (0xFF56, "PHOENIX"),
-    (0xFF59, "LKUPLA"),
-    (0xFF5C, "LKUPSA"),
-    (0xFF5F, "SWAPPER"),
-    (0xFF62, "DLCHR"),
-    (0xFF65, "PFKEY"),
-    (0xFF68, "SETBNK"),
-    (0xFF6B, "GETCFG"),
-    (0xFF6E, "JSRFAR"),
-    (0xFF71, "JMPFAR"),
-    (0xFF74, "INDFET"),
-    (0xFF77, "INDSTA"),
-    (0xFF7A, "INDCMP"),
-    (0xFF7D, "PRIMM"),
-    (0xFF81, "CINT"),
-    (0xFF84, "IOINIT"),
-    (0xFF87, "RAMTAS"),
-    (0xFF8A, "RESTOR"),
-    (0xFF8D, "VECTOR"),
-    (0xFF90, "SETMSG"),
-    (0xFF93, "SECOND"),
-    (0xFF96, "TKSA"),
-    (0xFF99, "MEMTOP"),
-    (0xFF9C, "MEMBOT"),
-    (0xFF9F, "SCNKEY"),
-    (0xFFA2, "SETTMO"),
-    (0xFFA5, "ACPTR"),
-    (0xFFA8, "CIOUT"),
-    (0xFFAB, "UNTLK"),
-    (0xFFAE, "UNLSN"),
-    (0xFFB1, "LISTN"),
-    (0xFFB4, "TALK"),
-    (0xFFB7, "READST"),
-    (0xFFBA, "SETLFS"),
-    (0xFFBD, "SETNAM"),
-    (0xFFC0, "OPEN"),
-    (0xFFC3, "CLOSE"),
-    (0xFFC6, "CHKIN"),
-    (0xFFC9, "CKOUT"),
-    (0xFFCC, "CLRCH"),
-    (0xFFCF, "CHRIN"),
-    (0xFFD2, "CHROUT"),
-    (0xFFD5, "LOAD"),
-    (0xFFD8, "SAVE"),
-    (0xFFDB, "SETTIM"),
-    (0xFFDE, "RDTIM"),
-    (0xFFE1, "STOP"),
-    (0xFFE4, "GETIN"),
-    (0xFFE7, "CLALL"),
-    (0xFFEA, "UDTIM"),
-    (0xFFED, "SCRORG"),
-    (0xFFF0, "PLOT"),
-    (0xFFF3, "IOBASE"),
-];
-
-/// The name of the KERNAL entry at `addr`, if it is one.
-pub fn entry_name(addr: u16) -> Option<&'static str> {
-    ENTRIES.iter().find(|(a, _)| *a == addr).map(|(_, n)| *n)
-}
 
 /// What a trap did with the PC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -401,11 +320,11 @@ impl Kernal {
                 cpu.registers.program_counter = IRQ_EXIT;
                 done(Jumped, 60)
             }
-            0xFFD2 => {
+            k::CHROUT => {
                 self.chrout(cpu, a);
                 done(Return, 120)
             }
-            0xFFE4 => {
+            k::GETIN => {
                 let c = match self.input {
                     None => Self::take_key(&mut cpu.memory),
                     Some(lfn) => self.read_file(cpu, lfn),
@@ -415,7 +334,7 @@ impl Kernal {
                 ok(cpu);
                 done(Return, 60)
             }
-            0xFFCF => match self.input {
+            k::CHRIN => match self.input {
                 Some(lfn) => {
                     let c = self.read_file(cpu, lfn);
                     cpu.registers.accumulator = c;
@@ -433,7 +352,7 @@ impl Kernal {
                     None => done(Retry, 200),
                 },
             },
-            0xFFF0 => {
+            k::PLOT => {
                 if cpu.registers.status.contains(Status::PS_CARRY) {
                     let (row, col) = Editor::cursor(&cpu.memory);
                     cpu.registers.index_x = row;
@@ -444,35 +363,35 @@ impl Kernal {
                 }
                 done(Return, 40)
             }
-            0xFF68 => {
+            k::SETBNK => {
                 self.data_bank = a;
                 self.name_bank = x;
                 done(Return, 12)
             }
-            0xFFBA => {
+            k::SETLFS => {
                 self.lfn = a;
                 self.device = x;
                 self.sa = y;
                 done(Return, 12)
             }
-            0xFFBD => {
+            k::SETNAM => {
                 let start = u16::from_le_bytes([x, y]);
                 let bank = self.name_bank;
                 self.name =
                     (0..u16::from(a)).map(|i| cpu.memory.ram_peek(bank_of(bank), start.wrapping_add(i))).collect();
                 done(Return, 12)
             }
-            0xFFC0 => {
+            k::OPEN => {
                 self.open(cpu);
                 done(Return, 400)
             }
-            0xFFC3 => {
+            k::CLOSE => {
                 self.close(a);
                 ok(cpu);
                 done(Return, 300)
             }
-            0xFFC6 | 0xFFC9 => {
-                let input = addr == 0xFFC6;
+            k::CHKIN | k::CKOUT => {
+                let input = addr == k::CHKIN;
                 // Which directions the file allows: (can read, can write).
                 let dirs = self.file(x).map(|f| match f.channel {
                     Channel::Write { .. } | Channel::Screen => (false, true),
@@ -494,22 +413,22 @@ impl Kernal {
                 }
                 done(Return, 60)
             }
-            0xFFCC => {
+            k::CLRCH => {
                 self.input = None;
                 self.output_lfn = None;
                 done(Return, 30)
             }
-            0xFFB7 => {
+            k::READST => {
                 let st = cpu.memory.ram_peek(0, STATUS);
                 cpu.registers.accumulator = st;
                 set_nz(cpu, st);
                 done(Return, 12)
             }
-            0xFF9F => {
+            k::SCNKEY => {
                 Self::scan_keyboard(&mut cpu.memory);
                 done(Return, 300)
             }
-            0xFFE1 => {
+            k::STOP => {
                 // With RUN/STOP down: Z set, the channels reset and the key buffer emptied.
                 let down = cpu.memory.keyboard.main[7] & 0x80 != 0;
                 set_flag(cpu, Status::PS_ZERO, down);
@@ -520,7 +439,7 @@ impl Kernal {
                 }
                 done(Return, 30)
             }
-            0xFF7D => {
+            k::PRIMM => {
                 let lo = pull(cpu);
                 let hi = pull(cpu);
                 let mut p = u16::from_le_bytes([lo, hi]).wrapping_add(1);
@@ -537,11 +456,11 @@ impl Kernal {
                 cpu.registers.program_counter = p.wrapping_add(1);
                 done(Jumped, 100 + 120 * n)
             }
-            0xFFE7 => {
+            k::CLALL => {
                 self.clall();
                 done(Return, 60)
             }
-            0xFF4A => {
+            k::CLOSE_ALL => {
                 let device = a;
                 let lfns: Vec<u8> = self.files.iter().filter(|f| f.device == device).map(|f| f.lfn).collect();
                 for l in lfns {
@@ -549,33 +468,33 @@ impl Kernal {
                 }
                 done(Return, 100)
             }
-            0xFF90 => done(Return, 10),
-            0xFFDE => {
+            k::SETMSG => done(Return, 10),
+            k::RDTIM => {
                 let b = &cpu.memory;
                 let (h, m, l) = (b.ram_peek(0, TIME), b.ram_peek(0, TIME + 1), b.ram_peek(0, TIME + 2));
                 (cpu.registers.accumulator, cpu.registers.index_x, cpu.registers.index_y) = (l, m, h);
                 done(Return, 20)
             }
-            0xFFDB => {
+            k::SETTIM => {
                 cpu.memory.ram_poke(0, TIME, y);
                 cpu.memory.ram_poke(0, TIME + 1, x);
                 cpu.memory.ram_poke(0, TIME + 2, a);
                 done(Return, 20)
             }
-            0xFFEA => done(Return, 30),
-            0xFFED => {
+            k::UDTIM => done(Return, 30),
+            k::SCRORG => {
                 let w = Editor::width(&cpu.memory);
                 cpu.registers.index_x = w - 1;
                 cpu.registers.index_y = 24;
                 cpu.registers.accumulator = w - 1;
                 done(Return, 20)
             }
-            0xFFF3 => {
+            k::IOBASE => {
                 cpu.registers.index_x = 0x00;
                 cpu.registers.index_y = 0xDC;
                 done(Return, 10)
             }
-            0xFF5F => {
+            k::SWAPPER => {
                 use crate::editor::{COLOR, MODE, PNTR, TBLX};
                 let m = cpu.memory.ram_peek(0, MODE);
                 cpu.memory.ram_poke(0, MODE, m ^ 0x80);
@@ -586,25 +505,25 @@ impl Kernal {
                 }
                 done(Return, 200)
             }
-            0xFF62 => {
+            k::DLCHR => {
                 // DLCHR: the character ROM (both sets and their reverse images) into VDC
                 // RAM at $2000, 16 bytes a glyph, as at power-on. About 8 KB through the
                 // VDC's data register.
                 crate::bus::load_vdc_charset(&mut cpu.memory);
                 done(Return, 160_000)
             }
-            0xFF6B => {
+            k::GETCFG => {
                 let cfg = BANK_CONFIGS[usize::from(x & 0x0F)];
                 cpu.registers.accumulator = cfg;
                 done(Return, 20)
             }
-            0xFF6E | 0xFF71 => {
+            k::JSRFAR | k::JMPFAR => {
                 // JSRFAR/JMPFAR: bank, PC high, PC low, status, A, X, Y in $02-$08.
                 let z = |cpu: &Cpu, at: u16| cpu.memory.ram_peek(0, at);
                 let bank = z(cpu, 2);
                 let target = u16::from_be_bytes([z(cpu, 3), z(cpu, 4)]);
                 let (p, a, x, y) = (z(cpu, 5), z(cpu, 6), z(cpu, 7), z(cpu, 8));
-                if addr == 0xFF6E {
+                if addr == k::JSRFAR {
                     self.far_calls.push(cpu.memory.mmu.cr);
                     push_return(cpu, FAR_RETURN);
                 }
@@ -615,7 +534,7 @@ impl Kernal {
                 r.program_counter = target;
                 done(Jumped, 60)
             }
-            0xFF74 => {
+            k::INDFET => {
                 let ptr = u16::from(a);
                 let base = u16::from_le_bytes([cpu.memory.ram_peek(0, ptr), cpu.memory.ram_peek(0, (ptr + 1) & 0xFF)]);
                 let v = cpu.memory.ram_peek(bank_of(x), base.wrapping_add(u16::from(y)));
@@ -623,12 +542,12 @@ impl Kernal {
                 set_nz(cpu, v);
                 done(Return, 40)
             }
-            0xFF77 | 0xFF7A => {
-                let vec_at = if addr == 0xFF77 { 0x02B9 } else { 0x02C8 };
+            k::INDSTA | k::INDCMP => {
+                let vec_at = if addr == k::INDSTA { 0x02B9 } else { 0x02C8 };
                 let ptr = u16::from(cpu.memory.ram_peek(0, vec_at));
                 let base = u16::from_le_bytes([cpu.memory.ram_peek(0, ptr), cpu.memory.ram_peek(0, (ptr + 1) & 0xFF)]);
                 let target = base.wrapping_add(u16::from(y));
-                if addr == 0xFF77 {
+                if addr == k::INDSTA {
                     cpu.memory.ram_poke(bank_of(x), target, a);
                 } else {
                     let m = cpu.memory.ram_peek(bank_of(x), target);
@@ -638,15 +557,15 @@ impl Kernal {
                 }
                 done(Return, 40)
             }
-            0xFFD5 => {
+            k::LOAD => {
                 self.load(cpu);
                 done(Return, 2000)
             }
-            0xFFD8 => {
+            k::SAVE => {
                 self.save(cpu);
                 done(Return, 2000)
             }
-            _ => match entry_name(addr) {
+            _ => match k::name(addr) {
                 Some(name) => Trap::Unsupported(name),
                 None => Trap::NotAnEntry,
             },

@@ -7,11 +7,13 @@ use mos6502::registers::{StackPointer, Status};
 
 use crate::bus::C128Bus;
 use crate::chips::vic::VideoStandard;
-use crate::editor::{COLOR, MODE, VM1};
+use crate::editor::{COLOR, MODE};
 use crate::error::{CpuState, LoadError, RunError, Where};
-use crate::kernal::{self, Cpu, EDITOR_IRQ, Kernal, Outcome, RETURN_TRAP, Trap};
+use crate::kernal::{self, Cpu, Kernal, Outcome, RETURN_TRAP, Trap};
 use crate::mmu::{Page, Rom};
 use crate::prg;
+use c128_map::kernal::EDITOR_IRQ;
+use c128_map::zp::VM1;
 
 /// How the machine is built and how long it may run.
 #[derive(Debug, Clone, PartialEq, Eq)]

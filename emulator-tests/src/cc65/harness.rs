@@ -25,7 +25,7 @@ pub const SOURCES: [&str; 5] = ["rules.h", "rules.c", "bench.c", "chance.c", "ch
 pub const CL65_FLAGS: [&str; 3] = ["-t", "c128", "-Oirs"];
 
 /// The mailbox (`bench.c`).
-pub const MAILBOX: u16 = 0x0B00;
+pub const MAILBOX: u16 = c128_map::test::MAILBOX;
 const PHASE: u16 = MAILBOX;
 const SEED: u16 = MAILBOX + 0x04;
 const COUPS: u16 = MAILBOX + 0x08;

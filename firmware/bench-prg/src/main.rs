@@ -11,7 +11,7 @@ use c128_rt as _;
 
 use bac_rules::{BetResult, Burn, Coup, EndOfShoe, Money, PayTable, Shoe, ShoeNews, Spot, Step, Winner, Xorshift32};
 
-const MAILBOX: usize = 0x0B00;
+const MAILBOX: usize = c128_map::test::MAILBOX as usize;
 /// Fewer than bench.c keeps (1000): at today's translation density 8 KB of trace would not
 /// fit beside the code. The harness compares the coups both recorded.
 const TRACE_MAX: usize = 200;

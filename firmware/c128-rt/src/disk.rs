@@ -32,7 +32,7 @@ pub enum DiskError {
 }
 
 /// FA: the device of the last I/O, which is the drive the program was loaded from.
-const FA: Reg8 = Reg8::at(0x00BA);
+const FA: Reg8 = Reg8::at(c128_map::zp::FA);
 /// Logical file and secondary address of the data channel.
 const DATA: u8 = 2;
 /// Logical file and secondary address of the command channel.
@@ -45,7 +45,7 @@ const ST_NO_DEVICE: u8 = 0x80;
 /// ST, the KERNAL's I/O status byte (what READST returns). Its bits only accumulate, so it
 /// is cleared before each read loop: an end of file left from the last read would
 /// otherwise end the next one after a byte.
-const ST: Reg8 = Reg8::at(0x0090);
+const ST: Reg8 = Reg8::at(c128_map::zp::STATUS);
 /// The KERNAL's "device not present" error from OPEN, CHKIN or CHKOUT.
 const KERNAL_NO_DEVICE: u8 = 5;
 

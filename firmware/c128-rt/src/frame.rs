@@ -10,9 +10,9 @@ use crate::global::Global;
 use crate::hw::Reg8;
 
 /// Raster line, bits 0-7.
-const RASTER: Reg8 = Reg8::at(0xD012);
+const RASTER: Reg8 = Reg8::at(c128_map::io::VIC_RASTER);
 /// Bit 7: raster line bit 8.
-const CONTROL: Reg8 = Reg8::at(0xD011);
+const CONTROL: Reg8 = Reg8::at(c128_map::io::VIC_CONTROL);
 
 /// The first line of the window that ends a frame. Low bytes 250-255 occur only on lines
 /// 250-255 (PAL's last line is 311 = $137, NTSC's 262), so bit 8 need not be read.

@@ -38,23 +38,23 @@ impl Reg8 {
 }
 
 /// VIC-IIe border colour.
-pub const VIC_BORDER: Reg8 = Reg8::at(0xD020);
+pub const VIC_BORDER: Reg8 = Reg8::at(c128_map::io::VIC_BORDER);
 /// VIC-IIe background colour.
-pub const VIC_BACKGROUND: Reg8 = Reg8::at(0xD021);
+pub const VIC_BACKGROUND: Reg8 = Reg8::at(c128_map::io::VIC_BACKGROUND);
 /// VIC-IIe clock register: bit 0 = FAST (2 MHz).
-pub const VIC_CLOCK: Reg8 = Reg8::at(0xD030);
+pub const VIC_CLOCK: Reg8 = Reg8::at(c128_map::io::VIC_CLOCK);
 /// MMU mode configuration: bit 7 reads 0 while the 40/80 key is down.
-pub const MMU_MODE: Reg8 = Reg8::at(0xD505);
+pub const MMU_MODE: Reg8 = Reg8::at(c128_map::io::MMU_MODE);
 /// VDC address/status register.
-pub const VDC_ADDR: Reg8 = Reg8::at(0xD600);
+pub const VDC_ADDR: Reg8 = Reg8::at(c128_map::io::VDC_ADDRESS);
 /// VDC data register.
-pub const VDC_DATA: Reg8 = Reg8::at(0xD601);
+pub const VDC_DATA: Reg8 = Reg8::at(c128_map::io::VDC_DATA);
 /// SID volume and filter mode.
-pub const SID_VOLUME: Reg8 = Reg8::at(0xD418);
+pub const SID_VOLUME: Reg8 = Reg8::at(c128_map::io::SID_VOLUME);
 /// The VICE debug cartridge exit port.
-pub const EXIT_PORT: Reg8 = Reg8::at(0xD7FF);
+pub const EXIT_PORT: Reg8 = Reg8::at(c128_map::test::EXIT_PORT);
 /// The MMU configuration register (visible in every configuration).
-pub const MMU_CR: Reg8 = Reg8::at(0xFF00);
+pub const MMU_CR: Reg8 = Reg8::at(c128_map::io::MMU_CR);
 
 /// Writes a VDC register: select it, wait until the VDC is ready, write the data.
 pub fn vdc_write(reg: u8, value: u8) {

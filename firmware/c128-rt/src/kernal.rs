@@ -30,37 +30,8 @@ pub fn call(addr: u16, a: u8, x: u8, y: u8, carry: bool) -> Regs {
     Regs { a, x, y, carry: c & 1 != 0 }
 }
 
-/// Entry points, as in the C128 KERNAL jump table.
-pub mod addr {
-    /// SETBNK: A = data bank, X = file name bank.
-    pub const SETBNK: u16 = 0xFF68;
-    /// READST: read the I/O status byte.
-    pub const READST: u16 = 0xFFB7;
-    /// SETLFS: A = logical file, X = device, Y = secondary address.
-    pub const SETLFS: u16 = 0xFFBA;
-    /// SETNAM: A = length, X/Y = address of the name.
-    pub const SETNAM: u16 = 0xFFBD;
-    /// OPEN the file set up by SETLFS/SETNAM.
-    pub const OPEN: u16 = 0xFFC0;
-    /// CLOSE: A = logical file.
-    pub const CLOSE: u16 = 0xFFC3;
-    /// CHKIN: X = logical file to read from.
-    pub const CHKIN: u16 = 0xFFC6;
-    /// CKOUT: X = logical file to write to.
-    pub const CHKOUT: u16 = 0xFFC9;
-    /// CLRCH: restore the default channels.
-    pub const CLRCHN: u16 = 0xFFCC;
-    /// CHRIN: read a byte from the input channel.
-    pub const CHRIN: u16 = 0xFFCF;
-    /// CHROUT: write A to the output channel.
-    pub const CHROUT: u16 = 0xFFD2;
-    /// SCNKEY: scan the keyboard matrix into the keyboard buffer.
-    pub const SCNKEY: u16 = 0xFF9F;
-    /// GETIN: read a key from the keyboard buffer (0 if none).
-    pub const GETIN: u16 = 0xFFE4;
-    /// PLOT: carry set reads the cursor (X = row, Y = column), clear sets it.
-    pub const PLOT: u16 = 0xFFF0;
-}
+/// Entry points, as in the C128 KERNAL jump table (named once, in `c128-map`).
+pub use c128_map::kernal as addr;
 
 fn result(r: Regs) -> Result<(), u8> {
     if r.carry { Err(r.a) } else { Ok(()) }
@@ -133,12 +104,12 @@ pub fn chkin(file: u8) -> Result<(), u8> {
 
 /// Makes a logical file the output channel.
 pub fn chkout(file: u8) -> Result<(), u8> {
-    result(call(addr::CHKOUT, 0, file, 0, false))
+    result(call(addr::CKOUT, 0, file, 0, false))
 }
 
 /// Restores the keyboard and screen as the input and output channels.
 pub fn clrchn() {
-    call(addr::CLRCHN, 0, 0, 0, false);
+    call(addr::CLRCH, 0, 0, 0, false);
 }
 
 /// The I/O status byte (bit 6 = end of file).

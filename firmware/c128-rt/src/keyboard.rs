@@ -18,13 +18,13 @@ use crate::global::Global;
 use crate::hw::Reg8;
 
 /// CIA 1 port A: the columns (write 0 to select).
-const PORT_A: Reg8 = Reg8::at(0xDC00);
+const PORT_A: Reg8 = Reg8::at(c128_map::io::CIA1_PORT_A);
 /// CIA 1 port B: the rows (0 = a key down in a selected column).
-const PORT_B: Reg8 = Reg8::at(0xDC01);
-const DDR_A: Reg8 = Reg8::at(0xDC02);
-const DDR_B: Reg8 = Reg8::at(0xDC03);
+const PORT_B: Reg8 = Reg8::at(c128_map::io::CIA1_PORT_B);
+const DDR_A: Reg8 = Reg8::at(c128_map::io::CIA1_DDR_A);
+const DDR_B: Reg8 = Reg8::at(c128_map::io::CIA1_DDR_B);
 /// The VIC-IIe's extra keyboard lines K0-K2 (write 0 to select).
-const EXTRA_LINES: Reg8 = Reg8::at(0xD02F);
+const EXTRA_LINES: Reg8 = Reg8::at(c128_map::io::KEY_EXTRA_LINES);
 
 /// Lines of the matrix: 8 columns of CIA 1, then the 3 extra lines.
 const LINES: usize = 11;
@@ -103,19 +103,16 @@ fn scan() -> [u8; LINES] {
     down
 }
 
-/// The runtime's key buffer, where `key_buffer = true` keeps one (addresses from avr2mos's
-/// `mmap`: `KEYS_MAGIC`, `KEYS_HEAD`, `KEYS_TAIL`, `KEYS_LAST`, `KEYS_RING`).
+/// The runtime's key buffer, where `key_buffer = true` keeps one (its layout:
+/// `c128_map::key_buffer`).
 mod buffer {
     use super::LINES;
     use crate::hw::Reg8;
+    use c128_map::key_buffer::{LAST, MAGIC_ON, RING, SLOT};
 
-    const MAGIC: Reg8 = Reg8::at(0x0B80);
-    const MAGIC_ON: u8 = 0x4B;
-    const HEAD: Reg8 = Reg8::at(0x0B81);
-    const TAIL: Reg8 = Reg8::at(0x0B82);
-    const LAST: u16 = 0x0B83;
-    const RING: u16 = 0x0C00;
-    const SLOT: u8 = 16;
+    const MAGIC: Reg8 = Reg8::at(c128_map::key_buffer::MAGIC);
+    const HEAD: Reg8 = Reg8::at(c128_map::key_buffer::HEAD);
+    const TAIL: Reg8 = Reg8::at(c128_map::key_buffer::TAIL);
 
     /// Whether the runtime keeps the buffer.
     pub fn kept() -> bool {

@@ -83,7 +83,7 @@ fn recipe(effect: Effect) -> (&'static [Step], u8, u8) {
     }
 }
 
-const SID: u16 = 0xD400;
+const SID: u16 = c128_map::io::SID;
 const FREQ_LO: Reg8 = Reg8::at(SID);
 const FREQ_HI: Reg8 = Reg8::at(SID + 1);
 const PULSE_LO: Reg8 = Reg8::at(SID + 2);

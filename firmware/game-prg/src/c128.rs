@@ -9,9 +9,9 @@ use c128_rt::{frame, keyboard, screen, sound};
 /// Where each settled coup is posted for the keyboard fuzz test (the cassette buffer,
 /// which nothing uses once the boot sector has run): coups (2 bytes), money before and
 /// after the coup (4 bytes each, cents), little-endian.
-const MAILBOX: u16 = 0x0B00;
+const MAILBOX: u16 = c128_map::test::MAILBOX;
 /// The raster line, for a seed that depends on when the player pressed a key.
-const RASTER: Reg8 = Reg8::at(0xD012);
+const RASTER: Reg8 = Reg8::at(c128_map::io::VIC_RASTER);
 /// Logical file and secondary address the help text is read on.
 const HELP_FILE: u8 = 3;
 const HELP_NAME: &[u8] = b"BAC HELP,S,R";
@@ -141,7 +141,7 @@ impl Platform for C128 {
             self.close_help();
             return Err(DiskError::NoDevice);
         }
-        kernal::call(addr::CLRCHN, 0, 0, 0, false);
+        kernal::call(addr::CLRCH, 0, 0, 0, false);
         Ok(())
     }
 
@@ -155,7 +155,7 @@ impl Platform for C128 {
         }
         let byte = kernal::call(addr::CHRIN, 0, 0, 0, false).a;
         let status = kernal::call(addr::READST, 0, 0, 0, false).a;
-        kernal::call(addr::CLRCHN, 0, 0, 0, false);
+        kernal::call(addr::CLRCH, 0, 0, 0, false);
         if status & (0x80 | 0x02) != 0 {
             // Not there, or the drive stopped answering: no byte.
             self.close_help();
@@ -171,7 +171,7 @@ impl Platform for C128 {
     #[inline(never)]
     fn close_help(&mut self) {
         if self.help_open {
-            kernal::call(addr::CLRCHN, 0, 0, 0, false);
+            kernal::call(addr::CLRCH, 0, 0, 0, false);
             kernal::call(addr::CLOSE, HELP_FILE, 0, 0, false);
             self.help_open = false;
         }

@@ -109,10 +109,8 @@ pub const LOW_BSS_END: u16 = 0x1C00;
 pub const IMAGE_END: u16 = 0xC000;
 /// First address code, data and `.bss` may not reach in the all-RAM mode (the I/O block).
 pub const IMAGE_END_ALL_RAM: u16 = 0xD000;
-/// The VICE debug cartridge port: writing a byte ends the run with that exit code.
-pub const EXIT_PORT: u16 = 0xD7FF;
-/// MMU configuration register.
-pub const MMU_CR: u16 = 0xFF00;
+pub use c128_map::io::{MMU_CR, MMU_RCR};
+pub use c128_map::test::EXIT_PORT;
 /// MMU configuration used while the program runs in the default mode (and by the
 /// all-RAM mode's trampoline while the KERNAL runs).
 pub const MMU_CONFIG: u8 = 0x0E;
@@ -133,8 +131,6 @@ pub const COMMON_END: u16 = 0x4000;
 /// MMU configuration while the interpreter reads AVR bytes: RAM 1 everywhere (no I/O, so
 /// that $D000-$DFFF of bank 1 holds code too).
 pub const MMU_CONFIG_BANK1: u8 = 0x7F;
-/// The MMU's RAM configuration register.
-pub const MMU_RCR: u16 = 0xD506;
 /// $D506 while a bank-1 program runs: 16 KB of common RAM at the bottom, VIC in bank 0.
 pub const RCR_COMMON_16K: u8 = 0x07;
 /// The KERNAL bank number (SETBNK) the bank-1 file is loaded into.
@@ -142,31 +138,12 @@ pub const BANK1_LOAD_BANK: u8 = 1;
 /// The KERNAL's current device number (the drive the program was loaded from).
 pub const FA: u8 = 0xBA;
 
-// The key buffer (module docs, "The key buffer"). Its state is in the cassette buffer at
-// $0B80-$0B8F and its ring in the RS-232 input buffer at $0C00-$0CFF: common RAM (the
-// handler may run inside a bank-1 window), untouched by the KERNAL's disk calls.
-
-/// $4B while the runtime keeps the key buffer, anything else when it does not.
-pub const KEYS_MAGIC: u16 = 0x0B80;
-/// The value of [`KEYS_MAGIC`] while the buffer is kept.
-pub const KEYS_MAGIC_ON: u8 = 0x4B;
-/// The offset in [`KEYS_RING`] of the next reading the handler writes.
-pub const KEYS_HEAD: u16 = 0x0B81;
-/// The offset in [`KEYS_RING`] of the next reading the program takes.
-pub const KEYS_TAIL: u16 = 0x0B82;
-/// The last reading the handler put in the ring: 11 bytes, a set bit per key down, by
-/// line (the 8 columns of CIA 1 port A, then the 3 lines of $D02F).
-pub const KEYS_LAST: u16 = 0x0B83;
-/// The ring: a page of 16 slots, [`KEYS_SLOT`] bytes apart, so that an offset wraps to the
-/// start by itself; it holds 15 readings (one slot stays free to tell full from empty).
-pub const KEYS_RING: u16 = 0x0C00;
-/// Bytes from one reading in the ring to the next (11 used).
-pub const KEYS_SLOT: u8 = 16;
-/// Key matrix lines: 8 columns and the C128's 3 extra lines.
-pub const KEY_LINES: u8 = 11;
-/// The raster line of the key buffer's interrupt: far from line 250, where
-/// `c128_rt::frame` looks for the end of a frame.
-pub const KEYS_IRQ_LINE: u8 = 100;
+// The key buffer (module docs, "The key buffer"): its layout is shared with the runtime's
+// reader (`c128_rt::keyboard`), so it is named once, in `c128-map`.
+pub use c128_map::key_buffer::{
+    HEAD as KEYS_HEAD, IRQ_LINE as KEYS_IRQ_LINE, LAST as KEYS_LAST, LINES as KEY_LINES, MAGIC as KEYS_MAGIC,
+    MAGIC_ON as KEYS_MAGIC_ON, RING as KEYS_RING, SLOT as KEYS_SLOT, TAIL as KEYS_TAIL,
+};
 
 /// Where the program's image may go and what is mapped while it runs; see the module
 /// docs.

@@ -158,19 +158,11 @@ fn neg8_a(a: &mut Asm) {
     a.b(EOR_IMM, 0xFF).i(CLC).b(ADC_IMM, 1);
 }
 
-/// CIA 1's interrupt control register: reading it acknowledges CIA 1's interrupts.
-const CIA1_ICR: u16 = 0xDC0D;
-/// CIA 1's port A (key matrix columns, written) and port B (rows, read).
-const CIA1_PORT_A: u16 = 0xDC00;
-const CIA1_PORT_B: u16 = 0xDC01;
-/// The C128's three extra key matrix lines.
-const KEY_EXTRA_LINES: u16 = 0xD02F;
-/// The VIC-IIe's raster line (compare on write), control (bit 7: the line's bit 8),
-/// interrupt flags (write 1s to acknowledge) and interrupt mask.
-const VIC_RASTER: u16 = 0xD012;
-const VIC_CONTROL: u16 = 0xD011;
-const VIC_IRQ_FLAGS: u16 = 0xD019;
-const VIC_IRQ_MASK: u16 = 0xD01A;
+// The key buffer's interrupt handler reads the key matrix (CIA 1's ports and the C128's
+// extra lines) and runs off the VIC-IIe's raster interrupt.
+use c128_map::io::{
+    CIA1_ICR, CIA1_PORT_A, CIA1_PORT_B, KEY_EXTRA_LINES, VIC_CONTROL, VIC_IRQ_FLAGS, VIC_IRQ_MASK, VIC_RASTER,
+};
 
 /// What selects each key matrix line: CIA 1 port A for lines 0-7, then $D02F for lines
 /// 8-10 (the other register all 1s), [`KEY_LINES`] bytes each.
@@ -233,13 +225,9 @@ fn rcr_save() -> Arg {
     save(2 + i32::from(ZP_SAVE_LEN) + 6)
 }
 
-/// KERNAL entry points the start-up code calls directly (BASIC's configuration is still
-/// mapped then).
-const SETBNK: u16 = 0xFF68;
-const SETLFS: u16 = 0xFFBA;
-const SETNAM: u16 = 0xFFBD;
-const LOAD: u16 = 0xFFD5;
-const CHROUT: u16 = 0xFFD2;
+// KERNAL entry points the start-up code calls directly (BASIC's configuration is still
+// mapped then).
+use c128_map::kernal::{CHROUT, LOAD, SETBNK, SETLFS, SETNAM};
 
 /// Emits every runtime routine for a program in `mode`. `entry` is the label of the
 /// program's entry function. `bank1` is the name (PETSCII) of the file holding the
