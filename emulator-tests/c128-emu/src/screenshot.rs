@@ -266,12 +266,12 @@ pub enum ScreenshotError {
 /// Writes `img` as a PNG at `path`, through a temporary file renamed into place.
 pub fn save_png(img: &RgbaImage, path: &Path) -> Result<(), ScreenshotError> {
     let shown = path.display().to_string();
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    img.save_with_format(&tmp, image::ImageFormat::Png)
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let rename = |source| ScreenshotError::Rename { path: shown.clone(), source };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(rename)?;
+    img.write_to(&mut std::io::BufWriter::new(tmp.as_file_mut()), image::ImageFormat::Png)
         .map_err(|source| ScreenshotError::Write { path: shown.clone(), source })?;
-    std::fs::rename(&tmp, path).map_err(|source| ScreenshotError::Rename { path: shown, source })
+    tmp.persist(path).map(drop).map_err(|e| rename(e.error))
 }
 
 /// A screenshot that differs from its golden image.

@@ -85,19 +85,15 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PipelineError + '_ {
     move |source| PipelineError::Io { path: path.to_path_buf(), source }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory.
+/// Writes `bytes` to `path` through a temporary file in the same directory, renamed into
+/// place when complete (tempfile's `persist`), so a failed write never leaves half a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PipelineError> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(path)(e)
-    })
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
+    std::io::Write::write_all(&mut tmp, bytes).map_err(io(tmp.path()))?;
+    tmp.persist(path).map_err(|e| io(path)(e.error))?;
+    Ok(())
 }
 
 /// How a program's panics end, chosen by the program in its `Cargo.toml`:

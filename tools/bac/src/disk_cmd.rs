@@ -246,16 +246,7 @@ fn rm(image: &Path, name: &str) -> Result<()> {
 
 /// Writes `bytes` to a temporary file next to `path`, then renames it into place.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let file_name = path.file_name().with_context(|| format!("{} is not a file path", path.display()))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(file_name);
-    tmp_name.push(format!(".tmp{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.with_context(|| format!("writing {}", path.display()))
+    avr2mos::pipeline::write_atomic(path, bytes).with_context(|| format!("writing {}", path.display()))
 }
 
 #[cfg(test)]

@@ -233,9 +233,9 @@ impl Platform for Host {
         }
         std::fs::create_dir_all(&self.save_dir).map_err(io_error)?;
         // Written whole to a temporary name first: a file under the real name is complete.
-        let tmp = self.save_dir.join(format!(".{}.tmp", std::process::id()));
-        std::fs::write(&tmp, data).map_err(io_error)?;
-        std::fs::rename(&tmp, &path).map_err(io_error)
+        let mut tmp = tempfile::NamedTempFile::new_in(&self.save_dir).map_err(io_error)?;
+        std::io::Write::write_all(&mut tmp, data).map_err(io_error)?;
+        tmp.persist(&path).map(drop).map_err(|e| io_error(e.error))
     }
 
     fn scratch(&mut self, name: &[u8]) -> Result<(), DiskError> {
