@@ -176,15 +176,12 @@ fn rgbi(c: u8) -> u8 {
     RGBI[usize::from(c & 0x0F)]
 }
 
-/// The screen code that shows ASCII `c`: letters as capitals, `@[\]^_` as codes 0 and
-/// 27-31 (`\` is the pound sign, `^` the up arrow, `_` the left arrow), space to `?` as
-/// themselves; anything else shows as `?`.
+/// The screen code that shows ASCII `c` ([`bac_glyphs::screen_code`]); a character the set
+/// lacks shows as `?`.
 pub fn screen_code(c: u8) -> u8 {
-    match c {
-        b'@'..=b'_' => c - b'@',
-        b'a'..=b'z' => c - b'a' + 1,
-        b' '..=b'?' => c,
-        _ => b'?',
+    match bac_glyphs::screen_code(c) {
+        Some(code) => code,
+        None => b'?',
     }
 }
 

@@ -13,12 +13,10 @@ use c128_rt::{hw, kernal, print};
 const VIC_SCREEN: usize = 0x0400;
 const VIC_COLOURS: usize = 0xD800;
 
-/// Screen codes for the text we draw ourselves: letters A–Z are 1–26, the rest as ASCII.
+/// Screen codes for the text we draw ourselves ([`bac_glyphs::screen_code`]); the demo's
+/// text has no character the set lacks, so one would show as a space.
 fn screen_code(c: u8) -> u8 {
-    match c {
-        b'A'..=b'Z' => c - b'A' + 1,
-        _ => c,
-    }
+    bac_glyphs::screen_code(c).unwrap_or(b' ')
 }
 
 /// Puts screen codes on the 40-column screen at `row`, `col` in `colour`.

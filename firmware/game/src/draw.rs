@@ -46,16 +46,12 @@ pub mod glyph {
     pub const REVERSE: u8 = 0x80;
 }
 
-/// The screen code that shows ASCII character `c` (lower case as capitals; characters
-/// the set lacks as a space).
+/// The screen code that shows ASCII character `c` ([`bac_glyphs::screen_code`]); a
+/// character the set lacks shows as a space.
 pub fn screen_code(c: u8) -> u8 {
-    match c {
-        b'@'..=b'Z' => c - 0x40,
-        b'a'..=b'z' => c - 0x60,
-        b' '..=b'?' => c,
-        b'^' => 30,
-        b'_' => 31,
-        _ => glyph::SPACE,
+    match bac_glyphs::screen_code(c) {
+        Some(code) => code,
+        None => glyph::SPACE,
     }
 }
 

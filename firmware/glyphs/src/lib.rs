@@ -18,6 +18,19 @@
 //! stand-in, so that a screenshot still shows where they are.
 #![no_std]
 
+/// The screen code that shows ASCII `c` in this set: `@`, `A`-`Z` and `[\]^_` as codes
+/// 0-31 (`\` is the pound sign, `^` the up arrow, `_` the left arrow), lower case as the same
+/// capitals, space to `?` as themselves. `None` for anything else: what stands in for a
+/// character the set lacks is each screen's own choice.
+pub const fn screen_code(c: u8) -> Option<u8> {
+    match c {
+        b'@'..=b'_' => Some(c - b'@'),
+        b'a'..=b'z' => Some(c - b'a' + 1),
+        b' '..=b'?' => Some(c),
+        _ => None,
+    }
+}
+
 /// A glyph: eight rows, the leftmost pixel in bit 7.
 pub type Glyph = [u8; 8];
 
