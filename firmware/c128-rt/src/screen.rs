@@ -179,10 +179,7 @@ fn rgbi(c: u8) -> u8 {
 /// The screen code that shows ASCII `c` ([`bac_glyphs::screen_code`]); a character the set
 /// lacks shows as `?`.
 pub fn screen_code(c: u8) -> u8 {
-    match bac_glyphs::screen_code(c) {
-        Some(code) => code,
-        None => b'?',
-    }
+    bac_glyphs::screen_code(c).unwrap_or(b'?')
 }
 
 /// The offset of cell (`x`, `y`) from the start of the screen.

@@ -88,14 +88,7 @@ impl Platform for C128 {
 
     #[inline(never)]
     fn sound(&mut self, s: Sound) {
-        sound::play(match s {
-            Sound::Card => sound::Effect::Card,
-            Sound::Win => sound::Effect::Win,
-            Sound::Loss => sound::Effect::Loss,
-            Sound::Shuffle => sound::Effect::Shuffle,
-            Sound::Chip => sound::Effect::Chip,
-            Sound::Error => sound::Effect::Error,
-        });
+        sound::play(crate::sounds::effect(s));
     }
 
     #[inline(never)]

@@ -7,6 +7,7 @@
 #![no_main]
 
 mod c128;
+mod sounds;
 
 use core::mem::MaybeUninit;
 

@@ -49,10 +49,7 @@ pub mod glyph {
 /// The screen code that shows ASCII character `c` ([`bac_glyphs::screen_code`]); a
 /// character the set lacks shows as a space.
 pub fn screen_code(c: u8) -> u8 {
-    match bac_glyphs::screen_code(c) {
-        Some(code) => code,
-        None => glyph::SPACE,
-    }
+    bac_glyphs::screen_code(c).unwrap_or(glyph::SPACE)
 }
 
 /// Writes ASCII text; returns the column after it.

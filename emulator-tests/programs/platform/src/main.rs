@@ -15,7 +15,8 @@
 
 use c128_rt::disk::{self, DiskError};
 use c128_rt::screen::{self, Width, colour};
-use c128_rt::sound::{self, Effect};
+use c128_rt::sound::wave::{NOISE, PULSE, TRIANGLE};
+use c128_rt::sound::{self, Effect, Step};
 use c128_rt::{frame, hw::Reg8, keyboard, print};
 
 /// Prints `n` in decimal.
@@ -127,8 +128,23 @@ fn echo_keys() {
     print(b"\rKEYS DONE\r");
 }
 
+/// Effects of every shape the player steps through: one note, a run of notes, notes with
+/// rests between them, and none.
+static ONE_NOTE: Effect = Effect { steps: &[Step::note(0x6000, NOISE, 2)], attack_decay: 0x00, sustain_release: 0x84 };
+static RUN: Effect = Effect {
+    steps: &[Step::note(8911, PULSE, 4), Step::note(11227, PULSE, 4), Step::note(13351, TRIANGLE, 10)],
+    attack_decay: 0x08,
+    sustain_release: 0xA6,
+};
+static WITH_RESTS: Effect = Effect {
+    steps: &[Step::note(0x3000, NOISE, 2), Step::rest(2), Step::note(0x3800, NOISE, 2), Step::rest(1)],
+    attack_decay: 0x00,
+    sustain_release: 0x83,
+};
+static NOTHING: Effect = Effect { steps: &[], attack_decay: 0x00, sustain_release: 0x00 };
+
 fn play_all() {
-    for effect in [Effect::Card, Effect::Win, Effect::Loss, Effect::Shuffle, Effect::Chip, Effect::Error] {
+    for effect in [&ONE_NOTE, &RUN, &WITH_RESTS, &NOTHING, &ONE_NOTE] {
         sound::play(effect);
         for _ in 0..45 {
             frame::wait();
