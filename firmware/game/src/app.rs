@@ -102,12 +102,7 @@ impl<P: Platform> App<P> {
 
     /// Waits for a key, keeping the frames (and the sound) going.
     pub fn wait_key(&mut self) -> u8 {
-        loop {
-            self.p.frame();
-            if let Some(k) = self.p.key() {
-                return k;
-            }
-        }
+        crate::platform::wait_key(&mut self.p)
     }
 
     /// Waits `frames` frames without reading keys, so a key typed ahead is kept for the
@@ -199,7 +194,7 @@ impl<P: Platform> App<P> {
                 key::RETURN => return Start::New,
                 key::F1 if self.saved.is_some() => return Start::Continue,
                 key::F1 => return Start::New,
-                key::HELP | key::F5 => help::show(self),
+                key::HELP | key::F5 => help::show(&mut self.p, self.settings.lang),
                 key::F7 => self.settings.lang = self.settings.lang.other(),
                 key::STOP | key::ESC => return Start::Quit,
                 _ => {}
@@ -253,7 +248,7 @@ impl<P: Platform> App<P> {
                 key::RIGHT | key::SPACE | b'+' => self.change_option(line, true),
                 key::LEFT | b'-' => self.change_option(line, false),
                 key::RETURN | key::F1 => return true,
-                key::HELP | key::F5 => help::show(self),
+                key::HELP | key::F5 => help::show(&mut self.p, self.settings.lang),
                 key::STOP | key::ESC => return false,
                 _ => self.sound(Sound::Error),
             }

@@ -1,10 +1,9 @@
 //! The help pages: the SEQ file `BAC HELP` from the disk, 80 columns wide like the
 //! original's, word-wrapped on the 40-column screen, read page by page as it is shown.
 
-use crate::app::App;
 use crate::draw::{self, BACKGROUND, INK};
-use crate::platform::{Platform, colour, key};
-use crate::text::Msg;
+use crate::platform::{self, Platform, colour, key};
+use crate::text::{Lang, Msg};
 
 /// Text rows per page; the last screen row holds the keys.
 const PAGE_ROWS: u8 = 23;
@@ -71,27 +70,28 @@ fn page(p: &mut impl Platform) -> (u16, bool) {
     }
 }
 
-/// Pages through the help text until STOP, ESC or HELP. The caller redraws its screen.
-pub fn show<P: Platform>(app: &mut App<P>) {
+/// Pages through the help text until STOP, ESC or HELP, its messages in `lang`. The caller
+/// redraws its screen.
+pub fn show(p: &mut impl Platform, lang: Lang) {
     let mut starts = [0u16; MAX_PAGES];
     let mut n = 0usize;
-    if app.p.open_help().is_err() {
-        draw::clear_rows(&mut app.p, 9, 2);
-        let msg = app.t(Msg::HelpMissing);
-        draw::centred(&mut app.p, 9, msg, colour::LIGHT_RED);
-        app.wait_key();
+    if p.open_help().is_err() {
+        draw::clear_rows(p, 9, 2);
+        let msg = Msg::HelpMissing.text(lang);
+        draw::centred(p, 9, msg, colour::LIGHT_RED);
+        platform::wait_key(p);
         return;
     }
     let mut position = 0u16;
     loop {
-        let cols = app.p.columns();
-        app.p.set_columns(cols, BACKGROUND);
-        let (used, ended) = page(&mut app.p);
+        let cols = p.columns();
+        p.set_columns(cols, BACKGROUND);
+        let (used, ended) = page(p);
         position += used;
-        let keys = app.t(Msg::HelpKeys);
-        draw::centred(&mut app.p, 24, keys, colour::LIGHT_GREY);
+        let keys = Msg::HelpKeys.text(lang);
+        draw::centred(p, 24, keys, colour::LIGHT_GREY);
         loop {
-            match app.wait_key() {
+            match platform::wait_key(p) {
                 key::SPACE | key::RETURN | key::DOWN | key::F1 if !ended && n + 1 < MAX_PAGES => {
                     n += 1;
                     starts[n] = position;
@@ -100,18 +100,18 @@ pub fn show<P: Platform>(app: &mut App<P>) {
                 key::UP | key::F3 if n > 0 => {
                     n -= 1;
                     // Back: read the file again from its start up to that page.
-                    app.p.close_help();
-                    if app.p.open_help().is_err() {
+                    p.close_help();
+                    if p.open_help().is_err() {
                         return;
                     }
                     for _ in 0..starts[n] {
-                        app.p.help_byte();
+                        p.help_byte();
                     }
                     position = starts[n];
                     break;
                 }
                 key::STOP | key::ESC | key::HELP | key::F5 => {
-                    app.p.close_help();
+                    p.close_help();
                     return;
                 }
                 _ => {}

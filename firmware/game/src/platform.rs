@@ -143,3 +143,13 @@ pub trait Platform {
     /// always equal, and the C128 posts them where the keyboard fuzz test watches them.
     fn settled(&mut self, coups: u16, before: u32, after: u32);
 }
+
+/// Waits for a key, keeping the frames (and the sound) going.
+pub fn wait_key(p: &mut impl Platform) -> u8 {
+    loop {
+        p.frame();
+        if let Some(k) = p.key() {
+            return k;
+        }
+    }
+}

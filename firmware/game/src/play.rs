@@ -545,7 +545,7 @@ impl<P: Platform> App<P> {
                 (key::RETURN, Role::Banker) if table.bank_stake() == Money::ZERO => Err(TableError::NoBankStake),
                 (key::RETURN, _) => return Bets::Deal,
                 (key::HELP | key::F5, _) => {
-                    help::show(self);
+                    help::show(&mut self.p, self.settings.lang);
                     self.draw_table(table);
                     redraw = true;
                     Ok(())
@@ -778,7 +778,7 @@ impl<P: Platform> App<P> {
                 b'D' => return Decision::Draw,
                 b'S' | b'R' => return Decision::Stand,
                 key::HELP | key::F5 => {
-                    help::show(self);
+                    help::show(&mut self.p, self.settings.lang);
                     return self.ask_again(question, id);
                 }
                 _ => self.sound(Sound::Error),
