@@ -1,0 +1,243 @@
+//! Taking the bets: the house-banked games' round of bets, Chemin de fer's bank and
+//! punts (banco among them), each seat's chips, the computer players' bets, and the keys
+//! that leave the table.
+
+use super::*;
+
+impl<P: Platform> App<P> {
+    #[inline(never)]
+    pub(super) fn house_bets(&mut self, table: &mut Table) -> Bets {
+        self.view.results = [[None; 3]; crate::save::MAX_SAVED_SEATS];
+        for id in 0..self.seats.count {
+            if self.seats.seats[usize::from(id)].kind != SeatKind::Human || table.bankroll(id) == Some(Money::ZERO) {
+                continue;
+            }
+            if let Bets::Leave(l) = self.bet(table, id, Role::House) {
+                return Bets::Leave(l);
+            }
+        }
+        Bets::Deal
+    }
+
+    #[inline(never)]
+    pub(super) fn chemin_bets(&mut self, table: &mut Table) -> Bets {
+        self.view.results = [[None; 3]; crate::save::MAX_SAVED_SEATS];
+        if table.banker().is_none() {
+            self.say(ROW_MSG, Msg::DrawForBank, HIGHLIGHT);
+            let mut log = Log::new();
+            if table.draw_for_bank(&mut log).is_err() {
+                return Bets::Leave(Leave::Options);
+            }
+            for event in log.events() {
+                if let Event::DrewForBank { seat, card } = *event {
+                    self.view.drew[usize::from(seat)] = Some(card);
+                    self.draw_seats(table, None);
+                    self.sound(Sound::Card);
+                    self.pause(DEAL_FRAMES);
+                }
+            }
+            self.view.drew = [None; crate::save::MAX_SAVED_SEATS];
+        }
+        let Some(banker) = table.banker() else {
+            return Bets::Leave(Leave::Options);
+        };
+        self.draw_head(table);
+        let name = self.seats.seats[usize::from(banker)].name;
+        let holds = self.t(Msg::HoldsBank);
+        self.message(ROW_MSG, &[name.as_bytes(), holds], HIGHLIGHT);
+        self.draw_seats(table, Some(banker));
+        if self.is_human(banker) {
+            if let Bets::Leave(l) = self.bet(table, banker, Role::Banker) {
+                return Bets::Leave(l);
+            }
+        } else {
+            let roll = table.bankroll(banker).unwrap_or(Money::ZERO).whole_units();
+            let _ = table.stake_bank(Money::units((roll / 10).max(1).min(roll)), &mut Log::new());
+            self.pause(DEAL_FRAMES);
+        }
+        let count = self.seats.count;
+        for step in 1..count {
+            let id = (banker + step) % count;
+            if table.bankroll(id) == Some(Money::ZERO) {
+                continue;
+            }
+            let banco = if self.is_human(id) {
+                match self.bet(table, id, Role::Punter) {
+                    Bets::Leave(l) => return Bets::Leave(l),
+                    bets => matches!(bets, Bets::Banco),
+                }
+            } else {
+                self.computer_punts(table, id)
+            };
+            if banco {
+                break;
+            }
+        }
+        Bets::Deal
+    }
+
+    /// A computer punter calls "Banco" on a bank it can easily cover, and otherwise bets a
+    /// tenth of its money.
+    pub(super) fn computer_punts(&mut self, table: &mut Table, id: SeatId) -> bool {
+        let roll = table.bankroll(id).unwrap_or(Money::ZERO);
+        let bank = table.bank_stake();
+        let name = self.seats.seats[usize::from(id)].name;
+        let banco = bank <= roll.ratio(1, 4).unwrap_or(Money::ZERO) && table.banco(id, &mut Log::new()).is_ok();
+        if banco {
+            let says = self.t(Msg::CallsBanco);
+            self.message(ROW_MSG2, &[name.as_bytes(), says], HIGHLIGHT);
+        } else {
+            let units = (roll.whole_units() / 10).max(1).min(bank.whole_units().max(1));
+            let _ = table.place(id, Spot::Player, Money::units(units));
+        }
+        self.draw_seats(table, Some(id));
+        self.sound(Sound::Chip);
+        self.pause(DEAL_FRAMES);
+        banco
+    }
+
+    pub(super) fn is_human(&self, id: SeatId) -> bool {
+        self.seats.seats.get(usize::from(id)).is_some_and(|s| s.kind == SeatKind::Human)
+    }
+
+    #[inline(never)]
+    pub(super) fn bet(&mut self, table: &mut Table, id: SeatId, role: Role) -> Bets {
+        let name = self.seats.seats[usize::from(id)].name;
+        let prompt = match role {
+            Role::House => Msg::PlaceBets,
+            Role::Banker => Msg::StakeBank,
+            Role::Punter => Msg::BancoOrBet,
+        };
+        let keys = match role {
+            Role::House => Msg::KeysHouse,
+            Role::Banker => Msg::KeysBank,
+            Role::Punter => Msg::KeysPunter,
+        };
+        let mut redraw = true;
+        let mut seats_changed = true;
+        loop {
+            if redraw {
+                self.draw_head(table);
+                self.draw_board();
+                let p = self.t(prompt);
+                self.message(ROW_MSG, &[name.as_bytes(), b": ", p], HIGHLIGHT);
+                draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+                self.draw_chips();
+                let k = self.t(keys);
+                self.message(ROW_KEYS, &[k], colour::LIGHT_GREY);
+                redraw = false;
+            }
+            // The seats are drawn again only when a stake moved: redrawing them takes frames,
+            // and a key typed meanwhile could be missed.
+            if seats_changed {
+                self.draw_seats(table, Some(id));
+            }
+            let chip = Money::units(CHIPS[usize::from(self.view.chip)]);
+            let k = self.wait_key();
+            let result = match (k, role) {
+                (k @ b'1'..=b'8', _) => {
+                    self.view.chip = k - b'1';
+                    self.draw_chips();
+                    Ok(())
+                }
+                (key::RIGHT, _) => {
+                    self.view.chip = (self.view.chip + 1) % CHIPS.len() as u8;
+                    self.draw_chips();
+                    Ok(())
+                }
+                (key::LEFT, _) => {
+                    self.view.chip = (self.view.chip + CHIPS.len() as u8 - 1) % CHIPS.len() as u8;
+                    self.draw_chips();
+                    Ok(())
+                }
+                (b'P', Role::House | Role::Punter) => table.place(id, Spot::Player, chip),
+                (b'B', Role::House) => table.place(id, Spot::Banker, chip),
+                (b'T' | b'E', Role::House) => table.place(id, Spot::Tie, chip),
+                (b'B', Role::Banker) => table.stake_bank(chip, &mut Log::new()),
+                (b'B', Role::Punter) => {
+                    let r = table.banco(id, &mut Log::new());
+                    if r.is_ok() {
+                        self.sound(Sound::Chip);
+                        return Bets::Banco;
+                    }
+                    r
+                }
+                (b'C', _) => table.clear(id),
+                (key::RETURN, Role::Banker) if table.bank_stake() == Money::ZERO => Err(TableError::NoBankStake),
+                (key::RETURN, _) => return Bets::Deal,
+                (key::HELP | key::F5, _) => {
+                    help::show(&mut self.p, self.settings.lang);
+                    self.draw_table(table);
+                    redraw = true;
+                    Ok(())
+                }
+                (key::STOP | key::ESC, _) => {
+                    match self.leave_prompt() {
+                        Some(l) => {
+                            let _ = table.clear(id);
+                            return Bets::Leave(l);
+                        }
+                        None => redraw = true,
+                    }
+                    Ok(())
+                }
+                _ => Err(TableError::NothingAsked),
+            };
+            let chip_key = matches!(k, b'1'..=b'8' | key::RIGHT | key::LEFT);
+            seats_changed = redraw || (result.is_ok() && !chip_key);
+            match result {
+                Ok(()) => {
+                    if !redraw {
+                        draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+                    }
+                    self.sound(Sound::Chip);
+                }
+                Err(e) => {
+                    self.sound(Sound::Error);
+                    self.refusal(e);
+                }
+            }
+        }
+    }
+
+    /// Says why a bet was refused.
+    pub(super) fn refusal(&mut self, e: TableError) {
+        let (msg, amount) = match e {
+            TableError::SpotClosed(_) => (Msg::SpotClosed, None),
+            TableError::BelowMinimum(m) => (Msg::BelowMinimum, Some(m)),
+            TableError::AboveMaximum(m) => (Msg::AboveMaximum, Some(m)),
+            TableError::NotEnoughMoney(_) => (Msg::NotEnough, None),
+            TableError::BankCannotCover => (Msg::BankCannotCover, None),
+            TableError::BancoCalled => (Msg::BancoCalled, None),
+            TableError::WrongSide => (Msg::WrongSide, None),
+            TableError::NoBankStake => (Msg::StakeFirst, None),
+            TableError::NoPunters => (Msg::NoPunters, None),
+            TableError::NothingAsked => (Msg::UnknownKey, None),
+            _ => (Msg::NotNow, None),
+        };
+        let text = self.t(msg);
+        match amount {
+            Some(m) => {
+                let m = num::money(m, self.settings.lang);
+                self.message(ROW_MSG2, &[text, b" ", m.as_bytes()], colour::LIGHT_RED);
+            }
+            None => self.message(ROW_MSG2, &[text], colour::LIGHT_RED),
+        }
+    }
+
+    /// STOP at the table: quit to BASIC (saving), go to the options, or play on.
+    pub(super) fn leave_prompt(&mut self) -> Option<Leave> {
+        self.say(ROW_MSG2, Msg::LeavePrompt, HIGHLIGHT);
+        loop {
+            match self.wait_key() {
+                b'Y' | b'Q' => return Some(Leave::Quit),
+                b'O' | key::F1 => return Some(Leave::Options),
+                b'N' | key::STOP | key::ESC | key::RETURN => {
+                    draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+                    return None;
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! The coup: dealt card by card with each third-card decision explained, the questions the
+//! rules leave open asked of the person who holds the hand, the shoe's news, and the
+//! settlement shown and posted.
+
+use super::*;
+
+impl<P: Platform> App<P> {
+    #[inline(never)]
+    pub(super) fn deal_coup(&mut self, table: &mut Table) {
+        let before = table.total_money().in_cents();
+        let mut log = Log::new();
+        let dealt = table.deal(&mut log);
+        self.shoe_news(&log);
+        if let Err(e) = dealt {
+            self.refusal(e);
+            // Nothing is dealt: every stake goes back (Chemin de fer with no punters).
+            for id in 0..self.seats.count {
+                let _ = table.clear(id);
+            }
+            self.draw_seats(table, None);
+            self.pause(2 * DEAL_FRAMES);
+            return;
+        }
+        draw::clear_rows(&mut self.p, ROW_MSG, 3);
+        let l = layout(self.p.columns());
+        for x in [l.player_x, l.banker_x] {
+            self.p.fill(x, ROW_CARDS, 3 * l.card_step, CARD_H, glyph::SPACE, INK);
+        }
+        self.draw_seats(table, None);
+        let mut count = [0u8; 2];
+        let mut total = [0u8; 2];
+        loop {
+            let mut log = Log::new();
+            let Ok(step) = table.step(&mut log) else {
+                return;
+            };
+            self.shoe_news(&log);
+            match step {
+                TableStep::Card { side, card } => {
+                    let i = usize::from(side == Side::Banker);
+                    if count[i] == 2 {
+                        self.explain_draw(side, total, count[0] == 3);
+                    }
+                    self.pause(DEAL_FRAMES);
+                    let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
+                    draw::card(&mut self.p, x, ROW_CARDS, Some(card));
+                    self.sound(Sound::Card);
+                    count[i] += 1;
+                    total[i] = (total[i] + card.points()) % 10;
+                    let label_end = [l.player_x, l.banker_x][i] + 8;
+                    let t = num::number(u32::from(total[i]));
+                    draw::text(&mut self.p, label_end, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
+                    if count[0] == 3 && i == 0 {
+                        // The Player hand's third card is known: the bank's rule now applies.
+                        self.player_third = Some(card.points());
+                    }
+                }
+                TableStep::Ask { question, asker } => {
+                    let decision = match asker {
+                        Asker::Seat(id) if self.is_human(id) => self.ask(question, id),
+                        _ => {
+                            let rules = table.rules();
+                            let mut strategy = match optimal::solution(rules.draw, rules.decks) {
+                                Some(solution) => Builtin::Optimal(solution),
+                                None => Builtin::Casino,
+                            };
+                            strategy.decide(question, table.rng())
+                        }
+                    };
+                    let mut log = Log::new();
+                    let _ = table.answer(decision, &mut log);
+                    let side = if question == Question::PlayerOnFive { Side::Player } else { Side::Banker };
+                    let what = match (side, decision) {
+                        (Side::Player, Decision::Draw) => Msg::PlayerTakes,
+                        (Side::Player, Decision::Stand) => Msg::PlayerKeeps,
+                        (Side::Banker, Decision::Draw) => Msg::BankerTakes,
+                        (Side::Banker, Decision::Stand) => Msg::BankerKeeps,
+                    };
+                    self.say(ROW_MSG2, what, HIGHLIGHT);
+                }
+                TableStep::Settled(outcome) => {
+                    self.player_third = None;
+                    self.settle(table, &outcome, &log, count, before);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Calls out the rule behind a third card.
+    pub(super) fn explain_draw(&mut self, side: Side, total: [u8; 2], player_drew: bool) {
+        let (who, t) = match side {
+            Side::Player => (Msg::PlayerDrawsOn, total[0]),
+            Side::Banker => (Msg::BankerDrawsOn, total[1]),
+        };
+        let who = self.t(who);
+        let n = num::number(u32::from(t));
+        match (side, player_drew, self.player_third) {
+            (Side::Banker, true, Some(third)) => {
+                let against = self.t(Msg::Against);
+                let p = num::number(u32::from(third));
+                self.message(ROW_MSG, &[who, n.as_bytes(), against, p.as_bytes()], INK);
+            }
+            _ => self.message(ROW_MSG, &[who, n.as_bytes()], INK),
+        }
+    }
+
+    /// The shoe's news: a shuffle starts a new scoreboard; the cut card warns of the end.
+    pub(super) fn shoe_news(&mut self, log: &Log) {
+        for event in log.events() {
+            match event {
+                Event::Shoe(ShoeNews::Shuffled) => {
+                    self.view.history.clear();
+                    self.say(ROW_MSG, Msg::Shuffling, HIGHLIGHT);
+                    self.sound(Sound::Shuffle);
+                    self.pause(2 * DEAL_FRAMES);
+                }
+                Event::Shoe(ShoeNews::CutCardOut) => {
+                    self.say(ROW_MSG2, Msg::CutCardOut, HIGHLIGHT);
+                    self.pause(DEAL_FRAMES);
+                }
+                Event::Returned { seat, amount } => {
+                    let name = self.seats.seats[usize::from(*seat)].name;
+                    let back = self.t(Msg::GetsBack);
+                    let m = num::money(*amount, self.settings.lang);
+                    self.message(ROW_MSG2, &[name.as_bytes(), back, m.as_bytes()], INK);
+                    self.pause(DEAL_FRAMES);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Asks a person to draw or stand.
+    pub(super) fn ask(&mut self, question: Question, id: SeatId) -> Decision {
+        let name = self.seats.seats[usize::from(id)].name;
+        match question {
+            Question::PlayerOnFive => {
+                let q = self.t(Msg::YouHaveFive);
+                self.message(ROW_MSG, &[name.as_bytes(), q], HIGHLIGHT);
+            }
+            Question::Banker { total, player_third } => {
+                let bank = self.t(Msg::BankHas);
+                let t = num::number(u32::from(total));
+                match player_third {
+                    Some(p) => {
+                        let against = self.t(Msg::Against);
+                        let p = num::number(u32::from(p));
+                        self.message(ROW_MSG, &[name.as_bytes(), bank, t.as_bytes(), against, p.as_bytes()], HIGHLIGHT);
+                    }
+                    None => {
+                        let stood = self.t(Msg::PlayerStood);
+                        self.message(ROW_MSG, &[name.as_bytes(), bank, t.as_bytes(), stood], HIGHLIGHT);
+                    }
+                }
+            }
+        }
+        self.say(ROW_MSG2, Msg::DrawOrStand, HIGHLIGHT);
+        loop {
+            match self.wait_key() {
+                b'D' => return Decision::Draw,
+                b'S' | b'R' => return Decision::Stand,
+                key::HELP | key::F5 => {
+                    help::show(&mut self.p, self.settings.lang);
+                    return self.ask_again(question, id);
+                }
+                _ => self.sound(Sound::Error),
+            }
+        }
+    }
+
+    pub(super) fn ask_again(&mut self, question: Question, id: SeatId) -> Decision {
+        // The help screen wiped the table; the cards are not redrawn, the question is.
+        self.p.set_columns(self.p.columns(), BACKGROUND);
+        self.ask(question, id)
+    }
+
+    #[inline(never)]
+    pub(super) fn settle(&mut self, table: &Table, outcome: &Outcome, log: &Log, count: [u8; 2], before: u32) {
+        let (pt, bt) = (outcome.player_total(), outcome.banker_total());
+        if outcome.natural() {
+            let n = num::number(u32::from(pt.max(bt)));
+            let natural = self.t(Msg::Natural);
+            self.message(ROW_MSG, &[natural, n.as_bytes()], INK);
+        } else if count[1] == 2 {
+            let stands = self.t(Msg::BankerStandsOn);
+            let n = num::number(u32::from(bt));
+            self.message(ROW_MSG, &[stands, n.as_bytes()], INK);
+        }
+        let (win, ink) = match outcome.winner {
+            Winner::Player => (Msg::PlayerWins, colour::LIGHT_BLUE),
+            Winner::Banker => (Msg::BankerWins, colour::LIGHT_RED),
+            Winner::Tie => (Msg::TieResult, colour::YELLOW),
+        };
+        let (p, b) = (num::number(u32::from(pt)), num::number(u32::from(bt)));
+        let w = self.t(win);
+        self.message(ROW_MSG2, &[w, b"  ", p.as_bytes(), b"-", b.as_bytes()], ink);
+        let mut net_win = false;
+        let mut net_loss = false;
+        for event in log.events() {
+            if let Event::Settled { seat, spot, stake, result } = *event {
+                let i = spot.index();
+                if let Some(slot) = self.view.results.get_mut(usize::from(seat)) {
+                    slot[i] = Some((stake, result));
+                }
+                if self.is_human(seat) {
+                    match result {
+                        BetResult::Won(_) | BetResult::WonAndStays(_) => net_win = true,
+                        BetResult::Lost => net_loss = true,
+                        BetResult::Push => {}
+                    }
+                }
+            }
+        }
+        self.view.history.push(outcome.winner);
+        self.view.coups = self.view.coups.wrapping_add(1);
+        self.p.settled(self.view.coups, before, table.total_money().in_cents());
+        self.draw_seats(table, None);
+        self.draw_head(table);
+        self.draw_board();
+        if net_win {
+            self.sound(Sound::Win);
+        } else if net_loss {
+            self.sound(Sound::Loss);
+        }
+        let next = self.t(Msg::NextCoup);
+        self.message(ROW_KEYS, &[next], colour::LIGHT_GREY);
+        self.wait_key();
+    }
+}

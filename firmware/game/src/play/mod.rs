@@ -1,0 +1,251 @@
+//! The table: bets with chips as in seed 001, the coup dealt card by card with the
+//! third-card rule called out, every payout shown and applied, Chemin de fer's bank, and
+//! the scoreboard of the shoe.
+//!
+//! This module is the table's flow from coup to coup and what the screen remembers
+//! between them ([`View`]); the three things done at the table each have a module:
+//! drawing it (`screen`), taking the bets (`bets`), dealing and settling the coup (`coup`).
+
+mod bets;
+mod coup;
+mod screen;
+
+use bac_rules::{
+    Asker, Banking, BetResult, Builtin, Card, Decision, Event, EventSink, Money, Outcome, Question, SeatId, SeatKind,
+    ShoeNews, Side, Spot, Strategy, Table, TableError, TableStep, Winner, optimal,
+};
+
+use crate::app::{App, Leave};
+use crate::draw::{self, BACKGROUND, CARD_H, CARD_W, HIGHLIGHT, INK, glyph};
+use crate::help;
+use crate::num;
+use crate::platform::{Colour, Platform, Sound, colour, key};
+use crate::scoreboard::{self, History};
+use crate::settings::Settings;
+use crate::text::Msg;
+
+const ROW_HEAD: u8 = 0;
+const ROW_LABELS: u8 = 2;
+const ROW_CARDS: u8 = 3;
+const ROW_MSG: u8 = 8;
+const ROW_MSG2: u8 = 9;
+const ROW_CHIPS: u8 = 10;
+const ROW_SEATS_HEAD: u8 = 11;
+const ROW_SEATS: u8 = 12;
+const ROW_BOARD: u8 = 18;
+const ROW_KEYS: u8 = 24;
+
+/// The chips, in units (seed 001's rack, with the high-roller plaques).
+const CHIPS: [u32; 8] = [1, 5, 25, 100, 500, 1_000, 5_000, 10_000];
+const CHIP_LABELS: [&[u8]; 8] = [b"1", b"5", b"25", b"100", b"500", b"1K", b"5K", b"10K"];
+/// Frames between two cards: half a second on PAL, a dealer's pace.
+const DEAL_FRAMES: u8 = 25;
+const MAX_EVENTS: usize = 24;
+
+/// Where things go on a screen of 40 or 80 columns.
+struct Layout {
+    player_x: u8,
+    banker_x: u8,
+    card_step: u8,
+    name_w: u8,
+    roll_end: u8,
+    stake_end: [u8; 3],
+    bead_w: u8,
+    road_x: u8,
+    road_w: u8,
+}
+
+fn layout(cols: u8) -> Layout {
+    if cols == 80 {
+        Layout {
+            player_x: 6,
+            banker_x: 46,
+            card_step: CARD_W + 1,
+            name_w: 12,
+            roll_end: 30,
+            stake_end: [44, 58, 72],
+            bead_w: 24,
+            road_x: 26,
+            road_w: 54,
+        }
+    } else {
+        Layout {
+            player_x: 1,
+            banker_x: 21,
+            card_step: CARD_W,
+            name_w: 9,
+            roll_end: 19,
+            stake_end: [26, 33, 40],
+            bead_w: 12,
+            road_x: 13,
+            road_w: 27,
+        }
+    }
+}
+
+/// What a call to the table said, kept for the screen.
+struct Log {
+    events: [Event; MAX_EVENTS],
+    len: usize,
+}
+
+impl Log {
+    fn new() -> Log {
+        Log { events: [Event::Shoe(ShoeNews::Shuffled); MAX_EVENTS], len: 0 }
+    }
+
+    fn events(&self) -> &[Event] {
+        &self.events[..self.len]
+    }
+}
+
+impl EventSink for Log {
+    fn event(&mut self, event: Event) {
+        if self.len < MAX_EVENTS {
+            self.events[self.len] = event;
+            self.len += 1;
+        }
+    }
+}
+
+/// What the table screen remembers between coups.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// The results of this shoe.
+    pub history: History,
+    /// How each seat's bets ended, shown until the next bets.
+    results: [[Option<(Money, BetResult)>; 3]; crate::save::MAX_SAVED_SEATS],
+    /// Cards drawn for the bank, shown beside the seats.
+    drew: [Option<Card>; crate::save::MAX_SAVED_SEATS],
+    /// The chip in hand.
+    chip: u8,
+    /// Coups settled since the program started.
+    coups: u16,
+}
+
+impl View {
+    /// A fresh view: empty scoreboard, the smallest chip.
+    pub const fn new() -> View {
+        View {
+            history: History::new(),
+            results: [[None; 3]; crate::save::MAX_SAVED_SEATS],
+            drew: [None; crate::save::MAX_SAVED_SEATS],
+            chip: 0,
+            coups: 0,
+        }
+    }
+}
+
+impl Default for View {
+    fn default() -> View {
+        View::new()
+    }
+}
+
+/// Who is betting, and on what.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// A house-banked game: Player, Banker, Tie.
+    House,
+    /// Chemin de fer: the banker stakes the bank.
+    Banker,
+    /// Chemin de fer: a punter bets on the Player hand or calls "Banco".
+    Punter,
+}
+
+/// How a round of bets ended.
+enum Bets {
+    Deal,
+    /// A punter called "Banco": betting is closed.
+    Banco,
+    Leave(Leave),
+}
+
+/// Whether two option settings deal the same game (then the table and its shoe stay).
+pub fn same_game(a: &Settings, b: &Settings) -> bool {
+    (a.preset, a.decks, a.tie_pays, a.humans, a.computers) == (b.preset, b.decks, b.tie_pays, b.humans, b.computers)
+}
+
+impl<P: Platform> App<P> {
+    /// Plays at the table until the players leave it.
+    #[inline(never)]
+    pub fn play(&mut self) -> Leave {
+        let mut table = match self.table.take() {
+            Some(t) if same_game(&self.table_settings, &self.settings) => t,
+            _ => match self.new_table() {
+                Some(t) => t,
+                None => return Leave::Options,
+            },
+        };
+        self.table_settings = self.settings;
+        self.played = true;
+        let leave = loop {
+            self.keep_bankrolls(&table);
+            self.rebuy_if_broke(&mut table);
+            self.draw_table(&table);
+            let bets = if table.rules().banking == Banking::Seats {
+                self.chemin_bets(&mut table)
+            } else {
+                self.house_bets(&mut table)
+            };
+            if let Bets::Leave(leave) = bets {
+                break leave;
+            }
+            self.deal_coup(&mut table);
+        };
+        // Stakes still on the table go back to their seats' bankrolls (keep_bankrolls
+        // counts them), so leaving never costs money.
+        self.keep_bankrolls(&table);
+        if leave == Leave::Options {
+            self.table = Some(table);
+        }
+        leave
+    }
+
+    #[inline(never)]
+    fn new_table(&mut self) -> Option<Table> {
+        let mut table = Table::new(self.settings.rules(), self.p.ticks() | 1).ok()?;
+        for seat in &self.seats.seats[..usize::from(self.seats.count)] {
+            table.sit(seat.kind, Some(seat.bankroll)).ok()?;
+        }
+        self.view = View::new();
+        Some(table)
+    }
+
+    /// Copies the table's bankrolls, with whatever is staked, back to the seats.
+    fn keep_bankrolls(&mut self, table: &Table) {
+        for (id, seat) in self.seats.seats[..usize::from(self.seats.count)].iter_mut().enumerate() {
+            let id = id as SeatId;
+            let staked =
+                Spot::ALL.iter().fold(Money::ZERO, |sum, &spot| sum.checked_add(table.stake(id, spot)).unwrap_or(sum));
+            seat.bankroll = table.bankroll(id).unwrap_or(Money::ZERO).checked_add(staked).unwrap_or(Money::MAX);
+        }
+    }
+
+    /// When no person has money left, everyone starts again with the table's stake (as the
+    /// original did when you broke); at Chemin de fer a lone solvent seat cannot play either.
+    #[inline(never)]
+    fn rebuy_if_broke(&mut self, table: &mut Table) {
+        let count = usize::from(self.seats.count);
+        let solvent = |s: &crate::save::SavedSeat| s.bankroll > Money::ZERO;
+        let humans_ok = self.seats.seats[..count].iter().any(|s| s.kind == SeatKind::Human && solvent(s));
+        let players_ok = self.seats.seats[..count].iter().filter(|s| solvent(s)).count() >= 2
+            || table.rules().banking != Banking::Seats;
+        if humans_ok && players_ok {
+            return;
+        }
+        draw::clear_rows(&mut self.p, ROW_MSG, 2);
+        let msg = self.t(Msg::Broke);
+        draw::centred(&mut self.p, ROW_MSG, msg, HIGHLIGHT);
+        self.wait_key();
+        let start = table.rules().starting_bankroll;
+        for seat in self.seats.seats[..count].iter_mut() {
+            if seat.bankroll == Money::ZERO {
+                seat.bankroll = start;
+            }
+        }
+        if let Some(t) = self.new_table() {
+            *table = t;
+        }
+    }
+}

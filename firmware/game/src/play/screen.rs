@@ -1,0 +1,145 @@
+//! Drawing the table: the heads, the cards' rows, the seats with their stakes and results,
+//! the chips, the messages and the scoreboard.
+
+use super::*;
+
+impl<P: Platform> App<P> {
+    #[inline(never)]
+    pub(super) fn draw_table(&mut self, table: &Table) {
+        let cols = self.p.columns();
+        self.p.set_columns(cols, BACKGROUND);
+        self.draw_head(table);
+        let l = layout(cols);
+        let (player, banker) = (self.t(Msg::Player), self.t(Msg::Banker));
+        draw::text(&mut self.p, l.player_x, ROW_LABELS, player, colour::LIGHT_BLUE);
+        draw::text(&mut self.p, l.banker_x, ROW_LABELS, banker, colour::LIGHT_RED);
+        self.draw_seats(table, None);
+        self.draw_board();
+    }
+
+    pub(super) fn draw_head(&mut self, table: &Table) {
+        let cols = self.p.columns();
+        draw::clear_rows(&mut self.p, ROW_HEAD, 2);
+        let name = self.t(Msg::preset(table.rules().preset));
+        let end = draw::text_reversed(&mut self.p, 0, ROW_HEAD, b" ", HIGHLIGHT);
+        let end = draw::text_reversed(&mut self.p, end, ROW_HEAD, name, HIGHLIGHT);
+        draw::text_reversed(&mut self.p, end, ROW_HEAD, b" ", HIGHLIGHT);
+        let shoe = table.shoe();
+        if shoe.remaining() == 0 {
+            // Not shuffled yet: the first deal shuffles.
+            scoreboard::counts(&mut self.p, 1, ROW_HEAD + 1, table.tally());
+            return;
+        }
+        let mut right = cols;
+        if let Some(cut) = shoe.before_cut() {
+            let n = num::number(u32::from(cut));
+            draw::text_right(&mut self.p, right, ROW_HEAD, n.as_bytes(), INK);
+            right -= n.len() + 1;
+            let label = self.t(Msg::Cut);
+            draw::text_right(&mut self.p, right, ROW_HEAD, label, colour::LIGHT_GREY);
+            right -= label.len() as u8 + 1;
+        }
+        let n = num::number(u32::from(shoe.remaining()));
+        draw::text_right(&mut self.p, right, ROW_HEAD, n.as_bytes(), INK);
+        right -= n.len() + 1;
+        let label = self.t(Msg::CardsLeft);
+        draw::text_right(&mut self.p, right, ROW_HEAD, label, colour::LIGHT_GREY);
+        scoreboard::counts(&mut self.p, 1, ROW_HEAD + 1, table.tally());
+    }
+
+    pub(super) fn draw_board(&mut self) {
+        let l = layout(self.p.columns());
+        scoreboard::bead_plate(&mut self.p, 0, ROW_BOARD, l.bead_w, &self.view.history);
+        self.p.fill(l.bead_w, ROW_BOARD, 1, scoreboard::ROWS, glyph::LINE_V, colour::LIGHT_GREY);
+        scoreboard::draw_big_road(&mut self.p, l.road_x, ROW_BOARD, l.road_w, &self.view.history);
+    }
+
+    pub(super) fn draw_seats(&mut self, table: &Table, active: Option<SeatId>) {
+        let l = layout(self.p.columns());
+        let cols = self.p.columns();
+        draw::clear_rows(&mut self.p, ROW_SEATS_HEAD, 1 + crate::save::MAX_SAVED_SEATS as u8);
+        let chemin = table.rules().banking == Banking::Seats;
+        let heads = if chemin { [Msg::Punto, Msg::Bank, Msg::Empty] } else { [Msg::Player, Msg::Banker, Msg::Tie] };
+        let bankroll = self.t(Msg::Bankroll);
+        draw::text_right(&mut self.p, l.roll_end, ROW_SEATS_HEAD, bankroll, colour::LIGHT_GREY);
+        for (end, head) in l.stake_end.iter().zip(heads) {
+            let h = self.t(head);
+            draw::text_right(&mut self.p, *end, ROW_SEATS_HEAD, h, colour::LIGHT_GREY);
+        }
+        for id in 0..self.seats.count {
+            let y = ROW_SEATS + id;
+            let seat = self.seats.seats[usize::from(id)];
+            let ink = if Some(id) == active { HIGHLIGHT } else { INK };
+            let x = if cols == 80 { 2 } else { 0 };
+            let name = seat.name.as_bytes();
+            let name = &name[..name.len().min(usize::from(l.name_w))];
+            if Some(id) == active {
+                draw::text_reversed(&mut self.p, x, y, name, ink);
+            } else {
+                draw::text(&mut self.p, x, y, name, ink);
+            }
+            if chemin && table.banker() == Some(id) {
+                self.p.put(x + l.name_w, y, draw::screen_code(b'*'), HIGHLIGHT);
+            }
+            let roll = num::money(table.bankroll(id).unwrap_or(Money::ZERO), self.settings.lang);
+            draw::text_right(&mut self.p, l.roll_end, y, roll.as_bytes(), ink);
+            if let Some(card) = self.view.drew[usize::from(id)] {
+                // Drawing for the bank: the card shows in the first stake column.
+                let (pip, pink) = draw::suit(card.suit());
+                let end = l.stake_end[0];
+                let single = [card.rank_char()];
+                let rank = if card.rank() == 10 { b"10".as_slice() } else { &single };
+                draw::text_right(&mut self.p, end - 1, y, rank, INK);
+                self.p.put(end - 1, y, pip, if pink == colour::BLACK { INK } else { pink });
+                continue;
+            }
+            for (i, spot) in Spot::ALL.iter().enumerate() {
+                let column = match spot {
+                    Spot::Player => 0,
+                    Spot::Banker => 1,
+                    Spot::Tie => 2,
+                };
+                let end = l.stake_end[column];
+                let stake = table.stake(id, *spot);
+                let (text, ink) = match self.view.results[usize::from(id)][i] {
+                    Some((_, BetResult::Won(w))) | Some((_, BetResult::WonAndStays(w))) => {
+                        (num::signed(w, b'+', self.settings.lang), colour::LIGHT_GREEN)
+                    }
+                    Some((s, BetResult::Lost)) => (num::signed(s, b'-', self.settings.lang), colour::LIGHT_RED),
+                    Some((s, BetResult::Push)) => (num::signed(s, b'=', self.settings.lang), colour::LIGHT_GREY),
+                    None if stake > Money::ZERO => (num::money(stake, self.settings.lang), ink),
+                    None => continue,
+                };
+                draw::text_right(&mut self.p, end, y, text.as_bytes(), ink);
+            }
+        }
+    }
+
+    pub(super) fn message(&mut self, row: u8, parts: &[&[u8]], ink: Colour) {
+        draw::clear_rows(&mut self.p, row, 1);
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        let mut x = self.p.columns().saturating_sub(len as u8) / 2;
+        for part in parts {
+            x = draw::text(&mut self.p, x, row, part, ink);
+        }
+    }
+
+    pub(super) fn say(&mut self, row: u8, msg: Msg, ink: Colour) {
+        let text = self.t(msg);
+        self.message(row, &[text], ink);
+    }
+
+    pub(super) fn draw_chips(&mut self) {
+        draw::clear_rows(&mut self.p, ROW_CHIPS, 1);
+        let label = self.t(Msg::Chip);
+        let mut x = self.p.columns().saturating_sub(label.len() as u8 + 26) / 2;
+        x = draw::text(&mut self.p, x, ROW_CHIPS, label, colour::LIGHT_GREY) + 1;
+        for (i, chip) in CHIP_LABELS.iter().enumerate() {
+            x = if i as u8 == self.view.chip {
+                draw::text_reversed(&mut self.p, x, ROW_CHIPS, chip, HIGHLIGHT)
+            } else {
+                draw::text(&mut self.p, x, ROW_CHIPS, chip, INK)
+            } + 1;
+        }
+    }
+}
