@@ -314,3 +314,44 @@ fn bets_typed_at_speed_are_all_placed() {
         assert_eq!(figures, ["375", "500", "100", "25"], "bankroll and the three bets, {eighty}:\n{}", g.text());
     }
 }
+
+/// The real program shows each bet's result under its own spot's heading, as the scripted
+/// game does (`bac-game`'s `every_result_shows_under_its_own_spots_heading`): at Punto
+/// Banco a tie bet's +8 under TIE and its losses there too; at No Commission a banker bet's
+/// half win on a banker 6 under BANKER. The seat's row is read off the 40-column screen,
+/// whose heads PLAYER, BANKER and TIE end at columns 26, 33 and 40.
+#[test]
+fn results_show_under_their_own_spots_heading() {
+    let columns = [("PLAYER", 19..26), ("BANKER", 26..33), ("TIE", 33..40)];
+    let banker_6 = |l: &str| l.starts_with("BANKER WINS") && l.ends_with("-6");
+    let cases: [(&str, &str, &str, &dyn Fn(&str) -> bool, &str); 2] = [
+        ("{RIGHT}{RIGHT}", "1T", "TIE", &|l| l.starts_with("TIE"), "+8"),
+        ("{RIGHT}{RIGHT}{RIGHT}", "1B", "BANKER", &banker_6, "+0.50"),
+    ];
+    for (rights, bet, head, result_line, shown) in cases {
+        let mut g = boot(&built().image, false);
+        g.fix_seed(built().ticks_routine, 0x0012_3456);
+        g.keys(&format!("{{RETURN}}{rights}{{RETURN}}DEE{{RETURN}}"));
+        let mut found = false;
+        for _ in 0..60 {
+            g.keys(&format!("{bet}{{RETURN}}"));
+            let text = g.text();
+            let rows: Vec<&str> = text.lines().collect();
+            // The screen's text ends each row at its last ink.
+            let seat: Vec<char> = format!("{:40}", rows[12]).chars().collect();
+            assert!(rows[12].starts_with("DEE"), "{text}");
+            for (name, range) in &columns {
+                let shows = seat[range.clone()].iter().any(|&c| c != ' ');
+                assert_eq!(shows, name == &head, "{bet}: something under {name}:\n{text}");
+            }
+            let under: String = seat[columns.iter().find(|(n, _)| *n == head).unwrap().1.clone()].iter().collect();
+            found |= result_line(rows[9].trim()) && under.trim() == shown;
+            if found {
+                break;
+            }
+            g.keys(" ");
+        }
+        assert!(found, "{bet}: no coup showed {shown} under {head}:\n{}", g.text());
+        assert_money_kept(&g, bet);
+    }
+}

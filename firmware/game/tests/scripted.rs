@@ -21,6 +21,8 @@ struct Stand {
     write_protected: bool,
     help: Option<(Vec<u8>, usize)>,
     settles: Vec<(u16, u32, u32)>,
+    /// The screen as the game first asks for a key after each settled coup.
+    settled_screens: Vec<String>,
     sounds: Vec<Sound>,
 }
 
@@ -36,6 +38,7 @@ impl Stand {
             write_protected: false,
             help: None,
             settles: Vec::new(),
+            settled_screens: Vec::new(),
             sounds: Vec::new(),
         }
     }
@@ -84,6 +87,9 @@ impl Platform for Stand {
         }
     }
     fn key(&mut self) -> Option<u8> {
+        if self.settled_screens.len() < self.settles.len() {
+            self.settled_screens.push(self.screen());
+        }
         if let Some(k) = self.keys.pop_front() {
             return Some(k);
         }
@@ -264,6 +270,57 @@ fn every_preset_plays_coups_with_money_conserved() {
             bac_game::text::Msg::preset(saved.settings.preset).text(bac_game::text::Lang::English),
             name.as_bytes()
         );
+    }
+}
+
+/// The seat rows' columns at 40 columns, as the heads PLAYER, BANKER and TIE end at 26, 33
+/// and 40: each column is the seven cells before its head's end.
+const SPOT_COLUMNS: [(&str, std::ops::Range<usize>); 3] = [("PLAYER", 19..26), ("BANKER", 26..33), ("TIE", 33..40)];
+
+/// Plays `coups` coups of one bet with one seat (DEE) and returns the screens as settled.
+fn settled_screens(rights: &str, bet: &str, coups: usize) -> Vec<String> {
+    let script = format!("{{R}}{rights}{{R}}DEE{{R}}{}", format!("{bet}{{R}} ").repeat(coups));
+    let stand = run(Stand::new(&keys(&script)));
+    assert!(stand.settled_screens.len() >= coups / 2, "{} coups settled", stand.settled_screens.len());
+    stand.settled_screens
+}
+
+/// Where a seat row shows something: the heads of the columns that are not blank.
+fn shown_under(row: &str) -> Vec<&'static str> {
+    let cells: Vec<char> = row.chars().collect();
+    SPOT_COLUMNS.iter().filter(|(_, r)| cells[r.clone()].iter().any(|&c| c != ' ')).map(|(h, _)| *h).collect()
+}
+
+/// Seed 000's payouts, each shown under the heading of the spot that was bet: a player win,
+/// a banker win, a tie (8 to 1), a push of the player's bet on a tie, and at No Commission
+/// a banker win with 6 paying half. The result line (row 9) names the winner.
+#[test]
+fn every_result_shows_under_its_own_spots_heading() {
+    // (options keys, the bet, its heading, the result line (row 9, trimmed) of a coup that
+    // must occur, and what the seat's row then shows under that heading)
+    let banker_wins_with_6 = |l: &str| l.starts_with("BANKER WINS") && l.ends_with("-6");
+    let cases: [(&str, &str, &str, &dyn Fn(&str) -> bool, &str); 6] = [
+        ("{G}{G}", "1P", "PLAYER", &|l| l.starts_with("PLAYER WINS"), "+1"),
+        ("{G}{G}", "1P", "PLAYER", &|l| l.starts_with("TIE"), "=1"),
+        ("{G}{G}", "1B", "BANKER", &|l| l.starts_with("BANKER WINS"), "+0.95"),
+        ("{G}{G}", "1T", "TIE", &|l| l.starts_with("TIE"), "+8"),
+        ("{G}{G}", "1T", "TIE", &|l| l.starts_with("PLAYER WINS"), "-1"),
+        ("{G}{G}{G}", "1B", "BANKER", &banker_wins_with_6, "+0.50"),
+    ];
+    for (rights, bet, head, result_line, shown) in cases {
+        let screens = settled_screens(rights, bet, 60);
+        let mut found = false;
+        for screen in &screens {
+            let rows: Vec<&str> = screen.lines().collect();
+            let seat = rows[12];
+            assert!(seat.starts_with("DEE"), "{screen}");
+            assert_eq!(shown_under(seat), [head], "a {bet} bet's result under its own heading:\n{screen}");
+            let cells: Vec<char> = seat.chars().collect();
+            let column = &SPOT_COLUMNS.iter().find(|(h, _)| *h == head).unwrap().1;
+            let text: String = cells[column.clone()].iter().collect::<String>().trim().to_string();
+            found |= result_line(rows[9].trim()) && text == shown;
+        }
+        assert!(found, "{bet}: no such coup with {shown} under {head} in {} coups", screens.len());
     }
 }
 

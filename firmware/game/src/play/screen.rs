@@ -93,14 +93,12 @@ impl<P: Platform> App<P> {
                 self.p.put(end - 1, y, pip, if pink == colour::BLACK { INK } else { pink });
                 continue;
             }
-            for (i, spot) in Spot::ALL.iter().enumerate() {
-                let column = match spot {
-                    Spot::Player => 0,
-                    Spot::Banker => 1,
-                    Spot::Tie => 2,
-                };
-                let end = l.stake_end[column];
-                let stake = table.stake(id, *spot);
+            // A spot's stake, its result and its column all go by `Spot::index` (settle
+            // keeps the results that way; the heads are in that order).
+            for spot in Spot::ALL {
+                let i = spot.index();
+                let end = l.stake_end[i];
+                let stake = table.stake(id, spot);
                 let (text, ink) = match self.view.results[usize::from(id)][i] {
                     Some((_, BetResult::Won(w))) | Some((_, BetResult::WonAndStays(w))) => {
                         (num::signed(w, b'+', self.settings.lang), colour::LIGHT_GREEN)
