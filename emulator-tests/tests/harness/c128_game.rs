@@ -315,6 +315,10 @@ fn bets_typed_at_speed_are_all_placed() {
     }
 }
 
+/// A result to look for: the options keys, the bet, its heading, the result line of a coup
+/// that must occur, and what the seat's row then shows under that heading.
+type Case<'a> = (&'a str, &'a str, &'a str, &'a dyn Fn(&str) -> bool, &'a str);
+
 /// The real program shows each bet's result under its own spot's heading, as the scripted
 /// game does (`bac-game`'s `every_result_shows_under_its_own_spots_heading`): at Punto
 /// Banco a tie bet's +8 under TIE and its losses there too; at No Commission a banker bet's
@@ -324,7 +328,7 @@ fn bets_typed_at_speed_are_all_placed() {
 fn results_show_under_their_own_spots_heading() {
     let columns = [("PLAYER", 19..26), ("BANKER", 26..33), ("TIE", 33..40)];
     let banker_6 = |l: &str| l.starts_with("BANKER WINS") && l.ends_with("-6");
-    let cases: [(&str, &str, &str, &dyn Fn(&str) -> bool, &str); 2] = [
+    let cases: [Case; 2] = [
         ("{RIGHT}{RIGHT}", "1T", "TIE", &|l| l.starts_with("TIE"), "+8"),
         ("{RIGHT}{RIGHT}{RIGHT}", "1B", "BANKER", &banker_6, "+0.50"),
     ];

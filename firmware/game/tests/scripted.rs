@@ -291,6 +291,10 @@ fn shown_under(row: &str) -> Vec<&'static str> {
     SPOT_COLUMNS.iter().filter(|(_, r)| cells[r.clone()].iter().any(|&c| c != ' ')).map(|(h, _)| *h).collect()
 }
 
+/// A result to look for: the options keys, the bet, its heading, the result line of a coup
+/// that must occur, and what the seat's row then shows under that heading.
+type Case<'a> = (&'a str, &'a str, &'a str, &'a dyn Fn(&str) -> bool, &'a str);
+
 /// Seed 000's payouts, each shown under the heading of the spot that was bet: a player win,
 /// a banker win, a tie (8 to 1), a push of the player's bet on a tie, and at No Commission
 /// a banker win with 6 paying half. The result line (row 9) names the winner.
@@ -299,7 +303,7 @@ fn every_result_shows_under_its_own_spots_heading() {
     // (options keys, the bet, its heading, the result line (row 9, trimmed) of a coup that
     // must occur, and what the seat's row then shows under that heading)
     let banker_wins_with_6 = |l: &str| l.starts_with("BANKER WINS") && l.ends_with("-6");
-    let cases: [(&str, &str, &str, &dyn Fn(&str) -> bool, &str); 6] = [
+    let cases: [Case; 6] = [
         ("{G}{G}", "1P", "PLAYER", &|l| l.starts_with("PLAYER WINS"), "+1"),
         ("{G}{G}", "1P", "PLAYER", &|l| l.starts_with("TIE"), "=1"),
         ("{G}{G}", "1B", "BANKER", &|l| l.starts_with("BANKER WINS"), "+0.95"),
