@@ -13,6 +13,7 @@ mod allram;
 mod bank1;
 mod c128_game;
 mod cc65;
+mod contrast;
 mod demo;
 mod platform;
 mod rust_bench;

@@ -9,8 +9,13 @@ use bac_rules::{Card, Suit};
 
 use crate::platform::{Colour, Platform, colour};
 
-/// The baize.
-pub const BACKGROUND: Colour = colour::GREEN;
+/// The table's cloth: dark, because on VICE's palettes no ink but black reads on the green
+/// (white on it is 3.3:1 on the VIC-IIe, 3.1:1 on the VDC; light red 1.2 and 1.0), while
+/// on black every ink the game uses is above 4.5:1 on both chips (the contrast test).
+pub const BACKGROUND: Colour = colour::BLACK;
+/// The Player's side: its head, its wins, its beads. Cyan, not light blue: light blue on
+/// black is 4.1:1 on the VDC.
+pub const PLAYER_INK: Colour = colour::CYAN;
 /// Ordinary text.
 pub const INK: Colour = colour::WHITE;
 /// What asks for attention: prompts, the selected item.
@@ -100,9 +105,9 @@ pub fn clear_rows(p: &mut impl Platform, y: u8, h: u8) {
 /// Screen code and colour of a suit.
 pub fn suit(s: Suit) -> (u8, Colour) {
     match s {
-        Suit::Spades => (0x41, colour::BLACK),
+        Suit::Spades => (0x41, INK),
         Suit::Hearts => (0x53, colour::LIGHT_RED),
-        Suit::Clubs => (0x58, colour::BLACK),
+        Suit::Clubs => (0x58, INK),
         Suit::Diamonds => (0x5A, colour::LIGHT_RED),
     }
 }
@@ -129,7 +134,7 @@ fn frame(p: &mut impl Platform, x: u8, y: u8, w: u8, h: u8, colour: Colour) {
 pub fn card(p: &mut impl Platform, x: u8, y: u8, card: Option<Card>) {
     frame(p, x, y, CARD_W, CARD_H, INK);
     let Some(card) = card else {
-        p.fill(x + 1, y + 1, CARD_W - 2, CARD_H - 2, glyph::CHECKER, colour::LIGHT_BLUE);
+        p.fill(x + 1, y + 1, CARD_W - 2, CARD_H - 2, glyph::CHECKER, PLAYER_INK);
         return;
     };
     let (pip, ink) = suit(card.suit());

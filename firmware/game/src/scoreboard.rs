@@ -54,7 +54,7 @@ impl History {
 
 fn winner_look(w: Winner) -> (u8, u8) {
     match w {
-        Winner::Player => (draw::screen_code(b'P'), colour::LIGHT_BLUE),
+        Winner::Player => (draw::screen_code(b'P'), draw::PLAYER_INK),
         Winner::Banker => (draw::screen_code(b'B'), colour::LIGHT_RED),
         Winner::Tie => (draw::screen_code(b'T'), colour::YELLOW),
     }
@@ -148,7 +148,7 @@ pub fn draw_big_road(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &Hi
 pub fn counts(p: &mut impl Platform, x: u8, y: u8, tally: Tally) -> u8 {
     let mut at = x;
     for (letter, n, ink) in [
-        (b'P', tally.player, colour::LIGHT_BLUE),
+        (b'P', tally.player, draw::PLAYER_INK),
         (b'B', tally.banker, colour::LIGHT_RED),
         (b'T', tally.tie, colour::YELLOW),
     ] {

@@ -188,7 +188,7 @@ impl<P: Platform> App<P> {
             self.message(ROW_MSG, &[stands, n.as_bytes()], INK);
         }
         let (win, ink) = match outcome.winner {
-            Winner::Player => (Msg::PlayerWins, colour::LIGHT_BLUE),
+            Winner::Player => (Msg::PlayerWins, draw::PLAYER_INK),
             Winner::Banker => (Msg::BankerWins, colour::LIGHT_RED),
             Winner::Tie => (Msg::TieResult, colour::YELLOW),
         };

@@ -11,7 +11,7 @@ impl<P: Platform> App<P> {
         self.draw_head(table);
         let l = layout(cols);
         let (player, banker) = (self.t(Msg::Player), self.t(Msg::Banker));
-        draw::text(&mut self.p, l.player_x, ROW_LABELS, player, colour::LIGHT_BLUE);
+        draw::text(&mut self.p, l.player_x, ROW_LABELS, player, draw::PLAYER_INK);
         draw::text(&mut self.p, l.banker_x, ROW_LABELS, banker, colour::LIGHT_RED);
         self.draw_seats(table, None);
         self.draw_board();
@@ -90,7 +90,7 @@ impl<P: Platform> App<P> {
                 let single = [card.rank_char()];
                 let rank = if card.rank() == 10 { b"10".as_slice() } else { &single };
                 draw::text_right(&mut self.p, end - 1, y, rank, INK);
-                self.p.put(end - 1, y, pip, if pink == colour::BLACK { INK } else { pink });
+                self.p.put(end - 1, y, pip, pink);
                 continue;
             }
             // A spot's stake, its result and its column all go by `Spot::index` (settle
