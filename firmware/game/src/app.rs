@@ -304,10 +304,18 @@ impl<P: Platform> App<P> {
         let x = if cols == 80 { 20 } else { 2 };
         let value_x = x + 17;
         let yes_no = |on: bool| if on { Msg::On } else { Msg::Off };
+        // Seeds 003 and 004 have no tie bet; seed 002 fixes it at 8 to 1.
+        let tie = if s.rules().pays.tie.is_none() {
+            Msg::NoTieBet
+        } else if s.tie_choice() {
+            Msg::Empty
+        } else {
+            Msg::TieFixed
+        };
         let rows: [(Msg, Msg, u32); 8] = [
             (Msg::OptRules, Msg::preset(s.preset), 0),
             (Msg::OptDecks, Msg::Empty, u32::from(s.decks)),
-            (Msg::OptTie, if s.tie_choice() { Msg::Empty } else { Msg::TieFixed }, u32::from(s.tie_pays)),
+            (Msg::OptTie, tie, u32::from(s.tie_pays)),
             (Msg::OptPlayers, Msg::Empty, u32::from(s.humans)),
             (Msg::OptComputers, if s.computers_allowed() { Msg::Empty } else { Msg::ChemOnly }, u32::from(s.computers)),
             (Msg::OptSound, yes_no(s.sound), 0),
@@ -323,23 +331,21 @@ impl<P: Platform> App<P> {
             } else {
                 draw::text(&mut self.p, x, y, label, ink);
             }
+            // Every value starts in one column: a number (with a note after it in grey), or
+            // a word.
             let mut at = value_x;
-            if *value == Msg::Empty || *value == Msg::TieFixed || *value == Msg::ChemOnly {
+            let note = *value == Msg::TieFixed || *value == Msg::ChemOnly;
+            if *value == Msg::Empty || note {
                 at = draw::text(&mut self.p, at, y, crate::num::number(*n).as_bytes(), ink);
                 if i == 2 {
                     let to_one = self.t(Msg::ToOne);
                     at = draw::text(&mut self.p, at, y, to_one, ink);
                 }
+                at += 1;
             }
             if *value != Msg::Empty {
                 let v = self.t(*value);
-                draw::text(
-                    &mut self.p,
-                    at + 1,
-                    y,
-                    v,
-                    if *value == Msg::TieFixed || *value == Msg::ChemOnly { colour::LIGHT_GREY } else { ink },
-                );
+                draw::text(&mut self.p, at, y, v, if note { colour::LIGHT_GREY } else { ink });
             }
         }
         let keys = self.t(Msg::OptionsKeys);

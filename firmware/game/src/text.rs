@@ -59,6 +59,7 @@ messages! {
     Off => b"OFF", b"NON";
     LanguageName => b"ENGLISH", b"FRANCAIS";
     ToOne => b" TO 1", b" POUR 1";
+    NoTieBet => b"NO TIE BET", b"PAS DE MISE";
     TieFixed => b"(FIXED)", b"(FIXE)";
     ChemOnly => b"(CHEMIN DE FER)", b"(CHEMIN DE FER)";
     OptionsKeys => b"CRSR UP/DOWN: CHOOSE  LEFT/RIGHT: CHANGE", b"CRSR HAUT/BAS: CHOIX  GAUCHE/DROITE";
@@ -83,7 +84,7 @@ messages! {
     PlaceBets => b"YOUR BETS", b"FAITES VOS JEUX";
     StakeBank => b"STAKE THE BANK", b"FAITES LA BANQUE";
     BancoOrBet => b"BANCO OR BET", b"BANCO OU MISE";
-    KeysHouse => b"P B T:BET 1-8:CHIP C:CLEAR RETURN:DEAL", b"P B T:MISE 1-8:JETON C:EFFACE RETURN";
+    KeysHouse => b":BET 1-8:CHIP C:CLEAR RETURN:DEAL", b":MISE 1-8:JETON C:EFFACE RETURN";
     KeysBank => b"B:STAKE 1-8:CHIP C:CLEAR RETURN:DONE", b"B:MISE 1-8:JETON C:EFFACE RETURN";
     KeysPunter => b"B:BANCO P:BET C:CLEAR RETURN:DONE", b"B:BANCO P:MISE C:EFFACE RETURN";
     LeavePrompt => b"Y:QUIT  O:OPTIONS  N:PLAY ON", b"Q:QUITTER  O:OPTIONS  N:REJOUER";

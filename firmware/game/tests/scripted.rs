@@ -23,6 +23,9 @@ struct Stand {
     settles: Vec<(u16, u32, u32)>,
     /// The screen as the game first asks for a key after each settled coup.
     settled_screens: Vec<String>,
+    /// The screen at every key the game asks for, when `record_screens` is set.
+    screens: Vec<String>,
+    record_screens: bool,
     sounds: Vec<Sound>,
 }
 
@@ -39,6 +42,8 @@ impl Stand {
             help: None,
             settles: Vec::new(),
             settled_screens: Vec::new(),
+            screens: Vec::new(),
+            record_screens: false,
             sounds: Vec::new(),
         }
     }
@@ -89,6 +94,9 @@ impl Platform for Stand {
     fn key(&mut self) -> Option<u8> {
         if self.settled_screens.len() < self.settles.len() {
             self.settled_screens.push(self.screen());
+        }
+        if self.record_screens {
+            self.screens.push(self.screen());
         }
         if let Some(k) = self.keys.pop_front() {
             return Some(k);
@@ -325,6 +333,42 @@ fn every_result_shows_under_its_own_spots_heading() {
             found |= result_line(rows[9].trim()) && text == shown;
         }
         assert!(found, "{bet}: no such coup with {shown} under {head} in {} coups", screens.len());
+    }
+}
+
+/// What a preset does not take does not look open (seeds 002, 003 and 004): the heads over
+/// the seats and the betting line's keys name only the spots that take bets, and the
+/// options say "NO TIE BET" where there is no tie bet. Every option's value starts in the
+/// same column.
+#[test]
+fn closed_spots_do_not_look_open() {
+    // (options keys, rule set, banker bets, tie bets, the betting line, the tie option)
+    for (rights, name, banker, tie, keys_line, tie_option) in [
+        ("{G}{G}", "PUNTO BANCO", true, true, "P B T:BET", "8 TO 1"),
+        ("{G}{G}{G}{G}", "SAHARA SANDS", false, true, "P T:BET", "8 TO 1 (FIXED)"),
+        ("", "LOADSTAR 128", false, false, "P:BET", "NO TIE BET"),
+        ("{G}", "CHEMIN DE FER", true, false, "B:BANCO", "NO TIE BET"),
+    ] {
+        let mut stand = Stand::new(&keys(&format!("{{R}}{rights}{{R}}DEE{{R}}")));
+        stand.record_screens = true;
+        let stand = run(stand);
+        let options = stand.screens.iter().find(|s| s.contains(name) && s.contains("TIE PAYS")).expect(name);
+        let rows: Vec<&str> = options.lines().collect();
+        let tie_row = rows.iter().find(|r| r.contains("TIE PAYS")).unwrap();
+        assert_eq!(tie_row[19..].trim_end(), tie_option, "{name}:\n{options}");
+        for y in (4..20).step_by(2) {
+            let row: Vec<char> = rows[y].chars().collect();
+            assert!(row[18] == ' ' && row[19] != ' ', "{name}: option row {y} not in the value column:\n{options}");
+        }
+        let table = stand.screens.iter().find(|s| s.contains("BANKROLL")).expect(name);
+        let rows: Vec<&str> = table.lines().collect();
+        let heads = rows.iter().find(|r| r.contains("BANKROLL")).unwrap();
+        if name != "CHEMIN DE FER" {
+            assert!(heads.contains("PLAYER"), "{name}: {heads}");
+            assert_eq!(heads.contains("BANKER"), banker, "{name}: {heads}");
+            assert_eq!(heads.contains("TIE"), tie, "{name}: {heads}");
+        }
+        assert!(rows[24].trim().starts_with(keys_line), "{name}: the betting line {:?}", rows[24]);
     }
 }
 

@@ -108,10 +108,16 @@ impl<P: Platform> App<P> {
             Role::Banker => Msg::StakeBank,
             Role::Punter => Msg::BancoOrBet,
         };
-        let keys = match role {
-            Role::House => Msg::KeysHouse,
-            Role::Banker => Msg::KeysBank,
-            Role::Punter => Msg::KeysPunter,
+        let pays = table.rules().pays;
+        // The keys of the spots this game takes bets on (seed 002: no banker bets at Sahara;
+        // seeds 003 and 004: the punter bets on the Player hand alone), the same letters in
+        // both languages, then the rest of the line.
+        let (spots, keys): (&[u8], Msg) = match role {
+            Role::House if pays.banker.is_some() => (b"P B T", Msg::KeysHouse),
+            Role::House if pays.tie.is_some() => (b"P T", Msg::KeysHouse),
+            Role::House => (b"P", Msg::KeysHouse),
+            Role::Banker => (b"", Msg::KeysBank),
+            Role::Punter => (b"", Msg::KeysPunter),
         };
         let mut redraw = true;
         let mut seats_changed = true;
@@ -124,7 +130,7 @@ impl<P: Platform> App<P> {
                 draw::clear_rows(&mut self.p, ROW_MSG2, 1);
                 self.draw_chips();
                 let k = self.t(keys);
-                self.message(ROW_KEYS, &[k], colour::LIGHT_GREY);
+                self.message(ROW_KEYS, &[spots, k], colour::LIGHT_GREY);
                 redraw = false;
             }
             // The seats are drawn again only when a stake moved: redrawing them takes frames,

@@ -59,7 +59,15 @@ impl<P: Platform> App<P> {
         let cols = self.p.columns();
         draw::clear_rows(&mut self.p, ROW_SEATS_HEAD, 1 + crate::save::MAX_SAVED_SEATS as u8);
         let chemin = table.rules().banking == Banking::Seats;
-        let heads = if chemin { [Msg::Punto, Msg::Bank, Msg::Empty] } else { [Msg::Player, Msg::Banker, Msg::Tie] };
+        // A head only over a spot that takes bets here (Sahara has no banker bets, Loadstar
+        // neither banker nor tie bets).
+        let pays = table.rules().pays;
+        let open = |spot: Spot, head: Msg| if pays.odds(spot).is_some() { head } else { Msg::Empty };
+        let heads = if chemin {
+            [Msg::Punto, Msg::Bank, Msg::Empty]
+        } else {
+            [Msg::Player, open(Spot::Banker, Msg::Banker), open(Spot::Tie, Msg::Tie)]
+        };
         let bankroll = self.t(Msg::Bankroll);
         draw::text_right(&mut self.p, l.roll_end, ROW_SEATS_HEAD, bankroll, colour::LIGHT_GREY);
         for (end, head) in l.stake_end.iter().zip(heads) {
