@@ -104,7 +104,8 @@ messages! {
     CallsBanco => b": BANCO!", b": BANCO !";
     GetsBack => b" GETS BACK ", b" REPREND ";
     Shuffling => b"SHUFFLING THE SHOE", b"ON MELANGE LE SABOT";
-    CutCardOut => b"THE CUT CARD: LAST COUP", b"LA COUPE: DERNIER COUP";
+    CutCardOut => b"THE CUT CARD: ONE MORE COUP", b"LA COUPE: ENCORE UN COUP";
+    Replenished => b"SHOE EMPTY: DISCARDS SHUFFLED IN", b"SABOT VIDE: DEFAUSSE REMELANGEE";
     PlayerDrawsOn => b"PLAYER DRAWS ON ", b"LE JOUEUR TIRE A ";
     BankerDrawsOn => b"BANKER DRAWS ON ", b"LA BANQUE TIRE A ";
     BankerStandsOn => b"BANKER STANDS ON ", b"LA BANQUE RESTE A ";

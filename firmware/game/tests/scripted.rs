@@ -26,6 +26,9 @@ struct Stand {
     /// The screen at every key the game asks for, when `record_screens` is set.
     screens: Vec<String>,
     record_screens: bool,
+    /// With `record_frames`: each new screen a frame shows, with the coups settled by then.
+    frames_seen: Vec<(usize, String)>,
+    record_frames: bool,
     sounds: Vec<Sound>,
 }
 
@@ -44,6 +47,8 @@ impl Stand {
             settled_screens: Vec::new(),
             screens: Vec::new(),
             record_screens: false,
+            frames_seen: Vec::new(),
+            record_frames: false,
             sounds: Vec::new(),
         }
     }
@@ -105,6 +110,12 @@ impl Platform for Stand {
         Some(WAY_OUT[(self.way_out >> 16) % WAY_OUT.len()])
     }
     fn frame(&mut self) {
+        if self.record_frames {
+            let screen = self.screen();
+            if self.frames_seen.last().is_none_or(|(_, last)| *last != screen) {
+                self.frames_seen.push((self.settles.len(), screen));
+            }
+        }
         self.frames += 1;
         assert!(self.frames < MAX_FRAMES, "hung:\n{}", self.screen());
     }
@@ -370,6 +381,27 @@ fn closed_spots_do_not_look_open() {
         }
         assert!(rows[24].trim().starts_with(keys_line), "{name}: the betting line {:?}", rows[24]);
     }
+}
+
+/// Seed 000's cut card: the coup it comes out in and one more are the shoe's last, and the
+/// screen says so; the coup after that starts a new shoe.
+#[test]
+fn the_cut_card_announces_one_more_coup_and_one_more_follows() {
+    let script = format!("{{R}}{{G}}{{G}}{{R}}DEE{{R}}{}", "1P{R} ".repeat(120));
+    let mut stand = Stand::new(&keys(&script));
+    stand.record_frames = true;
+    let stand = run(stand);
+    let first = |text: &str, after: usize| {
+        stand.frames_seen.iter().find(|(settled, s)| *settled >= after && s.contains(text)).map(|(settled, _)| *settled)
+    };
+    let cut = first("THE CUT CARD: ONE MORE COUP", 0).expect("the cut card came out in 120 coups");
+    // Shown while coup cut + 1 is dealt; coup cut + 2 is the one more; then a new shoe.
+    let shuffle = first("SHUFFLING THE SHOE", cut).expect("a new shoe after the cut card");
+    assert_eq!(
+        shuffle,
+        cut + 2,
+        "coups settled when the cut card showed: {cut}; when the shoe was shuffled: {shuffle}"
+    );
 }
 
 #[test]

@@ -115,8 +115,14 @@ impl<P: Platform> App<P> {
                     self.sound(Sound::Shuffle);
                     self.pause(2 * DEAL_FRAMES);
                 }
+                // The marker's coup and one more are the shoe's last (`ShoeNews::CutCardOut`).
                 Event::Shoe(ShoeNews::CutCardOut) => {
                     self.say(ROW_MSG2, Msg::CutCardOut, HIGHLIGHT);
+                    self.pause(DEAL_FRAMES);
+                }
+                Event::Shoe(ShoeNews::Replenished) => {
+                    self.say(ROW_MSG2, Msg::Replenished, HIGHLIGHT);
+                    self.sound(Sound::Shuffle);
                     self.pause(DEAL_FRAMES);
                 }
                 Event::Returned { seat, amount } => {
