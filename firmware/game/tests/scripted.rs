@@ -404,6 +404,22 @@ fn the_cut_card_announces_one_more_coup_and_one_more_follows() {
     );
 }
 
+/// Seed 003: the player chooses on 5. When the game asks, the betting keys are gone from the
+/// bottom line, so the only keys on screen are the question's.
+#[test]
+fn a_question_is_asked_without_the_betting_keys_on_screen() {
+    let script = format!("{{R}}{{R}}DEE{{R}}{}", "3P{R}S ".repeat(40));
+    let mut stand = Stand::new(&keys(&script));
+    stand.record_screens = true;
+    let stand = run(stand);
+    let asked: Vec<&String> = stand.screens.iter().filter(|s| s.contains("D: DRAW   S: STAND")).collect();
+    assert!(!asked.is_empty(), "no question on 5 in 40 Loadstar coups");
+    for screen in asked {
+        let keys_row = screen.lines().nth(24).unwrap();
+        assert!(!keys_row.contains("BET"), "the betting keys while a question is asked:\n{screen}");
+    }
+}
+
 #[test]
 fn a_hundred_thousand_random_keys_never_hang_or_lose_money() {
     // A fixed xorshift so the run is the same every time.

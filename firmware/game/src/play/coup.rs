@@ -22,6 +22,8 @@ impl<P: Platform> App<P> {
             return;
         }
         draw::clear_rows(&mut self.p, ROW_MSG, 3);
+        // The betting keys are over: during the deal the only keys are a question's.
+        draw::clear_rows(&mut self.p, ROW_KEYS, 1);
         let l = layout(self.p.columns());
         for x in [l.player_x, l.banker_x] {
             self.p.fill(x, ROW_CARDS, 3 * l.card_step, CARD_H, glyph::SPACE, INK);
