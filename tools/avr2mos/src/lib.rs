@@ -61,7 +61,9 @@ pub mod mmap;
 pub mod pipeline;
 pub mod program;
 pub mod runtime;
+pub mod specialise;
 pub mod translate;
+pub mod values;
 
 pub use error::{Location, PipelineError, TranslateError};
 pub use program::AvrProgram;

@@ -21,6 +21,7 @@ use crate::flags::{self, C, CZNV, FlagSet, T, V, Z};
 use crate::mmap::{FLAGS, SPH, SPL, TFLAG, reg, temp};
 use crate::program::{AvrProgram, RelocKind, Target};
 use crate::runtime::Routine;
+use crate::specialise;
 
 /// Everything the lowering needs to know about the whole program.
 #[derive(Debug)]
@@ -650,6 +651,12 @@ impl Ctx<'_> {
                 if insn.op == Op::Rcall && self.addrs.get(i + 1) == Some(&k) {
                     // `rcall .+0` only reserves two bytes of stack.
                     a.to(JSR, Routine::Enter.label());
+                } else if self.prog.absolute.get(&k).and_then(|n| Routine::for_symbol(n)) == Some(Routine::Udivmodqi4)
+                    && let Some(c) = specialise::constant_before(self.insns, self.is_target, i, 22, |m| {
+                        self.prog.text_relocs.contains_key(&self.addrs[m])
+                    })
+                    && specialise::udivmodqi4_by(&mut a, c)
+                {
                 } else {
                     a.to(JSR, self.callee(i, k)?);
                 }
@@ -762,7 +769,10 @@ impl Ctx<'_> {
             j += 1;
         }
         let Some(br) = self.insns.get(j) else { return Ok(None) };
-        if last_cmp != j - 1 || self.live_out[j] & flags::ALL != 0 || !matches!(br.r, 0..=4) {
+        // Moves after the last compare keep C and V (loads and stores only), and the
+        // equality form does its moves first: only N and S need the compare last.
+        let trailing_ok = last_cmp == j - 1 || matches!(br.r, 0 | 1 | 3);
+        if !trailing_ok || self.live_out[j] & flags::ALL != 0 || !matches!(br.r, 0..=4) {
             return Ok(None);
         }
         let target = self.branch_target(j, br.k)?;

@@ -52,8 +52,9 @@ fn branch_into_the_middle_of_an_instruction_is_an_error() {
 
 #[test]
 fn a_program_that_does_not_fit_is_refused() {
-    // 20,000 ldi instructions become 80,000 bytes of 6502 code.
-    let mut words = vec![0xE080u16; 20_000];
+    // 20,000 ldi instructions (each of another value than the one before) become 80,000
+    // bytes of 6502 code.
+    let mut words: Vec<u16> = (0..20_000u16).map(|i| 0xE080 | (i & 1)).collect();
     words.push(0x9508);
     let err = translate(&prog(&words)).unwrap_err();
     assert!(matches!(err, TranslateError::TooLarge { .. }), "{err:?}");

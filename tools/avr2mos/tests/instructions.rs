@@ -402,6 +402,14 @@ fn compare_chains_and_every_branch() {
                             v.push(rr(if i == 0 { 0x1400 } else { 0x0400 }, lo + i, other + i));
                         }
                     }
+                    // Often a move after the last compare: into a register the chain does
+                    // not read, or over one it read (the branch must still see the flags
+                    // the compare left).
+                    match r.next() % 4 {
+                        0 => v.push(mov(3, lo)),
+                        1 => v.push(mov(lo, 3)),
+                        _ => {}
+                    }
                     // brbs/brbc s, .+2 over an ldi
                     v.push(if set { 0xF000 } else { 0xF400 } | (1 << 3) | u16::from(s));
                     v.push(ldi(18, 0x77));
@@ -494,6 +502,18 @@ fn native_helpers_keep_their_conventions() {
             v
         };
         check(name, &body, &[], 60);
+    }
+    // Constant divisors (an `ldi r22` before the call): lowered to code for that divisor.
+    for k in [1u8, 2, 3, 8, 10, 13, 64, 100, 255] {
+        let body = move |r: &mut Rng| {
+            let mut v = vec![ldi(22, k)];
+            if r.next() & 1 == 0 {
+                v.push(mov(24, 16)); // a move between the constant and the call
+            }
+            v.extend(call(0x3F01C));
+            v
+        };
+        check(&format!("__udivmodqi4 by {k}"), &body, &[], 30);
     }
     // The 32-bit divisions, with zero divisors (libgcc's answers), -1 and small ones too.
     for (name, addr) in [("__udivmodsi4", 0x3F024u32), ("__divmodsi4", 0x3F028)] {
