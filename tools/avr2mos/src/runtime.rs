@@ -491,17 +491,31 @@ pub fn emit(
         out.push((routine, a));
     }
 
-    // __mulsi3: shift-and-add over 32 multiplier bits.
+    // __mulsi3: shift-and-add over the multiplier's bits. The product is the same either
+    // way round, so the multiplier is r25:r22 unless only r21:r18 has a zero high half;
+    // the loop runs 8 times per multiplier byte up to its highest non-zero one (money
+    // times a small rate: 8 or 16 rounds instead of 32).
     let mut a = Asm::default();
+    let (normal, common, go) = (loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDA_ZP, r(24)).b(ORA_ZP, r(25)).br(BEQ, normal);
+    a.b(LDA_ZP, r(20)).b(ORA_ZP, r(21)).br(BNE, normal);
+    for i in 0..4 {
+        a.b(LDA_ZP, r(22 + i)).b(STA_ZP, t(i)).b(LDA_ZP, r(18 + i)).b(STA_ZP, t(4 + i));
+    }
+    a.to(JMP, common).label(normal);
     for i in 0..4 {
         a.b(LDA_ZP, r(18 + i)).b(STA_ZP, t(i)).b(LDA_ZP, r(22 + i)).b(STA_ZP, t(4 + i));
     }
-    a.b(LDA_IMM, 0);
+    a.label(common).b(LDA_IMM, 0);
     for i in 8..12 {
         a.b(STA_ZP, t(i));
     }
+    for (bytes, top) in [(4u8, 7u8), (3, 6), (2, 5)] {
+        a.b(LDX_IMM, 8 * bytes).b(LDA_ZP, t(top)).br(BNE, go);
+    }
+    a.b(LDX_IMM, 8);
     let (l, n) = (loc.fresh(), loc.fresh());
-    a.b(LDX_IMM, 32).label(l);
+    a.label(go).label(l);
     a.b(LSR_ZP, t(7)).b(ROR_ZP, t(6)).b(ROR_ZP, t(5)).b(ROR_ZP, t(4)).br(BCC, n).i(CLC);
     for i in 0..4 {
         a.b(LDA_ZP, t(8 + i)).b(ADC_ZP, t(i)).b(STA_ZP, t(8 + i));
@@ -589,7 +603,15 @@ pub fn emit(
     let (cp, dl, ds, cq) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
     a.b(LDX_IMM, 3).label(cp).b(LDA_ZPX, r(22)).b(STA_ZPX, t(0)).b(LDA_ZPX, r(18)).b(STA_ZPX, t(4));
     a.b(LDA_IMM, 0).b(STA_ZPX, r(22)).i(DEX).br(BPL, cp);
-    a.b(LDX_IMM, 32).label(dl);
+    // High dividend bytes that are zero give quotient bits 0 and leave the remainder 0
+    // (when the divisor is not 0): skip their 8 rounds each by shifting the dividend a
+    // byte left, down to 8 rounds. A zero divisor takes all 32 (libgcc's answer).
+    let sk = loc.fresh();
+    a.b(LDX_IMM, 32).b(LDA_ZP, t(4)).b(ORA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BEQ, dl);
+    a.label(sk).b(LDA_ZP, t(3)).br(BNE, dl).b(CPX_IMM, 8).br(BEQ, dl);
+    a.b(LDA_ZP, t(2)).b(STA_ZP, t(3)).b(LDA_ZP, t(1)).b(STA_ZP, t(2)).b(LDA_ZP, t(0)).b(STA_ZP, t(1));
+    a.b(LDA_IMM, 0).b(STA_ZP, t(0)).i(TXA).i(SEC).b(SBC_IMM, 8).i(TAX).br(BNE, sk);
+    a.label(dl);
     a.b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3));
     a.b(ROL_ZP, r(22)).b(ROL_ZP, r(23)).b(ROL_ZP, r(24)).b(ROL_ZP, r(25)).i(SEC);
     for i in 0..3 {

@@ -515,6 +515,26 @@ fn native_helpers_keep_their_conventions() {
         };
         check(&format!("__udivmodqi4 by {k}"), &body, &[], 30);
     }
+    // Small 32-bit operands (high bytes zero on either side or both: the multiply's and
+    // the divisions' short paths), against the general answers.
+    for (name, addr) in [("__mulsi3", 0x3F000u32), ("__udivmodsi4", 0x3F024), ("__divmodsi4", 0x3F028)] {
+        let body = move |r: &mut Rng| {
+            let mut v = vec![];
+            // Every operand byte set here (r19-r23 start as probes, cleared).
+            for base in [18u8, 22] {
+                let zeros = r.next() % 4;
+                for b in 0..4 {
+                    v.push(ldi(base + b, if b >= 4 - zeros { 0 } else { r.next() }));
+                }
+            }
+            if r.next() % 8 == 0 {
+                v.extend([ldi(18, 0), ldi(19, 0), ldi(20, 0), ldi(21, 0)]);
+            }
+            v.extend(call(addr));
+            v
+        };
+        check(&format!("{name} small"), &body, &[], 80);
+    }
     // The 32-bit divisions, with zero divisors (libgcc's answers), -1 and small ones too.
     for (name, addr) in [("__udivmodsi4", 0x3F024u32), ("__divmodsi4", 0x3F028)] {
         let body = move |r: &mut Rng| {
