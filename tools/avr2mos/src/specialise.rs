@@ -15,7 +15,13 @@ use crate::mmap::reg;
 /// The value of `r` set by an `ldi` in the run of instructions before `i` (scanning back
 /// over moves and loads of other registers), if no instruction in between can be reached
 /// except from the one before it.
-pub fn constant_before(insns: &[Insn], is_target: &[bool], i: usize, r: u8, has_reloc: impl Fn(usize) -> bool) -> Option<u8> {
+pub fn constant_before(
+    insns: &[Insn],
+    is_target: &[bool],
+    i: usize,
+    r: u8,
+    has_reloc: impl Fn(usize) -> bool,
+) -> Option<u8> {
     let mut m = i;
     while m > 0 && !is_target[m] && i - m < 8 {
         m -= 1;
@@ -74,8 +80,10 @@ mod tests {
                 other => panic!("unexpected {other:?}"),
             })
             .collect();
-        let offsets: Vec<usize> =
-            code.iter().scan(0usize, |at, (o, _)| Some(std::mem::replace(at, *at + usize::from(info(*o).unwrap().0)))).collect();
+        let offsets: Vec<usize> = code
+            .iter()
+            .scan(0usize, |at, (o, _)| Some(std::mem::replace(at, *at + usize::from(info(*o).unwrap().0))))
+            .collect();
         let (mut acc, mut x, mut c, mut z) = (0u8, 0u8, false, false);
         let mut zp = [0u8; 256];
         zp[usize::from(reg(24))] = n;

@@ -83,8 +83,8 @@ impl AConst {
             *self = AConst::default();
         }
         // A loop inside the chunk joins earlier code with a later state: do not track.
-        self.off = runtime
-            || items.iter().any(|it| matches!(it, Item::Ins(o, Arg::Byte(b)) if is_branch(*o) && *b >= 0x80));
+        self.off =
+            runtime || items.iter().any(|it| matches!(it, Item::Ins(o, Arg::Byte(b)) if is_branch(*o) && *b >= 0x80));
         if self.off {
             self.value = None;
         }

@@ -527,7 +527,7 @@ fn native_helpers_keep_their_conventions() {
                     v.push(ldi(base + b, if b >= 4 - zeros { 0 } else { r.next() }));
                 }
             }
-            if r.next() % 8 == 0 {
+            if r.next().is_multiple_of(8) {
                 v.extend([ldi(18, 0), ldi(19, 0), ldi(20, 0), ldi(21, 0)]);
             }
             v.extend(call(addr));
