@@ -715,7 +715,7 @@ impl Ctx<'_> {
     fn fusable_branch(&self, i: usize) -> Option<usize> {
         let j = i + 1;
         let b = self.insns.get(j)?;
-        (matches!(b.op, Op::Brbs | Op::Brbc) && !self.is_target[j] && self.live_out[j] & flags::ALL == 0).then_some(j)
+        (matches!(b.op, Op::Brbs | Op::Brbc) && !self.is_target[j] && self.live_out[j] & CZNV == 0).then_some(j)
     }
 
     /// Emits branch `j` on SREG bit `s` testing the 6502 flags left by an instruction of
@@ -772,7 +772,7 @@ impl Ctx<'_> {
         // Moves after the last compare keep C and V (loads and stores only), and the
         // equality form does its moves first: only N and S need the compare last.
         let trailing_ok = last_cmp == j - 1 || matches!(br.r, 0 | 1 | 3);
-        if !trailing_ok || self.live_out[j] & flags::ALL != 0 || !matches!(br.r, 0..=4) {
+        if !trailing_ok || self.live_out[j] & CZNV != 0 || !matches!(br.r, 0..=4) {
             return Ok(None);
         }
         let target = self.branch_target(j, br.k)?;

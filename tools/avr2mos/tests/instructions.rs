@@ -413,6 +413,11 @@ fn compare_chains_and_every_branch() {
                     // brbs/brbc s, .+2 over an ldi
                     v.push(if set { 0xF000 } else { 0xF400 } | (1 << 3) | u16::from(s));
                     v.push(ldi(18, 0x77));
+                    // Sometimes T is read after the branch (live across it: the fused
+                    // branch must leave it alone).
+                    if r.next() & 1 == 0 {
+                        v.push(0xF800 | (3 << 4) | 5); // bld r3, 5
+                    }
                     v
                 };
                 check(&format!("chain{len} s{s} {set}"), &body, &[], 25);
