@@ -310,7 +310,7 @@ fn peephole(chunks: &mut [Chunk], is_target: &[bool]) {
     };
     let mut stored: Option<u8> = None;
     let mut y: Option<u8> = None;
-    let mut a_const = crate::values::AConst::default();
+    let mut a_value = crate::values::AValue::default();
     // The zero-page byte the last instruction incremented or decremented.
     let mut counted: Option<u8> = None;
     for c in chunks.iter_mut() {
@@ -323,14 +323,14 @@ fn peephole(chunks: &mut [Chunk], is_target: &[bool]) {
             y = None;
             counted = None;
         }
-        a_const.enter_chunk(&c.items, entry, matches!(c.owner, Owner::Runtime(_)));
+        a_value.enter_chunk(&c.items, entry, matches!(c.owner, Owner::Runtime(_)));
         let mut k = 0;
         while k < c.items.len() {
-            if a_const.redundant(&c.items[k]) && nz_dead(&c.items[k + 1..]) {
+            if a_value.redundant(&c.items[k]) && nz_dead(&c.items[k + 1..]) {
                 c.items.remove(k);
                 continue;
             }
-            a_const.step(&c.items[k]);
+            a_value.step(&c.items[k]);
             let prev = counted.take();
             match c.items[k] {
                 Item::Ins(INC_ZP | DEC_ZP, Arg::Byte(z)) => counted = Some(z),

@@ -1,25 +1,31 @@
 //! What A holds between 6502 instructions of straight-line translated code: a known
-//! constant, so that a second `LDA #k` (consecutive `ldi`s of one value, a zero stored to
-//! both bytes of a word) is dropped.
+//! constant, and the zero-page bytes (AVR registers) known to hold the same value, so that
+//! a second `LDA #k` (consecutive `ldi`s of one value, a zero stored to both bytes of a
+//! word) or a `LDA zp` of a register A already holds (a move, then an operation on its
+//! source or target) is dropped.
 //!
 //! Assumes: the pass sees a chunk's items in order, is told at each chunk whether it can
-//! be entered other than from the chunk before ([`AConst::enter_chunk`]), and removes an
+//! be entered other than from the chunk before ([`AValue::enter_chunk`]), and removes an
 //! item only when the N and Z flags that item would set are dead (the caller's check; a
 //! `LDA #` changes no other flag). Runtime routines are never tracked (they may be
 //! entered anywhere by their own loops).
-//! Guarantees: [`AConst::redundant`] is true only when A holds that constant on every
+//! Guarantees: [`AValue::redundant`] is true only when A holds that constant on every
 //! path reaching the item: forward fixed-offset branches (`BEQ +2` over a fix-up) join
 //! with nothing known, a chunk with a backward fixed-offset branch (a loop inside one
 //! instruction's code) is not tracked at all, local labels forget everything, and any
-//! instruction not known to keep A forgets it.
+//! instruction not known to keep A forgets it; a zero-page byte is forgotten when
+//! anything but `STA` writes it, and all of them when a store may reach zero page
+//! through an index or a pointer.
 
 use crate::asm::{Arg, Item, info, op::*};
 
 /// The state of A: a known constant, and how many bytes of code a forward branch skips
 /// (until they are passed, the code may run or not, so nothing is learnt).
 #[derive(Debug, Default, Clone, Copy)]
-pub struct AConst {
+pub struct AValue {
     value: Option<u8>,
+    /// Zero-page bytes equal to A, one bit each.
+    zp: [u64; 4],
     blind: u16,
     off: bool,
 }
@@ -75,12 +81,12 @@ fn keeps_a(opcode: u8) -> bool {
     )
 }
 
-impl AConst {
+impl AValue {
     /// Starts a chunk: `entry` if it can be reached other than by falling in from the
     /// chunk before; `runtime` for runtime code, which is not tracked.
     pub fn enter_chunk(&mut self, items: &[Item], entry: bool, runtime: bool) {
         if entry {
-            *self = AConst::default();
+            *self = AValue::default();
         }
         // A loop inside the chunk joins earlier code with a later state: do not track.
         self.off =
@@ -90,9 +96,35 @@ impl AConst {
         }
     }
 
-    /// Whether `item` is a `LDA #k` with A already holding k.
+    /// Whether `item` is a `LDA #k` with A already holding k, or a `LDA zp` with A
+    /// already equal to that byte.
     pub fn redundant(&self, item: &Item) -> bool {
-        matches!(item, Item::Ins(LDA_IMM, Arg::Byte(k)) if !self.off && self.blind == 0 && self.value == Some(*k))
+        if self.off || self.blind > 0 {
+            return false;
+        }
+        match item {
+            Item::Ins(LDA_IMM, Arg::Byte(k)) => self.value == Some(*k),
+            Item::Ins(LDA_ZP, Arg::Byte(z)) => self.holds(*z),
+            _ => false,
+        }
+    }
+
+    fn holds(&self, z: u8) -> bool {
+        self.zp[usize::from(z >> 6)] & (1 << (z & 63)) != 0
+    }
+
+    fn set_zp(&mut self, z: u8, on: bool) {
+        let (w, b) = (usize::from(z >> 6), 1u64 << (z & 63));
+        if on {
+            self.zp[w] |= b;
+        } else {
+            self.zp[w] &= !b;
+        }
+    }
+
+    fn forget(&mut self) {
+        self.value = None;
+        self.zp = [0; 4];
     }
 
     /// Updates the state past `item`.
@@ -101,34 +133,53 @@ impl AConst {
             Item::Ins(o, arg) => {
                 let skipped = self.blind > 0;
                 match (*o, arg) {
-                    (LDA_IMM, Arg::Byte(k)) => self.value = Some(*k),
+                    // A load of what A already holds changes nothing (it stays when its
+                    // flags are needed).
+                    (LDA_IMM, Arg::Byte(k)) if self.value == Some(*k) => {}
+                    (LDA_ZP, Arg::Byte(z)) if self.holds(*z) => {}
+                    (LDA_IMM, Arg::Byte(k)) => {
+                        self.forget();
+                        self.value = Some(*k);
+                    }
+                    (LDA_ZP, Arg::Byte(z)) => {
+                        self.forget();
+                        self.set_zp(*z, true);
+                    }
                     (o, Arg::Byte(b)) if is_branch(o) => {
                         // A forward skip: the bytes it jumps over may or may not run.
-                        self.value = None;
+                        self.forget();
                         self.blind = self.blind.max(u16::from(*b));
                         return;
                     }
+                    // The processor port at $00/$01 reads back other than what was written.
+                    (STA_ZP, Arg::Byte(z)) => self.set_zp(*z, *z > 1),
+                    (STX_ZP | STY_ZP | INC_ZP | DEC_ZP | ASL_ZP | LSR_ZP | ROL_ZP | ROR_ZP, Arg::Byte(z)) => {
+                        self.set_zp(*z, false)
+                    }
+                    // Stores that may reach zero page through an index, a pointer or an
+                    // absolute address.
+                    (STA_ZPX | STA_IZY | STA_ABS | STA_ABX | STA_ABY | STX_ABS | STY_ABS, _) => self.zp = [0; 4],
                     (o, _) if keeps_a(o) => {}
-                    _ => self.value = None,
+                    _ => self.forget(),
                 }
                 if skipped {
                     let size = info(*o).map_or(3, |(s, _)| u16::from(s));
                     self.blind = self.blind.saturating_sub(size);
-                    self.value = None;
+                    self.forget();
                 }
                 if self.off {
-                    self.value = None;
+                    self.forget();
                 }
             }
             // A branch to a label: the fall-through keeps A.
             Item::Branch(..) => {}
             Item::Label(l) if l.0 >= 0x4000_0000 => {
-                self.value = None;
+                self.forget();
                 self.blind = 0;
             }
             Item::Label(_) => {}
             Item::Bytes(_) => {
-                self.value = None;
+                self.forget();
                 self.blind = 0;
             }
         }
@@ -145,7 +196,7 @@ mod tests {
 
     /// Which items of `items` the state calls redundant, fed as one chunk.
     fn redundant(items: &[Item]) -> Vec<usize> {
-        let mut s = AConst::default();
+        let mut s = AValue::default();
         s.enter_chunk(items, true, false);
         let mut out = vec![];
         for (k, it) in items.iter().enumerate() {
@@ -167,6 +218,25 @@ mod tests {
         assert_eq!(redundant(&[lda(0), adc, lda(0)]), Vec::<usize>::new());
         let jsr = Item::Ins(JSR, Arg::Word(0x1234));
         assert_eq!(redundant(&[lda(0), jsr, lda(0)]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_register_a_already_holds_is_not_loaded_again() {
+        let ld = |z| Item::Ins(LDA_ZP, Arg::Byte(z));
+        let st = |z| Item::Ins(STA_ZP, Arg::Byte(z));
+        // mov r24, r30 then an operation reading r30 or r24.
+        assert_eq!(redundant(&[ld(0x2e), st(0x28), ld(0x2e), ld(0x28)]), vec![2, 3]);
+        // Written by something else than STA: forgotten.
+        let inc = Item::Ins(INC_ZP, Arg::Byte(0x28));
+        assert_eq!(redundant(&[ld(0x2e), st(0x28), inc, ld(0x2e), ld(0x28)]), vec![3]);
+        // A store through a pointer may have reached it.
+        let sty = Item::Ins(STA_IZY, Arg::Byte(0x2e));
+        assert_eq!(redundant(&[ld(0x2e), sty, ld(0x2e)]), Vec::<usize>::new());
+        // A changed: nothing holds.
+        let adc = Item::Ins(ADC_IMM, Arg::Byte(1));
+        assert_eq!(redundant(&[ld(0x2e), adc, ld(0x2e)]), Vec::<usize>::new());
+        // The processor port is never trusted.
+        assert_eq!(redundant(&[ld(0x2e), st(0x01), ld(0x01)]), Vec::<usize>::new());
     }
 
     #[test]
