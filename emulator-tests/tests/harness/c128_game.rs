@@ -66,7 +66,7 @@ fn every_rule_set_plays_coups_with_the_money_kept() {
 fn a_loadstar_session_saves_quits_and_comes_back_in_80_columns() {
     let mut g = boot(&built().image, true);
     assert!(g.m.eighty_active(), "the 40/80 key down starts the game on the VDC");
-    g.keys("{RETURN}{RETURN}ADA{RETURN}4P{RETURN} ");
+    g.keys("{RETURN}{RETURN}ADA{RETURN}4P{RETURN}S "); // S: see an_ntsc_machine_plays_too
     assert_money_kept(&g, "Loadstar");
     g.keys(QUIT);
     assert!(g.exit.is_some(), "quit to BASIC:\n{}", g.text());
@@ -98,7 +98,7 @@ fn a_damaged_save_is_reported_and_a_fresh_game_starts() {
     let title = g.text();
     assert!(title.contains("NEW GAME"), "{title}");
     assert!(!title.contains("F1 "), "a damaged save is not offered:\n{title}");
-    g.keys("{RETURN}{RETURN}BO{RETURN}1P{RETURN} ");
+    g.keys("{RETURN}{RETURN}BO{RETURN}1P{RETURN}S "); // S: see an_ntsc_machine_plays_too
     assert_money_kept(&g, "after a damaged save");
 }
 
@@ -106,7 +106,7 @@ fn a_damaged_save_is_reported_and_a_fresh_game_starts() {
 /// choice to try again (RETURN, which fails again here) or to leave unsaved (RUN/STOP).
 fn quit_on_a_disk_that_cannot_save(image: &[u8], why: &str) {
     let mut g = boot(image, false);
-    g.keys("{RETURN}{RETURN}CY{RETURN}1P{RETURN} ");
+    g.keys("{RETURN}{RETURN}CY{RETURN}1P{RETURN}S "); // S: see an_ntsc_machine_plays_too
     assert_money_kept(&g, why);
     g.keys(QUIT);
     for attempt in ["first", "second"] {
