@@ -2,7 +2,7 @@
 //! constant, and the zero-page bytes (AVR registers) known to hold the same value, so that
 //! a second `LDA #k` (consecutive `ldi`s of one value, a zero stored to both bytes of a
 //! word) or a `LDA zp` of a register A already holds (a move, then an operation on its
-//! source or target) is dropped.
+//! source or target) is dropped, and so is a `STA` of a byte that already holds A.
 //!
 //! Assumes: the pass sees a chunk's items in order, is told at each chunk whether it can
 //! be entered other than from the chunk before ([`AValue::enter_chunk`]), and removes an
@@ -96,8 +96,8 @@ impl AValue {
         }
     }
 
-    /// Whether `item` is a `LDA #k` with A already holding k, or a `LDA zp` with A
-    /// already equal to that byte.
+    /// Whether `item` is a `LDA #k` with A already holding k, or a `LDA zp` or `STA zp`
+    /// with A already equal to that byte.
     pub fn redundant(&self, item: &Item) -> bool {
         if self.off || self.blind > 0 {
             return false;
@@ -105,6 +105,9 @@ impl AValue {
         match item {
             Item::Ins(LDA_IMM, Arg::Byte(k)) => self.value == Some(*k),
             Item::Ins(LDA_ZP, Arg::Byte(z)) => self.holds(*z),
+            // Storing what the byte already holds (a move back to where a value came
+            // from). STA sets no flag.
+            Item::Ins(STA_ZP, Arg::Byte(z)) => *z > 1 && self.holds(*z),
             _ => false,
         }
     }
@@ -235,6 +238,8 @@ mod tests {
         // A changed: nothing holds.
         let adc = Item::Ins(ADC_IMM, Arg::Byte(1));
         assert_eq!(redundant(&[ld(0x2e), adc, ld(0x2e)]), Vec::<usize>::new());
+        // Storing back what a byte holds.
+        assert_eq!(redundant(&[ld(0x2e), st(0x28), st(0x2e), st(0x28)]), vec![2, 3]);
         // The processor port is never trusted.
         assert_eq!(redundant(&[ld(0x2e), st(0x01), ld(0x01)]), Vec::<usize>::new());
     }
