@@ -687,11 +687,18 @@ impl Ctx<'_> {
                 return Err(self.err(i, "AVR I/O bit instructions have no C128 equivalent"));
             }
         }
-        // A branch right after: test the 6502 flags directly.
-        if let Some(j) = self.fusable_branch(i)
-            && self.branch_from_p(&mut a, kind, self.insns[j].r, self.insns[j].op == Op::Brbs, j)?
-        {
-            return Ok(Lowered { asm: a, consumed: 1, carry_out: false });
+        // A branch right after (or after moves, when it reads C or V, which loads and
+        // stores keep): test the 6502 flags directly.
+        if let Some(j) = self.fusable_branch(i) {
+            let mut b = Asm::default();
+            if self.branch_from_p(&mut b, kind, self.insns[j].r, self.insns[j].op == Op::Brbs, j)? {
+                for m in i + 1..j {
+                    let l = self.lower(m, false)?;
+                    a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+                }
+                a.items.extend(b.items);
+                return Ok(Lowered { asm: a, consumed: j - i, carry_out: false });
+            }
         }
         // A carry chain: leave the carry in the 6502 carry for the next instruction (always
         // between the two halves of an inert frame step, whose flags are never stored).
@@ -711,11 +718,22 @@ impl Ctx<'_> {
     }
 
     /// The branch after instruction `i` if it can test the flags `i` leaves in `P`: not a
-    /// jump target, and no flag live after it.
+    /// jump target, and no flag live after it. A branch on C or V may come after up to
+    /// four moves (`ldi`, `mov`, `movw`: loads and stores, which keep C and V), none of
+    /// them a jump target.
     fn fusable_branch(&self, i: usize) -> Option<usize> {
-        let j = i + 1;
+        let mut j = i + 1;
+        while let Some(n) = self.insns.get(j)
+            && matches!(n.op, Op::Ldi | Op::Mov | Op::Movw)
+            && !self.is_target[j]
+            && j - i <= 4
+        {
+            j += 1;
+        }
         let b = self.insns.get(j)?;
-        (matches!(b.op, Op::Brbs | Op::Brbc) && !self.is_target[j] && self.live_out[j] & CZNV == 0).then_some(j)
+        let reads_kept_flag = j == i + 1 || matches!(b.r, 0 | 3);
+        (matches!(b.op, Op::Brbs | Op::Brbc) && reads_kept_flag && !self.is_target[j] && self.live_out[j] & CZNV == 0)
+            .then_some(j)
     }
 
     /// Emits branch `j` on SREG bit `s` testing the 6502 flags left by an instruction of

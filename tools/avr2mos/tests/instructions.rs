@@ -427,6 +427,37 @@ fn compare_chains_and_every_branch() {
 }
 
 #[test]
+fn a_carry_or_overflow_branch_after_moves_reads_the_arithmetic() {
+    // add/adc/sub/sbc/lsr/subi/sbci, then moves (over an operand or elsewhere), then a
+    // branch on C or V: fused, the moves between must keep the flags.
+    let ops = [0x0C00u16, 0x1C00, 0x1800, 0x0800];
+    for s in [0u8, 3] {
+        for set in [false, true] {
+            let body = move |r: &mut Rng| {
+                let (d, o) = (hreg(r), hreg(r));
+                let mut v = match r.next() % 4 {
+                    0 => vec![one(0x9406, d)],           // lsr
+                    1 => vec![imm(0x5000, d, r.next())], // subi
+                    2 => vec![imm(0x4000, d, r.next())], // sbci
+                    _ => vec![rr(ops[usize::from(r.next() % 4)], d, o)],
+                };
+                for _ in 0..=r.next() % 3 {
+                    match r.next() % 3 {
+                        0 => v.push(mov(3, d)),
+                        1 => v.push(mov(d, 3)),
+                        _ => v.push(ldi(hreg(r), r.next())),
+                    }
+                }
+                v.push(if set { 0xF000 } else { 0xF400 } | (1 << 3) | u16::from(s));
+                v.push(ldi(18, 0x77));
+                v
+            };
+            check(&format!("moves then s{s} {set}"), &body, &[], 40);
+        }
+    }
+}
+
+#[test]
 fn status_register_reads_and_writes() {
     // in rX, SREG after an instruction; out SREG, rX then every branch; and a save/restore
     // around a flag-changing adiw (how LLVM reaches frames beyond Y+63).
