@@ -27,9 +27,39 @@ const FRAME: Duration = Duration::from_millis(20);
 enum Keys {
     /// A person at the terminal.
     Terminal { quit_asked: bool },
-    /// A script (`bac play --keys`), then the way out: STOP and Y until the game ends.
+    /// A script (`bac play --keys`), then the way out ([`way_out`]) until the game ends.
     Script(VecDeque<u8>, usize),
 }
+
+/// Keys typed after a script before `bac play --keys` gives up on the game ending.
+const WAY_OUT_KEYS: usize = 2_000;
+
+/// The `n`th key (from 0) of the way out after a script: rounds of RUN/STOP typed once,
+/// twice, three times..., each followed by Y (quit, confirmed), D (a question about a
+/// third card) and RETURN (a name, a message). A fixed cycle can lock in step with the
+/// screens (STOP leaves the options for the title, where the next key must be STOP again
+/// and then Y): it did, and `--keys {RETURN}` never ended. With one more STOP each round,
+/// some round types STOP as often as the screen in front of it needs, then Y.
+fn way_out(n: usize) -> u8 {
+    let mut start = 0;
+    let mut stops = 1;
+    loop {
+        let round = stops + 3;
+        if n < start + round {
+            return match n - start {
+                i if i < stops => key::STOP,
+                i if i == stops => b'Y',
+                i if i == stops + 1 => b'D',
+                _ => key::RETURN,
+            };
+        }
+        start += round;
+        stops += 1;
+    }
+}
+
+/// Why a script's game was stopped: it had not ended [`WAY_OUT_KEYS`] keys after the script.
+struct GaveUp;
 
 /// The terminal (or a script) as the machine under the game.
 pub struct Host {
@@ -181,9 +211,14 @@ impl Platform for Host {
                 self.poll_terminal();
                 self.queue.pop_front()
             }
-            Keys::Script(script, way_out) => script.pop_front().or_else(|| {
-                *way_out += 1;
-                Some([key::STOP, b'Y', key::STOP, b'D', key::RETURN][*way_out % 5])
+            Keys::Script(script, typed) => script.pop_front().or_else(|| {
+                if *typed == WAY_OUT_KEYS {
+                    // The game has no way to be stopped from outside: unwinding out of it,
+                    // without the panic hook's message, is caught in `play_script`.
+                    std::panic::resume_unwind(Box::new(GaveUp));
+                }
+                *typed += 1;
+                Some(way_out(*typed - 1))
             }),
         }
     }
@@ -312,7 +347,16 @@ pub fn play_script(columns: u8, script: &str, save_dir: &Path) -> Result<String>
     }
     let host = Host::new(columns, Keys::Script(keys, 0), save_dir.to_path_buf());
     let mut app = bac_game::App::new(host, columns);
-    app.run();
+    let ended = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| app.run()));
+    match ended {
+        Ok(()) => {}
+        Err(payload) if payload.is::<GaveUp>() => {
+            bail!(
+                "the game did not return to BASIC within {WAY_OUT_KEYS} keys of RUN/STOP, Y, D and RETURN after the script"
+            )
+        }
+        Err(payload) => std::panic::resume_unwind(payload),
+    }
     if let Some((before, after)) = app.p.settles.iter().find(|(b, a)| b != a) {
         bail!("money changed in a coup: {before} cents before, {after} after");
     }
@@ -322,6 +366,33 @@ pub fn play_script(columns: u8, script: &str, save_dir: &Path) -> Result<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_way_out_types_stop_one_more_time_each_round() {
+        let keys: Vec<u8> = (0..11).map(way_out).collect();
+        let s = key::STOP;
+        let r = key::RETURN;
+        assert_eq!(keys, [s, b'Y', b'D', r, s, s, b'Y', b'D', r, s, s]);
+    }
+
+    #[test]
+    fn a_script_that_stops_on_any_screen_still_reaches_basic() {
+        // Every screen the first few keys lead to: the title, the options, the names, the
+        // table; the way out must leave each of them.
+        let dir = tempfile::tempdir().unwrap();
+        for script in [
+            "",
+            "{RETURN}",
+            "{RETURN}{RETURN}",
+            "{RETURN}{RETURN}A",
+            "{RETURN}{RETURN}{RETURN}",
+            "{RETURN}{RETURN}{RETURN}5P{RETURN}",
+        ] {
+            for columns in [40, 80] {
+                play_script(columns, script, dir.path()).unwrap_or_else(|e| panic!("{script:?}: {e}"));
+            }
+        }
+    }
 
     #[test]
     fn glyphs_match_the_character_set() {
