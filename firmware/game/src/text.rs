@@ -85,7 +85,7 @@ messages! {
     StakeBank => b"STAKE THE BANK", b"FAITES LA BANQUE";
     BancoOrBet => b"BANCO OR BET", b"BANCO OU MISE";
     KeysHouse => b":BET 1-8:CHIP C:CLEAR RETURN:DEAL", b":MISE 1-8:JETON C:EFFACE RETURN";
-    KeysBank => b"B:STAKE 1-8:CHIP C:CLEAR RETURN:DONE", b"B:MISE 1-8:JETON C:EFFACE RETURN";
+    KeysBank => b"B:STAKE P:PASS C:CLEAR RETURN:DONE", b"B:MISE P:PASSE C:EFFACE RETURN";
     KeysPunter => b"B:BANCO P:BET C:CLEAR RETURN:DONE", b"B:BANCO P:MISE C:EFFACE RETURN";
     LeavePrompt => b"Y:QUIT  O:OPTIONS  N:PLAY ON", b"Q:QUITTER  O:OPTIONS  N:REJOUER";
     SpotClosed => b"NO SUCH BET IN THIS GAME", b"PAS DE TELLE MISE ICI";
@@ -103,6 +103,13 @@ messages! {
     HoldsBank => b" HOLDS THE BANK", b" TIENT LA BANQUE";
     CallsBanco => b": BANCO!", b": BANCO !";
     GetsBack => b" GETS BACK ", b" REPREND ";
+    GivesUpBank => b" GIVES UP THE BANK", b" PASSE LA MAIN";
+    BankShort => b"THE BANK IS SHORT BY ", b"IL MANQUE A LA BANQUE ";
+    MakeUpKeys => b": M:MAKE IT UP  N:NO", b": M:COMPLETER  N:NON";
+    MakesUp => b" MAKES UP ", b" COMPLETE DE ";
+    BetsOver => b"BETS EXCEED THE BANK BY ", b"LES MISES DEPASSENT DE ";
+    CoverKeys => b": C:COVER IT  R:RETURN IT", b": C:COUVRIR  R:RENDRE";
+    Covers => b" COVERS ", b" COUVRE ";
     Shuffling => b"SHUFFLING THE SHOE", b"ON MELANGE LE SABOT";
     CutCardOut => b"THE CUT CARD: ONE MORE COUP", b"LA COUPE: ENCORE UN COUP";
     Replenished => b"SHOE EMPTY: DISCARDS SHUFFLED IN", b"SABOT VIDE: DEFAUSSE REMELANGEE";

@@ -11,6 +11,9 @@ const MAX_FRAMES: u64 = 50_000_000;
 /// because pauses that swallow keys could otherwise keep a fixed cycle out of phase.
 const WAY_OUT: [u8; 4] = [key::STOP, b'Y', key::STOP, b'D'];
 
+/// A player who reads the screen (see [`Stand::player`]).
+type Reader = dyn FnMut(&str, usize) -> String;
+
 struct Stand {
     cols: u8,
     cells: Vec<[u8; 80]>,
@@ -30,6 +33,10 @@ struct Stand {
     frames_seen: Vec<(usize, String)>,
     record_frames: bool,
     sounds: Vec<Sound>,
+    /// A player who reads the screen: when the script is used up, it gets the screen and
+    /// the coups settled so far and answers with more keys (as [`keys`] reads them); an
+    /// empty answer lets the way-out keys end the game.
+    player: Option<Box<Reader>>,
 }
 
 impl Stand {
@@ -50,6 +57,7 @@ impl Stand {
             frames_seen: Vec::new(),
             record_frames: false,
             sounds: Vec::new(),
+            player: None,
         }
     }
 
@@ -102,6 +110,12 @@ impl Platform for Stand {
         }
         if self.record_screens {
             self.screens.push(self.screen());
+        }
+        if self.keys.is_empty() {
+            let (screen, settled) = (self.screen(), self.settles.len());
+            if let Some(player) = self.player.as_mut() {
+                self.keys.extend(keys(&player(&screen, settled)));
+            }
         }
         if let Some(k) = self.keys.pop_front() {
             return Some(k);
@@ -441,4 +455,207 @@ fn a_hundred_thousand_random_keys_never_hang_or_lose_money() {
         assert_eq!(before, after, "money changed in coup {coup}");
     }
     assert!(stand.settles.len() > 100, "only {} coups in 100,000 keys", stand.settles.len());
+}
+
+/// The options keys for Chemin de fer with `humans` people (named DEE, EVA, FOX, GUS) and no
+/// computer.
+fn chemin_people(humans: usize) -> String {
+    let more = "{G}".repeat(humans - 1);
+    let names: String = ["DEE", "EVA", "FOX", "GUS"][..humans].iter().map(|n| format!("{n}{{R}}")).collect();
+    format!("{{R}}{{G}}{{D}}{{D}}{{D}}{more}{{D}}{{L}}{{R}}{names}")
+}
+
+/// The screen's row `y`, trimmed.
+fn row(screen: &str, y: usize) -> &str {
+    screen.lines().nth(y).unwrap_or("").trim()
+}
+
+/// A Chemin de fer game of people who read the screen: `bank` is what a banker types to
+/// stake, `punt` what a punter types, `asked` answers the questions of seed 004's matching
+/// (M or N to make up a deficit, C or R for an excess; empty: not expected). Draw-or-stand
+/// questions are answered S. Returns every screen seen, with the coups settled by then.
+fn chemin_session(
+    humans: usize,
+    coups: usize,
+    mut bank: impl FnMut() -> &'static str + 'static,
+    mut punt: impl FnMut() -> &'static str + 'static,
+    asked: &'static str,
+) -> Vec<(usize, String)> {
+    let mut stand = Stand::new(&keys(&chemin_people(humans)));
+    stand.record_frames = true;
+    stand.player = Some(Box::new(move |screen: &str, settled: usize| {
+        if settled >= coups {
+            return String::new();
+        }
+        let (m, m2) = (row(screen, 8), row(screen, 9));
+        let answer = if m.ends_with(": STAKE THE BANK") {
+            bank()
+        } else if m.ends_with(": BANCO OR BET") {
+            punt()
+        } else if m2.ends_with(": M:MAKE IT UP  N:NO") || m2.ends_with(": C:COVER IT  R:RETURN IT") {
+            assert!(!asked.is_empty(), "asked unexpectedly:\n{screen}");
+            asked
+        } else if m2 == "D: DRAW   S: STAND" {
+            "S"
+        } else {
+            " "
+        };
+        answer.to_string()
+    }));
+    let stand = run(stand);
+    assert!(stand.settles.len() >= coups, "{} coups:\n{}", stand.settles.len(), stand.screen());
+    for (coup, before, after) in &stand.settles {
+        assert_eq!(before, after, "money changed in coup {coup}");
+    }
+    stand.frames_seen
+}
+
+/// A row's cells in `range`, trimmed (by character: a suit is one cell).
+fn cells(row: &str, range: std::ops::Range<usize>) -> String {
+    row.chars().skip(range.start).take(range.len()).collect::<String>().trim().to_string()
+}
+
+/// The first screen showing `text` (anywhere), if any.
+fn first_with<'a>(frames: &'a [(usize, String)], text: &str) -> Option<&'a String> {
+    frames.iter().map(|(_, s)| s).find(|s| s.contains(text))
+}
+
+/// The banker's name on a screen: the seat row with the bank's mark (at 40 columns the
+/// name takes nine cells, the mark the tenth).
+fn banker_on(screen: &str) -> Option<String> {
+    screen.lines().skip(12).take(6).find(|r| r.chars().nth(9) == Some('*')).map(|r| r[..9].trim().to_string())
+}
+
+/// Seed 004: "If the total of the players' bets is less than that of the dealer, any player
+/// makes up the deficit." A punter who bets 1 against a bank of 25 is asked, and either
+/// makes up the 24 (then the Player hand's stake is the whole bank) or lets it go back to
+/// the banker at the deal; the screen says which.
+#[test]
+fn chemin_de_fer_a_deficit_is_made_up_or_goes_back_on_screen() {
+    let frames = chemin_session(2, 3, || "3B{R}", || "1P{R}", "M");
+    let asked = first_with(&frames, "THE BANK IS SHORT BY 24").expect("the deficit is shown");
+    assert!(row(asked, 9).ends_with(": M:MAKE IT UP  N:NO"), "{asked}");
+    assert!(!row(asked, 24).contains("BET"), "the betting keys while the bank is matched:\n{asked}");
+    let made = first_with(&frames, " MAKES UP 24").expect("the deficit made up is shown");
+    let punter = row(made, 8).split(' ').next().unwrap().to_string();
+    let seat = made.lines().skip(12).find(|r| r.starts_with(&punter)).unwrap();
+    assert_eq!(&cells(seat, 19..26), &"25", "the punter's stake after making up:\n{made}");
+    assert!(first_with(&frames, " GETS BACK ").is_none(), "nothing goes back once made up");
+
+    let frames = chemin_session(2, 3, || "3B{R}", || "1P{R}", "N");
+    let back = first_with(&frames, " GETS BACK 24").expect("the uncovered bank goes back, on screen");
+    let banker = banker_on(back).expect("a banker");
+    assert!(row(back, 9).starts_with(&format!("{banker} GETS BACK 24")), "{back}");
+}
+
+/// Seed 004: "If the total of the players' bets is more than that of the dealer, the dealer
+/// can make up the deficit or return the excess bets." A punter's 25 against a bank of 5:
+/// the banker covers the 20 (the bank is then 25) or the punter gets 20 back.
+#[test]
+fn chemin_de_fer_an_excess_is_covered_or_returned_on_screen() {
+    let frames = chemin_session(2, 3, || "2B{R}", || "3P{R}", "C");
+    let asked = first_with(&frames, "BETS EXCEED THE BANK BY 20").expect("the excess is shown");
+    let banker = banker_on(asked).expect("a banker");
+    assert!(row(asked, 9).starts_with(&format!("{banker}: C:COVER IT")), "the banker is asked:\n{asked}");
+    let covered = first_with(&frames, " COVERS 20").expect("the excess covered is shown");
+    let seat = covered.lines().skip(12).find(|r| r.starts_with(&banker)).unwrap();
+    assert_eq!(&cells(seat, 26..33), &"25", "the bank after covering:\n{covered}");
+    assert!(first_with(&frames, " GETS BACK ").is_none(), "nothing goes back once covered");
+
+    let frames = chemin_session(2, 3, || "2B{R}", || "3P{R}", "R");
+    let back = first_with(&frames, " GETS BACK 20").expect("the excess goes back, on screen");
+    assert_ne!(banker_on(back).as_deref(), Some(row(back, 9).split(' ').next().unwrap()), "{back}");
+}
+
+/// Seed 004: "If any player wants to match the entire stake he says 'Banco'. Then other
+/// players do not bet in this deal." With three people, the first punter bets 1 and the
+/// second calls Banco: the screen says so, and that the first punter's 1 goes back.
+#[test]
+fn chemin_de_fer_banco_is_called_and_the_other_bets_go_back_on_screen() {
+    // Alternate: the first punter asked in a round bets, the second calls Banco.
+    let mut t = 0u32;
+    let frames = chemin_session(
+        3,
+        2,
+        || "3B{R}",
+        move || {
+            t += 1;
+            if t % 2 == 1 { "1P{R}" } else { "B" }
+        },
+        "",
+    );
+    let banco = first_with(&frames, ": BANCO!").expect("Banco on screen");
+    let caller = row(banco, 8).split(':').next().unwrap().to_string();
+    let back = first_with(&frames, " GETS BACK 1").expect("the other punter's stake goes back, on screen");
+    assert!(!row(back, 9).starts_with(&caller), "{back}");
+    let seat = banco.lines().skip(12).find(|r| r.starts_with(&caller)).unwrap();
+    assert_eq!(&cells(seat, 19..26), &"25", "Banco stakes the whole bank:\n{banco}");
+}
+
+/// Seed 004: "If the 'dealer' has won he retains the deal, otherwise it passes on to the
+/// next player." The banker's mark after each coup: moved when the Player hand won, kept
+/// otherwise. The question on 5 goes to the Player hand's holder (a punter, never the
+/// banker), the bank's questions to the banker; and while the cards for the bank are turned
+/// the mark stays hidden until every seat's card is up.
+#[test]
+fn chemin_de_fer_the_bank_passes_when_it_loses_and_questions_reach_their_hands() {
+    let frames = chemin_session(2, 12, || "3B{R}", || "1P{R}", "M");
+    let mut checked = [0; 2];
+    for coup in 1..=12 {
+        let last_before = frames.iter().rev().find(|(n, s)| *n == coup - 1 && banker_on(s).is_some());
+        let settled = frames.iter().find(|(n, _)| *n == coup);
+        let (Some((_, before)), Some((_, after))) = (last_before, settled) else { continue };
+        let result = row(after, 9);
+        let (was, is) = (banker_on(before).unwrap(), banker_on(after).unwrap());
+        if result.starts_with("PLAYER WINS") {
+            assert_ne!(was, is, "a losing bank passes:\n{after}");
+            checked[0] += 1;
+        } else {
+            assert_eq!(was, is, "a bank that did not lose stays ({result}):\n{after}");
+            checked[1] += 1;
+        }
+    }
+    assert!(checked[0] > 0 && checked[1] > 0, "coups where the bank lost and did not: {checked:?}");
+    let mut asked = [0; 2];
+    for (_, screen) in &frames {
+        let m = row(screen, 8);
+        let Some(banker) = banker_on(screen) else { continue };
+        if m.ends_with(": YOU HAVE 5") {
+            assert!(!m.starts_with(&banker), "the question on 5 goes to the punter:\n{screen}");
+            asked[0] += 1;
+        } else if m.contains(": BANK HAS ") {
+            assert!(m.starts_with(&format!("{banker}:")), "the bank's question goes to the banker:\n{screen}");
+            asked[1] += 1;
+        }
+    }
+    assert!(asked[0] > 0 && asked[1] > 0, "questions on 5 and to the bank: {asked:?}");
+    for (_, screen) in frames.iter().filter(|(_, s)| row(s, 8) == "DRAWING FOR THE BANK") {
+        let seats: Vec<&str> = screen.lines().skip(12).take(2).collect();
+        let cards_up = seats.iter().filter(|r| !cells(r, 19..26).is_empty()).count();
+        if cards_up < 2 {
+            assert!(banker_on(screen).is_none(), "the bank's mark before every card is up:\n{screen}");
+        }
+    }
+    assert!(
+        frames.iter().any(|(_, s)| row(s, 8) == "DRAWING FOR THE BANK" && banker_on(s).is_some()),
+        "the mark shows once the cards are up"
+    );
+}
+
+/// A banker may give up the bank before the punters bet: the screen says so and the next
+/// seat holds the bank.
+#[test]
+fn chemin_de_fer_a_banker_gives_up_the_bank_on_screen() {
+    let mut first = true;
+    let bank = move || if std::mem::take(&mut first) { "P" } else { "3B{R}" };
+    let frames = chemin_session(2, 1, bank, || "1P{R}", "M");
+    let given = first_with(&frames, " GIVES UP THE BANK").expect("giving up on screen");
+    let who = row(given, 8).split(' ').next().unwrap().to_string();
+    let next = frames
+        .iter()
+        .map(|(_, s)| s)
+        .skip_while(|s| !s.contains(" GIVES UP THE BANK"))
+        .find(|s| row(s, 8).ends_with(": STAKE THE BANK"))
+        .expect("someone holds the bank next");
+    assert!(!row(next, 8).starts_with(&who), "{next}");
 }

@@ -449,6 +449,38 @@ impl Table {
         Ok(())
     }
 
+    /// Chemin de fer: what the punters have bet against the bank so far. Before the deal the
+    /// game compares it with [`Table::bank_stake`]: below it a punter may make up the deficit
+    /// with [`Table::place`], above it the banker may cover the excess with
+    /// [`Table::stake_bank`] (seed 004); whatever is left unmatched goes back at the deal.
+    pub fn punted(&self) -> Money {
+        let banker = self.bank.banker;
+        self.seat_ids()
+            .filter(|&id| Some(id) != banker)
+            .fold(Money::ZERO, |sum, id| sum.checked_add(self.stake(id, Spot::Player)).unwrap_or(Money::MAX))
+    }
+
+    /// Chemin de fer: the banker gives up the bank before the deal, as a banker may at any
+    /// table ("passer la main"). Every stake goes back and the bank passes on round the table
+    /// as when it loses (seed 004). Returns the new banker, who may be the same seat when no
+    /// other seat has money.
+    pub fn give_up_bank(&mut self, sink: &mut impl EventSink) -> Result<SeatId, TableError> {
+        if !self.seat_banked() {
+            return Err(TableError::NotChemDeFer);
+        }
+        if self.coup.is_some() {
+            return Err(TableError::CoupInProgress);
+        }
+        let banker = self.bank.banker.ok_or(TableError::NoBanker)?;
+        for id in 0..MAX_SEATS as SeatId {
+            self.return_stake(id, Spot::Player, Money::MAX, sink);
+        }
+        self.return_stake(banker, Spot::Banker, Money::MAX, sink);
+        self.bank.banco = None;
+        self.pass_bank(banker, sink);
+        self.bank.banker.ok_or(TableError::NoBanker)
+    }
+
     /// Moves up to `limit` of a seat's stake on `spot` back to its bankroll.
     fn return_stake(&mut self, seat: SeatId, spot: Spot, limit: Money, sink: &mut impl EventSink) -> Money {
         let Ok(s) = self.seat_mut(seat) else {
@@ -504,9 +536,10 @@ impl Table {
         best.map(|(id, _)| id)
     }
 
-    /// Chemin de fer: bets beyond the bank go back (last seats first), and the part of the
-    /// bank nobody covered goes back to the banker (seed 004: "the dealer can make up the
-    /// deficit or return the excess bets").
+    /// Chemin de fer: what is still unmatched at the deal goes back. Seed 004 lets a punter
+    /// make up a deficit and the banker cover an excess first ([`Table::punted`]); an excess
+    /// nobody covered is "returned" (last seats first), and the part of the bank no punter
+    /// made up goes back to the banker.
     fn match_bank(&mut self, sink: &mut impl EventSink) -> Result<(), TableError> {
         let banker = self.bank.banker.ok_or(TableError::NoBanker)?;
         let bank = self.bank_stake();

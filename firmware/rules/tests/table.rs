@@ -347,3 +347,64 @@ fn random_calls_never_panic_and_never_lose_money() {
         }
     }
 }
+
+/// Seed 004: "If the total of the players' bets is less than that of the dealer, any player
+/// makes up the deficit"; "the dealer can make up the deficit or return the excess bets".
+/// A punter adding the deficit, or the banker adding the excess, leaves nothing to return.
+#[test]
+fn a_deficit_made_up_or_an_excess_covered_leaves_nothing_to_return() {
+    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), 9).unwrap();
+    for _ in 0..3 {
+        table.sit(SeatKind::Human, None).unwrap();
+    }
+    let banker = table.draw_for_bank(&mut quiet()).unwrap();
+    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
+    table.stake_bank(Money::units(100), &mut quiet()).unwrap();
+    table.place(others[0], Spot::Player, Money::units(30)).unwrap();
+    assert_eq!(table.punted(), Money::units(30));
+    // The other punter makes up the 70 short.
+    table.place(others[1], Spot::Player, table.bank_stake().checked_sub(table.punted()).unwrap()).unwrap();
+    assert_eq!(table.punted(), Money::units(100));
+    let mut events = Vec::new();
+    table.deal(&mut |e| events.push(e)).unwrap();
+    assert!(!events.iter().any(|e| matches!(e, Event::Returned { .. })), "{events:?}");
+    assert_eq!(table.bank_stake(), Money::units(100));
+    while !matches!(table.step(&mut quiet()).unwrap(), TableStep::Settled(_)) {
+        let _ = table.answer(Decision::Stand, &mut quiet());
+    }
+    let banker = table.banker().unwrap();
+    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
+    table.stake_bank(Money::units(40), &mut quiet()).unwrap();
+    table.place(others[0], Spot::Player, Money::units(30)).unwrap();
+    table.place(others[1], Spot::Player, Money::units(30)).unwrap();
+    // The banker covers the 20 over the bank.
+    table.stake_bank(table.punted().checked_sub(table.bank_stake()).unwrap(), &mut quiet()).unwrap();
+    let mut events = Vec::new();
+    table.deal(&mut |e| events.push(e)).unwrap();
+    assert!(!events.iter().any(|e| matches!(e, Event::Returned { .. })), "{events:?}");
+    assert_eq!(table.bank_stake(), Money::units(60));
+}
+
+/// A banker may give up the bank before the deal: the stake goes back and the bank passes
+/// to the next seat round the table, as when it loses.
+#[test]
+fn a_banker_who_gives_up_the_bank_gets_the_stake_back_and_it_passes_on() {
+    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), 10).unwrap();
+    for _ in 0..3 {
+        table.sit(SeatKind::Human, None).unwrap();
+    }
+    let banker = table.draw_for_bank(&mut quiet()).unwrap();
+    let total = table.total_money();
+    let roll = table.bankroll(banker).unwrap();
+    table.stake_bank(Money::units(50), &mut quiet()).unwrap();
+    let mut events = Vec::new();
+    let next = table.give_up_bank(&mut |e| events.push(e)).unwrap();
+    assert_eq!(next, (banker + 1) % 3);
+    assert_eq!(table.banker(), Some(next));
+    assert_eq!(table.bankroll(banker), Some(roll));
+    assert!(events.contains(&Event::Returned { seat: banker, amount: Money::units(50) }));
+    assert!(events.contains(&Event::Banker { seat: next }));
+    assert_eq!(table.total_money(), total);
+    let mut punto = Table::new(RuleSet::preset(Preset::PuntoBanco), 10).unwrap();
+    assert_eq!(punto.give_up_bank(&mut quiet()), Err(TableError::NotChemDeFer));
+}

@@ -117,6 +117,9 @@ pub struct View {
     results: [[Option<(Money, BetResult)>; 3]; crate::save::MAX_SAVED_SEATS],
     /// Cards drawn for the bank, shown beside the seats.
     drew: [Option<Card>; crate::save::MAX_SAVED_SEATS],
+    /// True while the cards for the bank are turned one by one: the table already knows the
+    /// banker, the players must not see it before the last card.
+    drawing_for_bank: bool,
     /// The chip in hand.
     chip: u8,
     /// Coups settled since the program started.
@@ -130,6 +133,7 @@ impl View {
             history: History::new(),
             results: [[None; 3]; crate::save::MAX_SAVED_SEATS],
             drew: [None; crate::save::MAX_SAVED_SEATS],
+            drawing_for_bank: false,
             chip: 0,
             coups: 0,
         }
@@ -158,6 +162,8 @@ enum Bets {
     Deal,
     /// A punter called "Banco": betting is closed.
     Banco,
+    /// Chemin de fer: the banker gives up the bank.
+    GiveUp,
     Leave(Leave),
 }
 

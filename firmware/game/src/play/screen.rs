@@ -86,7 +86,7 @@ impl<P: Platform> App<P> {
             } else {
                 draw::text(&mut self.p, x, y, name, ink);
             }
-            if chemin && table.banker() == Some(id) {
+            if chemin && table.banker() == Some(id) && !self.view.drawing_for_bank {
                 self.p.put(x + l.name_w, y, draw::screen_code(b'*'), HIGHLIGHT);
             }
             let roll = num::money(table.bankroll(id).unwrap_or(Money::ZERO), self.settings.lang);
