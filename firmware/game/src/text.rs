@@ -92,7 +92,9 @@ messages! {
     BelowMinimum => b"TABLE MINIMUM IS", b"MISE MINIMUM:";
     AboveMaximum => b"TABLE LIMIT IS", b"MISE MAXIMUM:";
     NotEnough => b"NOT ENOUGH MONEY", b"PAS ASSEZ D'ARGENT";
-    BankCannotCover => b"THE BANK CANNOT COVER THAT", b"LA BANQUE NE PEUT COUVRIR";
+    BankHoldsOnly => b"THE BANK HOLDS ONLY", b"LA BANQUE N'A QUE";
+    BankBroken => b"YOU BROKE THE BANK!", b"VOUS AVEZ FAIT SAUTER LA BANQUE!";
+    FreshBank => b"A FRESH BANK OF ", b"NOUVELLE BANQUE DE ";
     BancoCalled => b"BANCO IS CALLED: NO MORE BETS", b"BANCO: RIEN NE VA PLUS";
     WrongSide => b"NOT ON THAT SIDE", b"PAS DE CE COTE";
     StakeFirst => b"STAKE THE BANK FIRST", b"FAITES D'ABORD LA BANQUE";

@@ -659,3 +659,179 @@ fn chemin_de_fer_a_banker_gives_up_the_bank_on_screen() {
         .expect("someone holds the bank next");
     assert!(!row(next, 8).starts_with(&who), "{next}");
 }
+
+/// A sum of money as the screen shows it ("1,000,000", "99.50"), in cents.
+fn cents(text: &str) -> i64 {
+    let text: String = text.chars().filter(|&c| c != ',').collect();
+    let (units, cents) = text.split_once('.').unwrap_or((&text, "0"));
+    units.parse::<i64>().unwrap() * 100 + cents.parse::<i64>().unwrap()
+}
+
+/// The Loadstar house bank as the table's head shows it (row 1: "... BANK 1,000,000").
+fn house_shown(screen: &str) -> Option<i64> {
+    let head = screen.lines().nth(1)?;
+    let (_, bank) = head.rsplit_once("BANK ")?;
+    Some(cents(bank.trim()))
+}
+
+/// The chip keys that stake `units` on `spot` with the game's chips, largest first.
+fn chips_for(mut units: u32, spot: char) -> String {
+    let chips = [(10_000, '8'), (5_000, '7'), (1_000, '6'), (500, '5'), (100, '4'), (25, '3'), (5, '2'), (1, '1')];
+    let mut out = String::new();
+    for (chip, key) in chips {
+        if units >= chip {
+            out.push(key);
+            while units >= chip {
+                out.push(spot);
+                units -= chip;
+            }
+        }
+    }
+    out
+}
+
+/// Seed 003 and the original: you at 100,000 against a bank of 1,000,000. The bank shows
+/// over the table and moves by exactly the player's result each coup; the player's 5 is
+/// asked of the player (DEE); the bank's options are played, never asked; the bank comes
+/// back as it was left after a save and a continue.
+#[test]
+fn loadstar_shows_its_bank_moves_it_by_each_result_and_keeps_it_in_the_save() {
+    let mut stand = Stand::new(&keys("{R}{R}DEE{R}"));
+    stand.record_frames = true;
+    stand.player = Some(Box::new(|screen: &str, settled: usize| {
+        let answer = if settled >= 400 {
+            ""
+        } else if row(screen, 8).ends_with(": YOUR BETS") {
+            "4P{R}"
+        } else if row(screen, 9) == "D: DRAW   S: STAND" {
+            "S"
+        } else {
+            " "
+        };
+        answer.to_string()
+    }));
+    let stand = run(stand);
+    assert!(stand.settled_screens.len() >= 400, "{} coups", stand.settled_screens.len());
+    let mut bank = 100_000_000i64;
+    for screen in &stand.settled_screens[..400] {
+        let seat = screen.lines().nth(12).unwrap();
+        let result = cells(seat, 19..26);
+        let change = match result.chars().next() {
+            Some('+') => -cents(&result[1..]),
+            Some('-') => cents(&result[1..]),
+            Some('=') => 0,
+            _ => panic!("no result under PLAYER:\n{screen}"),
+        };
+        bank += change;
+        assert_eq!(house_shown(screen), Some(bank), "the bank after a {result} coup:\n{screen}");
+    }
+    let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
+    assert!(frames.iter().any(|s| row(s, 8) == "DEE: YOU HAVE 5"), "no question on 5 in 400 coups");
+    assert!(!frames.iter().any(|s| row(s, 8).contains(": BANK HAS ")), "the bank's options are asked");
+    // Seed 003's options (3 against a 9, 5 against a 4) came up and were played.
+    assert!(frames.iter().any(|s| row(s, 9) == "THE BANK DRAWS" || row(s, 9) == "THE BANK STANDS"));
+
+    let file = stand.files[&b"BAC SAVE"[..]].clone();
+    let saved = bac_game::save::decode(&file).unwrap();
+    let last = house_shown(stand.settled_screens.last().unwrap()).unwrap();
+    assert_eq!(saved.house.map(|h| i64::from(h.in_cents())), Some(last), "the bank in the save");
+    let mut again = Stand::new(&keys("{F1}"));
+    again.files.insert(b"BAC SAVE".to_vec(), file);
+    again.record_screens = true;
+    let again = run(again);
+    let table = again.screens.iter().find(|s| s.contains("BANKROLL")).expect("the table after continuing");
+    assert_eq!(house_shown(table), Some(last), "the bank after continuing:\n{table}");
+}
+
+/// The original's big moment: a player who wins the whole bank breaks it. From a saved
+/// game with a bank of 50, DEE stakes the whole bank each coup (a stake past it is refused
+/// with the bank's balance) until the Player hand wins: a screen says the bank is broken,
+/// and the table goes on with a fresh bank of 1,000,000.
+#[test]
+fn loadstar_a_player_breaks_the_bank_and_a_fresh_one_follows() {
+    let mut settings = bac_game::settings::Settings::new(40);
+    settings.normalise();
+    let mut seats = [bac_game::save::SavedSeat::BLANK; bac_game::save::MAX_SAVED_SEATS];
+    seats[0].name = bac_game::settings::Name::new(b"DEE");
+    seats[0].bankroll = bac_rules::Money::units(100_000);
+    let saved = bac_game::save::Saved { settings, seats, count: 1, house: Some(bac_rules::Money::units(50)) };
+    let mut buf = [0u8; bac_game::save::MAX_BYTES];
+    let n = bac_game::save::encode(&saved, &mut buf);
+    let mut stand = Stand::new(&keys("{F1}"));
+    stand.files.insert(b"BAC SAVE".to_vec(), buf[..n].to_vec());
+    stand.record_frames = true;
+    let (mut first, mut broke) = (true, false);
+    stand.player = Some(Box::new(move |screen: &str, settled: usize| {
+        if settled >= 40 {
+            return String::new();
+        }
+        if screen.contains("YOU BROKE THE BANK!") {
+            broke = true;
+            return " ".into();
+        }
+        if row(screen, 8).ends_with(": YOUR BETS") {
+            let bank = (house_shown(screen).unwrap() / 100) as u32;
+            // The first time one unit past the bank: that last chip is refused.
+            let stake = if broke { 1 } else { bank + u32::from(std::mem::take(&mut first)) };
+            return format!("{}{{R}}", chips_for(stake, 'P'));
+        }
+        if row(screen, 9) == "D: DRAW   S: STAND" { "S".into() } else { " ".into() }
+    }));
+    let stand = run(stand);
+    let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
+    assert!(frames.iter().any(|s| row(s, 9) == "THE BANK HOLDS ONLY 50"), "a stake past the bank is refused");
+    let broken = frames.iter().position(|s| s.contains("YOU BROKE THE BANK!")).expect("the bank broke in 40 coups");
+    assert!(frames[broken].contains("A FRESH BANK OF 1,000,000"), "{}", frames[broken]);
+    let before = frames[..broken].iter().rev().find(|s| house_shown(s).is_some()).unwrap();
+    assert_eq!(house_shown(before), Some(0), "the bank was empty:\n{before}");
+    let after = frames[broken..].iter().find(|s| house_shown(s).is_some()).unwrap();
+    assert_eq!(house_shown(after), Some(100_000_000), "a fresh bank:\n{after}");
+}
+
+/// Seed 002: "Ties are paid at 8:1 and the initial bet remains on the table for the next
+/// hand." DEE bets 1 on Tie until a tie: it pays +8 and the 1 stays under TIE on the next
+/// betting screen. Quitting there keeps it on the table in the save (not in the bankroll),
+/// and continuing puts it back under TIE.
+#[test]
+fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
+    let mut stand = Stand::new(&keys("{R}{G}{G}{G}{G}{R}DEE{R}"));
+    stand.record_frames = true;
+    stand.player = Some(Box::new(|screen: &str, settled: usize| {
+        let answer = if settled >= 200 {
+            ""
+        } else if row(screen, 24) == "PRESS A KEY FOR THE NEXT COUP" && row(screen, 9).starts_with("TIE") {
+            // Leave at once: STOP at the bets, then Y to quit (and save).
+            " {S}Y"
+        } else if row(screen, 8).ends_with(": YOUR BETS") {
+            "1T{R}"
+        } else {
+            " "
+        };
+        answer.to_string()
+    }));
+    let stand = run(stand);
+    let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
+    let tie = frames
+        .iter()
+        .position(|s| row(s, 9).starts_with("TIE") && row(s, 24) == "PRESS A KEY FOR THE NEXT COUP")
+        .expect("a tie in 200 coups");
+    let seat = frames[tie].lines().nth(12).unwrap();
+    assert_eq!(cells(seat, 33..40), "+8", "the tie pays 8 to 1:\n{}", frames[tie]);
+    let next = frames[tie..].iter().find(|s| row(s, 8).ends_with(": YOUR BETS")).expect("the next bets");
+    let seat = next.lines().nth(12).unwrap();
+    assert_eq!(cells(seat, 33..40), "1", "the tie stake stays on the table:\n{next}");
+    let shown_roll = cents(&cells(seat, 9..19));
+
+    let file = stand.files[&b"BAC SAVE"[..]].clone();
+    let saved = bac_game::save::decode(&file).unwrap();
+    assert_eq!(saved.seats[0].tie_stake, bac_rules::Money::units(1), "the stake in the save");
+    assert_eq!(i64::from(saved.seats[0].bankroll.in_cents()), shown_roll, "the bankroll without it");
+    let mut again = Stand::new(&keys("{F1}"));
+    again.files.insert(b"BAC SAVE".to_vec(), file);
+    again.record_screens = true;
+    let again = run(again);
+    let bets = again.screens.iter().find(|s| row(s, 8).ends_with(": YOUR BETS")).expect("the table after continuing");
+    let seat = bets.lines().nth(12).unwrap();
+    assert_eq!(cells(seat, 33..40), "1", "the tie stake back under TIE:\n{bets}");
+    assert_eq!(cents(&cells(seat, 9..19)), shown_roll, "{bets}");
+}

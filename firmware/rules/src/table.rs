@@ -84,8 +84,8 @@ pub enum TableError {
     AboveMaximum(Money),
     /// More than the seat's bankroll.
     NotEnoughMoney(Money),
-    /// The bank could not pay every bet on the table if it lost.
-    BankCannotCover,
+    /// The bank could not pay every bet on the table if it lost; it holds this much.
+    BankCannotCover(Money),
     /// A sum would overflow.
     Overflow,
     /// Bets are closed while a coup is dealt.
@@ -191,6 +191,45 @@ impl Table {
         self.house
     }
 
+    /// Sets the house bank: one carried over from a saved game, or a fresh one after a
+    /// player broke it (the Loadstar original starts a new bank of 1,000,000). The only call
+    /// that changes the money at the table, so it is refused during a coup.
+    pub fn set_house(&mut self, house: Money) -> Result<(), TableError> {
+        if self.coup.is_some() {
+            return Err(TableError::CoupInProgress);
+        }
+        if self.seat_banked() {
+            return Err(TableError::WrongSide);
+        }
+        let others = self.total_money().checked_sub(self.house).ok_or(TableError::Overflow)?;
+        others.checked_add(house).filter(|&t| t < Money::MAX).ok_or(TableError::Overflow)?;
+        self.house = house;
+        Ok(())
+    }
+
+    /// The part of a seat's tie stake that stays on the table for the next coup (seed 002:
+    /// "the initial bet remains on the table for the next hand"); it cannot be taken back.
+    pub fn tie_stays(&self, seat: SeatId) -> Money {
+        self.seat(seat).map_or(Money::ZERO, |s| s.locked_tie)
+    }
+
+    /// Puts back a tie stake that stays (seed 002) on a seat of a new table: a saved game's,
+    /// or one carried from the last table. It comes from outside the table, like a bankroll
+    /// at [`Table::sit`].
+    pub fn restore_tie_stake(&mut self, seat: SeatId, stake: Money) -> Result<(), TableError> {
+        if self.coup.is_some() {
+            return Err(TableError::CoupInProgress);
+        }
+        if self.rules.pays.odds(Spot::Tie).is_none() {
+            return Err(TableError::SpotClosed(Spot::Tie));
+        }
+        self.total_money().checked_add(stake).filter(|&t| t < Money::MAX).ok_or(TableError::Overflow)?;
+        let s = self.seat_mut(seat)?;
+        s.stakes[Spot::Tie.index()] = s.stakes[Spot::Tie.index()].checked_add(stake).ok_or(TableError::Overflow)?;
+        s.locked_tie = s.locked_tie.checked_add(stake).ok_or(TableError::Overflow)?;
+        Ok(())
+    }
+
     /// Seats a player with the preset's starting bankroll, or `bankroll` if given (a saved
     /// game). Returns the seat number.
     pub fn sit(&mut self, kind: SeatKind, bankroll: Option<Money>) -> Result<SeatId, TableError> {
@@ -284,7 +323,7 @@ impl Table {
         if !self.seat_banked() {
             let exposure = self.exposure_with(seat, spot, new_stake).ok_or(TableError::Overflow)?;
             if exposure > self.house {
-                return Err(TableError::BankCannotCover);
+                return Err(TableError::BankCannotCover(self.house));
             }
         }
         let seat = self.seat_mut(seat)?;

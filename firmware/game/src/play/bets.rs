@@ -324,7 +324,7 @@ impl<P: Platform> App<P> {
             TableError::BelowMinimum(m) => (Msg::BelowMinimum, Some(m)),
             TableError::AboveMaximum(m) => (Msg::AboveMaximum, Some(m)),
             TableError::NotEnoughMoney(_) => (Msg::NotEnough, None),
-            TableError::BankCannotCover => (Msg::BankCannotCover, None),
+            TableError::BankCannotCover(house) => (Msg::BankHoldsOnly, Some(house)),
             TableError::BancoCalled => (Msg::BancoCalled, None),
             TableError::WrongSide => (Msg::WrongSide, None),
             TableError::NoBankStake => (Msg::StakeFirst, None),

@@ -20,6 +20,7 @@ impl<P: Platform> App<P> {
     pub(super) fn draw_head(&mut self, table: &Table) {
         let cols = self.p.columns();
         draw::clear_rows(&mut self.p, ROW_HEAD, 2);
+        self.draw_house(table);
         let name = self.t(Msg::preset(table.rules().preset));
         let end = draw::text_reversed(&mut self.p, 0, ROW_HEAD, b" ", HIGHLIGHT);
         let end = draw::text_reversed(&mut self.p, end, ROW_HEAD, name, HIGHLIGHT);
