@@ -230,6 +230,13 @@ fn the_help_pages_come_from_the_disk_in_both_widths() {
         assert_ne!(g.text(), page, "the next page");
         g.keys("{RUN/STOP}");
         assert!(g.text().contains("NEW GAME"), "back at the title:\n{}", g.text());
+        // F7: the game in French, and its help from `BAC AIDE`.
+        g.keys("{F7}{F5}");
+        let page = g.text();
+        assert!(page.contains("LE BACCARA POUR LE COMMODORE 128 - AIDE"), "the first page of BAC AIDE:\n{page}");
+        assert!(page.contains("ESPACE: SUITE"), "the keys in French:\n{page}");
+        g.keys("{RUN/STOP}");
+        assert!(g.text().contains("NOUVELLE PARTIE"), "back at the French title:\n{}", g.text());
     }
 }
 

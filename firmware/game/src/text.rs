@@ -81,6 +81,8 @@ messages! {
     CardsLeft => b"SHOE", b"SABOT";
     Cut => b"CUT", b"COUPE";
     Chip => b"CHIP", b"JETON";
+    Amount => b"SUM", b"SOMME";
+    TypeAmount => b"TYPE AN AMOUNT, RETURN: ", b"TAPEZ UNE SOMME, RETURN: ";
     PlaceBets => b"YOUR BETS", b"FAITES VOS JEUX";
     StakeBank => b"STAKE THE BANK", b"FAITES LA BANQUE";
     BancoOrBet => b"BANCO OR BET", b"BANCO OU MISE";

@@ -2,6 +2,7 @@
 
 use bac_game::App;
 use bac_game::platform::{DiskError, Platform, Sound, key};
+use bac_game::text::Lang;
 use std::collections::{HashMap, VecDeque};
 
 /// Frames after which a run is a hang.
@@ -168,8 +169,8 @@ impl Platform for Stand {
         self.files.insert(to.to_vec(), data);
         Ok(())
     }
-    fn open_help(&mut self) -> Result<(), DiskError> {
-        let text = self.files.get(&b"BAC HELP"[..]).ok_or(DiskError::NotFound)?.clone();
+    fn open_help(&mut self, lang: Lang) -> Result<(), DiskError> {
+        let text = self.files.get(bac_game::help::file_name(lang)).ok_or(DiskError::NotFound)?.clone();
         self.help = Some((text, 0));
         Ok(())
     }
@@ -834,4 +835,49 @@ fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
     let seat = bets.lines().nth(12).unwrap();
     assert_eq!(cells(seat, 33..40), "1", "the tie stake back under TIE:\n{bets}");
     assert_eq!(cents(&cells(seat, 9..19)), shown_roll, "{bets}");
+}
+
+/// A stake typed as a number (A): at Loadstar 100,000 in one go instead of ten 10K chips.
+/// An amount past the bank, past the bankroll, or (at Punto Banco) past the table limit is
+/// refused with a message saying which.
+#[test]
+fn a_typed_amount_is_staked_or_refused_with_a_message() {
+    let script = "{R}{R}DEE{R}A1000001{R}A100001{R}A100000{R}P";
+    let mut stand = Stand::new(&keys(script));
+    stand.record_screens = true;
+    let stand = run(stand);
+    let said = |text: &str| stand.screens.iter().any(|s| row(s, 9) == text);
+    assert!(said("THE BANK HOLDS ONLY 1,000,000"), "past the bank");
+    assert!(said("NOT ENOUGH MONEY"), "past the bankroll");
+    let typed = stand.screens.iter().find(|s| row(s, 10).ends_with("10K 100,000")).expect("the amount in hand");
+    assert!(!row(typed, 10).contains("A:SUM"), "{typed}");
+    let staked = stand
+        .screens
+        .iter()
+        .find(|s| s.lines().nth(12).is_some_and(|r| cells(r, 19..26) == "100,000"))
+        .expect("100,000 staked on PLAYER");
+    assert_eq!(cells(staked.lines().nth(12).unwrap(), 9..19), "0", "{staked}");
+
+    let mut stand = Stand::new(&keys("{R}{G}{G}{R}DEE{R}A20000{R}A0{R}"));
+    stand.record_screens = true;
+    let stand = run(stand);
+    assert!(stand.screens.iter().any(|s| row(s, 9) == "TABLE LIMIT IS 10,000"), "past the table limit");
+    assert!(stand.screens.iter().any(|s| row(s, 10).ends_with("A:SUM")), "no amount in hand after a refusal");
+}
+
+/// The help pages in both languages, as the original's dialogue was English and French:
+/// F7 on the title switches the game to French, and HELP then shows the disk's `BAC AIDE`.
+#[test]
+fn the_help_pages_come_in_english_and_in_french() {
+    let mut stand = Stand::new(&keys("{H}{S}{F7}{H}{S}"));
+    stand.files.insert(b"BAC HELP".to_vec(), include_bytes!("../../../disk/help.txt").to_vec());
+    stand.files.insert(b"BAC AIDE".to_vec(), include_bytes!("../../../disk/help.fr.txt").to_vec());
+    stand.record_screens = true;
+    let stand = run(stand);
+    let english = stand.screens.iter().position(|s| s.contains("BACCARAT FOR THE COMMODORE 128 - HELP"));
+    let french = stand.screens.iter().position(|s| s.contains("LE BACCARA POUR LE COMMODORE 128 - AIDE"));
+    let (english, french) = (english.expect("the English help"), french.expect("the French help"));
+    assert!(english < french);
+    assert!(stand.screens[french].contains("ESPACE: SUITE"), "{}", stand.screens[french]);
+    assert!(!stand.screens[french].contains("HELP"), "English on the French page:\n{}", stand.screens[french]);
 }

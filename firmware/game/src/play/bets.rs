@@ -247,8 +247,11 @@ impl<P: Platform> App<P> {
             if seats_changed {
                 self.draw_seats(table, Some(id));
             }
-            let chip = Money::units(CHIPS[usize::from(self.view.chip)]);
+            let chip = self.view.typed.unwrap_or(Money::units(CHIPS[usize::from(self.view.chip)]));
             let k = self.wait_key();
+            if matches!(k, b'1'..=b'8' | key::RIGHT | key::LEFT) {
+                self.view.typed = None;
+            }
             let result = match (k, role) {
                 (k @ b'1'..=b'8', _) => {
                     self.view.chip = k - b'1';
@@ -264,6 +267,10 @@ impl<P: Platform> App<P> {
                     self.view.chip = (self.view.chip + CHIPS.len() as u8 - 1) % CHIPS.len() as u8;
                     self.draw_chips();
                     Ok(())
+                }
+                (b'A', _) => {
+                    self.type_amount(table, id);
+                    continue;
                 }
                 (b'P', Role::House | Role::Punter) => table.place(id, Spot::Player, chip),
                 (b'B', Role::House) => table.place(id, Spot::Banker, chip),

@@ -6,6 +6,7 @@
 //! between them ([`View`]); the three things done at the table each have a module:
 //! drawing it (`screen`), taking the bets (`bets`), dealing and settling the coup (`coup`).
 
+mod amount;
 mod bets;
 mod coup;
 mod house;
@@ -123,6 +124,8 @@ pub struct View {
     drawing_for_bank: bool,
     /// The chip in hand.
     chip: u8,
+    /// An amount typed in place of a chip (A at the bets), until a chip is chosen again.
+    typed: Option<Money>,
     /// Coups settled since the program started.
     coups: u16,
 }
@@ -136,6 +139,7 @@ impl View {
             drew: [None; crate::save::MAX_SAVED_SEATS],
             drawing_for_bank: false,
             chip: 0,
+            typed: None,
             coups: 0,
         }
     }
