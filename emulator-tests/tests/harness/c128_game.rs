@@ -398,12 +398,27 @@ fn chemin_in_the_c128(
     coups: usize,
     bank: &str,
     punt: &str,
+    matched: impl FnMut(&str, &str) -> &'static str,
+    settled: impl FnMut(&str, usize),
+) -> Game {
+    chemin_of_people_in_the_c128(&["DEE", "EVA"], coups, bank, || punt.to_string(), matched, settled)
+}
+
+/// [`chemin_in_the_c128`] with `people` at the table and `punt` asked for each punter's
+/// keys in turn.
+fn chemin_of_people_in_the_c128(
+    people: &[&str],
+    coups: usize,
+    bank: &str,
+    mut punt: impl FnMut() -> String,
     mut matched: impl FnMut(&str, &str) -> &'static str,
     mut settled: impl FnMut(&str, usize),
 ) -> Game {
     let mut g = boot(&built().image, false);
     g.fix_seed(built().ticks_routine, 0x0012_3456);
-    g.keys("{RETURN}{RIGHT}{DOWN}{DOWN}{DOWN}{RIGHT}{DOWN}{LEFT}{RETURN}DEE{RETURN}EVA{RETURN}");
+    let more = "{RIGHT}".repeat(people.len() - 1);
+    let names: String = people.iter().map(|n| format!("{n}{{RETURN}}")).collect();
+    g.keys(&format!("{{RETURN}}{{RIGHT}}{{DOWN}}{{DOWN}}{{DOWN}}{more}{{DOWN}}{{LEFT}}{{RETURN}}{names}"));
     let mut banker = None;
     for _ in 0..400 {
         if g.settles.len() >= coups {
@@ -411,11 +426,13 @@ fn chemin_in_the_c128(
         }
         let text = g.text();
         let (m, m2) = (line(&text, 8), line(&text, 9));
+        let punted;
         let keys = if m.ends_with(": STAKE THE BANK") {
             bank
         } else if m.ends_with(": BANCO OR BET") {
             banker = banker_row(&text);
-            punt
+            punted = punt();
+            &punted
         } else if m2.ends_with(": M:MAKE IT UP  N:NO") || m2.ends_with(": C:COVER IT  R:RETURN IT") {
             matched(&m, &m2)
         } else if m2 == "D: DRAW   S: STAND" {
@@ -462,6 +479,31 @@ fn chemin_de_fer_makes_up_a_deficit_and_passes_the_bank_in_the_c128() {
         },
     );
     assert!(outcomes[0] > 0 && outcomes[1] > 0, "coups the bank kept and lost: {outcomes:?}");
+}
+
+/// Seed 004: "If any player wants to match the entire stake he says 'Banco'. Then other
+/// players do not bet in this deal." Three people: the first punter bets 1, the second
+/// calls Banco. Each settled coup shows 25 under the caller's PUNTO and nothing under the
+/// first punter's, whose 1 went back.
+#[test]
+fn chemin_de_fer_banco_matches_the_bank_alone_in_the_c128() {
+    let mut turn = 0;
+    chemin_of_people_in_the_c128(
+        &["DEE", "EVA", "FOX"],
+        3,
+        "3B{RETURN}",
+        || {
+            turn += 1;
+            if turn % 2 == 1 { "1P{RETURN}" } else { "B" }.to_string()
+        },
+        |m, m2| panic!("no matching after Banco: {m} / {m2}"),
+        |text, banker| {
+            let b = banker - 12;
+            let (first, caller) = (12 + (b + 1) % 3, 12 + (b + 2) % 3);
+            assert_eq!(&cells(text, caller, 19..26)[1..], "25", "Banco matches the bank:\n{text}");
+            assert_eq!(cells(text, first, 19..26), "", "the other punter's stake went back:\n{text}");
+        },
+    );
 }
 
 /// Seed 004: "the dealer can make up the deficit or return the excess bets". A punter's 25
