@@ -230,6 +230,13 @@ fn the_help_pages_come_from_the_disk_in_both_widths() {
         assert_ne!(g.text(), page, "the next page");
         g.keys("{RUN/STOP}");
         assert!(g.text().contains("NEW GAME"), "back at the title:\n{}", g.text());
+        // F7: the game in French, and its help from `BAC AIDE`.
+        g.keys("{F7}{F5}");
+        let page = g.text();
+        assert!(page.contains("LE BACCARA POUR LE COMMODORE 128 - AIDE"), "the first page of BAC AIDE:\n{page}");
+        assert!(page.contains("ESPACE: SUITE"), "the keys in French:\n{page}");
+        g.keys("{RUN/STOP}");
+        assert!(g.text().contains("NOUVELLE PARTIE"), "back at the French title:\n{}", g.text());
     }
 }
 
@@ -360,4 +367,253 @@ fn results_show_under_their_own_spots_heading() {
         assert!(found, "{bet}: no coup showed {shown} under {head}:\n{}", g.text());
         assert_money_kept(&g, bet);
     }
+}
+
+/// Row `y` of a 40-column screen's text, padded to 40 cells (the text ends each row at its
+/// last ink).
+fn row40(text: &str, y: usize) -> Vec<char> {
+    format!("{:40}", text.lines().nth(y).unwrap_or("")).chars().take(40).collect()
+}
+
+/// The cells `range` of row `y`, trimmed.
+fn cells(text: &str, y: usize, range: std::ops::Range<usize>) -> String {
+    row40(text, y)[range].iter().collect::<String>().trim().to_string()
+}
+
+/// Row `y`, trimmed.
+fn line(text: &str, y: usize) -> String {
+    row40(text, y).iter().collect::<String>().trim().to_string()
+}
+
+/// The Chemin de fer banker: the seat row (12 on) with the bank's mark in its tenth cell.
+fn banker_row(text: &str) -> Option<usize> {
+    (12..18).find(|&y| row40(text, y)[9] == '*')
+}
+
+/// Plays Chemin de fer in the real program with two people, DEE and EVA, reading the
+/// screen: `bank` staked by the banker, `punt` by the punter, `matched` answers seed 004's
+/// matching question (the bank short or exceeded: `(prompt, key)`), and `settled` checks
+/// each settled screen with the banker's row before the coup. Plays `coups` coups.
+fn chemin_in_the_c128(
+    coups: usize,
+    bank: &str,
+    punt: &str,
+    matched: impl FnMut(&str, &str) -> &'static str,
+    settled: impl FnMut(&str, usize),
+) -> Game {
+    chemin_of_people_in_the_c128(&["DEE", "EVA"], coups, bank, || punt.to_string(), matched, settled)
+}
+
+/// [`chemin_in_the_c128`] with `people` at the table and `punt` asked for each punter's
+/// keys in turn.
+fn chemin_of_people_in_the_c128(
+    people: &[&str],
+    coups: usize,
+    bank: &str,
+    mut punt: impl FnMut() -> String,
+    mut matched: impl FnMut(&str, &str) -> &'static str,
+    mut settled: impl FnMut(&str, usize),
+) -> Game {
+    let mut g = boot(&built().image, false);
+    g.fix_seed(built().ticks_routine, 0x0012_3456);
+    let more = "{RIGHT}".repeat(people.len() - 1);
+    let names: String = people.iter().map(|n| format!("{n}{{RETURN}}")).collect();
+    g.keys(&format!("{{RETURN}}{{RIGHT}}{{DOWN}}{{DOWN}}{{DOWN}}{more}{{DOWN}}{{LEFT}}{{RETURN}}{names}"));
+    let mut banker = None;
+    for _ in 0..400 {
+        if g.settles.len() >= coups {
+            break;
+        }
+        let text = g.text();
+        let (m, m2) = (line(&text, 8), line(&text, 9));
+        let punted;
+        let keys = if m.ends_with(": STAKE THE BANK") {
+            bank
+        } else if m.ends_with(": BANCO OR BET") {
+            banker = banker_row(&text);
+            punted = punt();
+            &punted
+        } else if m2.ends_with(": M:MAKE IT UP  N:NO") || m2.ends_with(": C:COVER IT  R:RETURN IT") {
+            matched(&m, &m2)
+        } else if m2 == "D: DRAW   S: STAND" {
+            let asked = &text.lines().nth(banker.unwrap_or(12)).unwrap_or("")[..3];
+            // Seed 004: the player chooses on 5, the banker is free.
+            assert_eq!(m.starts_with(asked), m.contains(": BANK HAS "), "who is asked:\n{text}");
+            "S"
+        } else if line(&text, 24) == "PRESS A KEY FOR THE NEXT COUP" {
+            settled(&text, banker.expect("a banker before the coup"));
+            " "
+        } else {
+            " "
+        };
+        g.keys(keys);
+    }
+    assert!(g.settles.len() >= coups, "{} coups:\n{}", g.settles.len(), g.text());
+    assert_money_kept(&g, "Chemin de fer");
+    g
+}
+
+/// Seed 004 in the real program: a punter's 1 against a bank of 25 is short by 24, the
+/// punter is asked and makes it up, so each settled coup shows 25 won, lost or returned
+/// under PUNTO and under BANK; the bank passes when the Player hand wins and stays
+/// otherwise; the question on 5 goes to the punter and the bank's to the banker.
+#[test]
+fn chemin_de_fer_makes_up_a_deficit_and_passes_the_bank_in_the_c128() {
+    let mut outcomes = [0; 2];
+    chemin_in_the_c128(
+        6,
+        "3B{RETURN}",
+        "1P{RETURN}",
+        |m, m2| {
+            assert_eq!(m, "THE BANK IS SHORT BY 24", "{m2}");
+            "M"
+        },
+        |text, banker| {
+            let punter = if banker == 12 { 13 } else { 12 };
+            let (punto, bank) = (cells(text, punter, 19..26), cells(text, banker, 26..33));
+            assert_eq!(&punto[1..], "25", "the punter's stake made up to the bank:\n{text}");
+            assert_eq!(&bank[1..], "25", "the bank:\n{text}");
+            let player_won = line(text, 9).starts_with("PLAYER WINS");
+            assert_eq!(banker_row(text) != Some(banker), player_won, "the bank passes only on a loss:\n{text}");
+            outcomes[usize::from(player_won)] += 1;
+        },
+    );
+    assert!(outcomes[0] > 0 && outcomes[1] > 0, "coups the bank kept and lost: {outcomes:?}");
+}
+
+/// Seed 004: "If any player wants to match the entire stake he says 'Banco'. Then other
+/// players do not bet in this deal." Three people: the first punter bets 1, the second
+/// calls Banco. Each settled coup shows 25 under the caller's PUNTO and nothing under the
+/// first punter's, whose 1 went back.
+#[test]
+fn chemin_de_fer_banco_matches_the_bank_alone_in_the_c128() {
+    let mut turn = 0;
+    chemin_of_people_in_the_c128(
+        &["DEE", "EVA", "FOX"],
+        3,
+        "3B{RETURN}",
+        || {
+            turn += 1;
+            if turn % 2 == 1 { "1P{RETURN}" } else { "B" }.to_string()
+        },
+        |m, m2| panic!("no matching after Banco: {m} / {m2}"),
+        |text, banker| {
+            let b = banker - 12;
+            let (first, caller) = (12 + (b + 1) % 3, 12 + (b + 2) % 3);
+            assert_eq!(&cells(text, caller, 19..26)[1..], "25", "Banco matches the bank:\n{text}");
+            assert_eq!(cells(text, first, 19..26), "", "the other punter's stake went back:\n{text}");
+        },
+    );
+}
+
+/// Seed 004: "the dealer can make up the deficit or return the excess bets". A punter's 25
+/// against a bank of 5: covered by the banker, both stakes are 25; returned, both are 5.
+#[test]
+fn chemin_de_fer_covers_or_returns_an_excess_in_the_c128() {
+    for (answer, stake) in [("C", "25"), ("R", "5")] {
+        chemin_in_the_c128(
+            2,
+            "2B{RETURN}",
+            "3P{RETURN}",
+            |m, m2| {
+                assert_eq!(m, "BETS EXCEED THE BANK BY 20", "{m2}");
+                answer
+            },
+            |text, banker| {
+                let punter = if banker == 12 { 13 } else { 12 };
+                assert_eq!(&cells(text, punter, 19..26)[1..], stake, "{answer}: the punt:\n{text}");
+                assert_eq!(&cells(text, banker, 26..33)[1..], stake, "{answer}: the bank:\n{text}");
+            },
+        );
+    }
+}
+
+/// Seed 003 and the original in the real program: the bank shows over the table, moves by
+/// exactly the player's result each coup, goes into the save and is there after BOOT and F1.
+#[test]
+fn the_loadstar_bank_moves_with_each_result_and_survives_save_and_continue_in_the_c128() {
+    let bank_of = |text: &str| -> i64 {
+        let head = line(text, 1);
+        let figure = head.rsplit_once("BANK ").map(|(_, b)| b.replace(',', "")).expect("the bank shown");
+        figure.parse::<i64>().unwrap()
+    };
+    let mut g = boot(&built().image, false);
+    g.fix_seed(built().ticks_routine, 0x0012_3456);
+    g.keys("{RETURN}{RETURN}DEE{RETURN}");
+    let mut bank = bank_of(&g.text());
+    assert_eq!(bank, 1_000_000, "{}", g.text());
+    let mut checked = 0;
+    for _ in 0..60 {
+        if checked >= 5 {
+            break;
+        }
+        let text = g.text();
+        let keys = if line(&text, 8).ends_with(": YOUR BETS") {
+            "4P{RETURN}"
+        } else if line(&text, 9) == "D: DRAW   S: STAND" {
+            assert_eq!(line(&text, 8), "DEE: YOU HAVE 5", "only the player's 5 is asked:\n{text}");
+            "S"
+        } else if line(&text, 24) == "PRESS A KEY FOR THE NEXT COUP" {
+            let result = cells(&text, 12, 19..26);
+            bank -= match &result[..1] {
+                "+" => 100,
+                "-" => -100,
+                _ => 0,
+            };
+            assert_eq!(bank_of(&text), bank, "after {result}:\n{text}");
+            checked += 1;
+            " "
+        } else {
+            " "
+        };
+        g.keys(keys);
+    }
+    assert!(checked >= 5, "{}", g.text());
+    // On to the next bets (past a last question or settled screen), then quit.
+    for _ in 0..3 {
+        if !line(&g.text(), 8).ends_with(": YOUR BETS") {
+            g.keys("S");
+        }
+    }
+    g.keys(QUIT);
+    let disk = g.disk();
+    let saved = bac_game::save::decode(&disk.read(SAVE).unwrap().data).unwrap();
+    assert_eq!(saved.house.map(|h| i64::from(h.in_cents())), Some(bank * 100), "the bank in the save");
+    let mut again = boot(disk.as_bytes(), false);
+    again.keys("{F1}");
+    assert_eq!(bank_of(&again.text()), bank, "the bank after continuing:\n{}", again.text());
+}
+
+/// Seed 002 in the real program: a won tie bet pays 8 to 1 and its stake stays under TIE
+/// for the next coup; quitting then keeps it on the table in the save.
+#[test]
+fn a_sahara_tie_stake_stays_on_screen_and_in_the_save_in_the_c128() {
+    let mut g = boot(&built().image, false);
+    g.fix_seed(built().ticks_routine, 0x0012_3456);
+    g.keys("{RETURN}{RIGHT}{RIGHT}{RIGHT}{RIGHT}{RETURN}DEE{RETURN}");
+    let mut tied = false;
+    for _ in 0..200 {
+        let text = g.text();
+        if line(&text, 8).ends_with(": YOUR BETS") && tied {
+            assert_eq!(cells(&text, 12, 33..40), "1", "the tie stake stays:\n{text}");
+            break;
+        }
+        let keys = if line(&text, 8).ends_with(": YOUR BETS") {
+            "1T{RETURN}"
+        } else if line(&text, 24) == "PRESS A KEY FOR THE NEXT COUP" {
+            if line(&text, 9).starts_with("TIE") {
+                assert_eq!(cells(&text, 12, 33..40), "+8", "{text}");
+                tied = true;
+            }
+            " "
+        } else {
+            " "
+        };
+        g.keys(keys);
+    }
+    assert!(tied, "no tie in {} coups:\n{}", g.settles.len(), g.text());
+    assert_money_kept(&g, "Sahara");
+    g.keys(QUIT);
+    let saved = bac_game::save::decode(&g.disk().read(SAVE).unwrap().data).unwrap();
+    assert_eq!(saved.seats[0].tie_stake.in_cents(), 100, "the stake in the save");
 }

@@ -1,6 +1,7 @@
 //! [`Platform`] on the C128's hardware, through c128-rt's drivers.
 
 use bac_game::platform::{Colour, DiskError, Platform, Sound};
+use bac_game::text::Lang;
 use c128_rt::disk;
 use c128_rt::hw::Reg8;
 use c128_rt::kernal::{self, addr};
@@ -14,7 +15,8 @@ const MAILBOX: u16 = c128_map::test::MAILBOX;
 const RASTER: Reg8 = Reg8::at(c128_map::io::VIC_RASTER);
 /// Logical file and secondary address the help text is read on.
 const HELP_FILE: u8 = 3;
-const HELP_NAME: &[u8] = b"BAC HELP,S,R";
+/// The help files with their type and mode, by language (`bac_game::help::file_name`).
+const HELP_NAMES: [&[u8]; 2] = [b"BAC HELP,S,R", b"BAC AIDE,S,R"];
 /// READST: end of file or an error.
 const ST_END: u8 = 0x40 | 0x80 | 0x02;
 
@@ -117,13 +119,14 @@ impl Platform for C128 {
     }
 
     #[inline(never)]
-    fn open_help(&mut self) -> Result<(), DiskError> {
+    fn open_help(&mut self, lang: Lang) -> Result<(), DiskError> {
         self.close_help();
         let device = disk::device();
         kernal::call(addr::SETBNK, 0, 0, 0, false);
         kernal::call(addr::SETLFS, HELP_FILE, device, HELP_FILE, false);
-        let name = HELP_NAME.as_ptr() as usize as u16;
-        kernal::call(addr::SETNAM, HELP_NAME.len() as u8, name as u8, (name >> 8) as u8, false);
+        let file = HELP_NAMES[lang as usize];
+        let name = file.as_ptr() as usize as u16;
+        kernal::call(addr::SETNAM, file.len() as u8, name as u8, (name >> 8) as u8, false);
         if kernal::call(addr::OPEN, 0, 0, 0, false).carry {
             kernal::call(addr::CLOSE, HELP_FILE, 0, 0, false);
             return Err(DiskError::NoDevice);

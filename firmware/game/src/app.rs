@@ -68,12 +68,14 @@ pub struct App<P: Platform> {
     pub(crate) view: View,
     /// Points of the Player hand's third card in the coup being dealt.
     pub(crate) player_third: Option<u8>,
+    /// The Loadstar house bank as last left (None: a fresh bank), kept in the save.
+    pub house: Option<Money>,
 }
 
 impl<P: Platform> App<P> {
     /// The game on `p`, showing `columns` columns until the options say otherwise.
     pub fn new(p: P, columns: u8) -> App<P> {
-        let blank = SavedSeat { kind: SeatKind::Human, name: Name::EMPTY, bankroll: Money::ZERO };
+        let blank = SavedSeat::BLANK;
         App {
             p,
             settings: Settings::new(columns),
@@ -85,6 +87,7 @@ impl<P: Platform> App<P> {
             table_settings: Settings::new(columns),
             view: View::new(),
             player_third: None,
+            house: None,
         }
     }
 
@@ -129,11 +132,13 @@ impl<P: Platform> App<P> {
                     if let Some(saved) = self.saved.take() {
                         self.settings = saved.settings;
                         self.seats = Seats { seats: saved.seats, count: saved.count };
+                        self.house = saved.house;
                         self.p.set_columns(self.settings.columns, BACKGROUND);
                     }
                 }
                 Start::New => {
                     self.saved = None;
+                    self.house = None;
                     if !self.options() {
                         continue;
                     }
@@ -372,7 +377,7 @@ impl<P: Platform> App<P> {
         }
         for n in kept..s.humans {
             let name = self.ask_name(n);
-            seats.seats[count] = SavedSeat { kind: SeatKind::Human, name, bankroll: start };
+            seats.seats[count] = SavedSeat { name, bankroll: start, ..SavedSeat::BLANK };
             count += 1;
         }
         for name in COMPUTER_NAMES.iter().take(usize::from(s.computers)) {
@@ -380,7 +385,8 @@ impl<P: Platform> App<P> {
                 .iter()
                 .find(|seat| seat.kind == SeatKind::Computer && seat.name.as_bytes() == *name);
             let bankroll = previous.map_or(start, |seat| seat.bankroll);
-            seats.seats[count] = SavedSeat { kind: SeatKind::Computer, name: Name::new(name), bankroll };
+            let tie_stake = previous.map_or(Money::ZERO, |seat| seat.tie_stake);
+            seats.seats[count] = SavedSeat { kind: SeatKind::Computer, name: Name::new(name), bankroll, tie_stake };
             count += 1;
         }
         seats.count = count as u8;
@@ -451,7 +457,8 @@ impl<P: Platform> App<P> {
         if !self.played || self.seats.count == 0 {
             return;
         }
-        let saved = Saved { settings: self.settings, seats: self.seats.seats, count: self.seats.count };
+        let saved =
+            Saved { settings: self.settings, seats: self.seats.seats, count: self.seats.count, house: self.house };
         let mut buf = [0u8; save::MAX_BYTES];
         let n = save::encode(&saved, &mut buf);
         loop {

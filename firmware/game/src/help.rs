@@ -1,9 +1,18 @@
-//! The help pages: the SEQ file `BAC HELP` from the disk, 80 columns wide like the
-//! original's, word-wrapped on the 40-column screen, read page by page as it is shown.
+//! The help pages: the SEQ file `BAC HELP` (or `BAC AIDE` in French, as the original's
+//! dialogue was English and French) from the disk, 80 columns wide like the original's,
+//! word-wrapped on the 40-column screen, read page by page as it is shown.
 
 use crate::draw::{self, BACKGROUND, INK};
 use crate::platform::{self, Platform, colour, key};
 use crate::text::{Lang, Msg};
+
+/// The help file's name on the disk in `lang`.
+pub fn file_name(lang: Lang) -> &'static [u8] {
+    match lang {
+        Lang::English => b"BAC HELP",
+        Lang::French => b"BAC AIDE",
+    }
+}
 
 /// Text rows per page; the last screen row holds the keys.
 const PAGE_ROWS: u8 = 23;
@@ -75,7 +84,7 @@ fn page(p: &mut impl Platform) -> (u16, bool) {
 pub fn show(p: &mut impl Platform, lang: Lang) {
     let mut starts = [0u16; MAX_PAGES];
     let mut n = 0usize;
-    if p.open_help().is_err() {
+    if p.open_help(lang).is_err() {
         draw::clear_rows(p, 9, 2);
         let msg = Msg::HelpMissing.text(lang);
         draw::centred(p, 9, msg, colour::LIGHT_RED);
@@ -101,7 +110,7 @@ pub fn show(p: &mut impl Platform, lang: Lang) {
                     n -= 1;
                     // Back: read the file again from its start up to that page.
                     p.close_help();
-                    if p.open_help().is_err() {
+                    if p.open_help(lang).is_err() {
                         return;
                     }
                     for _ in 0..starts[n] {

@@ -2,6 +2,8 @@
 //! sound and four file operations. The C128 program implements it on the VIC/VDC, the key
 //! matrix, the raster and the SID; host tests implement it with a scripted keyboard.
 
+use crate::text::Lang;
+
 /// A colour, numbered as on the VIC-II (the C128's 80-column side maps it to RGBI).
 pub type Colour = u8;
 
@@ -131,9 +133,10 @@ pub trait Platform {
     fn scratch(&mut self, name: &[u8]) -> Result<(), DiskError>;
     /// Renames a file.
     fn rename(&mut self, from: &[u8], to: &[u8]) -> Result<(), DiskError>;
-    /// Opens the help text (the SEQ file `BAC HELP`) for reading from its start. It is read
-    /// as it is shown, so it may be longer than any buffer the game could spare.
-    fn open_help(&mut self) -> Result<(), DiskError>;
+    /// Opens the help text in `lang` (the SEQ file [`crate::help::file_name`] names) for
+    /// reading from its start. It is read as it is shown, so it may be longer than any
+    /// buffer the game could spare.
+    fn open_help(&mut self, lang: Lang) -> Result<(), DiskError>;
     /// The next byte of the help text (PETSCII), or `None` at its end or on an error.
     fn help_byte(&mut self) -> Option<u8>;
     /// Closes the help text.

@@ -1,11 +1,14 @@
-//! The saved game: the settings and every seat's name and bankroll, in a SEQ file with a
-//! checksum, so that a bankroll survives quitting (as in the Loadstar original) and a
-//! damaged file is recognised instead of believed.
+//! The saved game: the settings, every seat's name and bankroll, a Sahara tie stake that
+//! stays on the table and the Loadstar house bank, in a SEQ file with a checksum, so that
+//! money survives quitting (as in the Loadstar original) and a damaged file is recognised
+//! instead of believed.
 //!
 //! Layout (little-endian): `BAC1`, format version, the eight settings bytes, the seat
-//! count, then per seat its kind (0 person, 1 computer), its name
-//! ([`NAME_LEN`] bytes, space padded, then its length) and its bankroll in cents; last a
-//! CRC-16 of everything before it.
+//! count, the house bank (a byte, 1 when kept, then its cents: 0 means a fresh bank), then
+//! per seat its kind (0 person, 1 computer), its name ([`NAME_LEN`] bytes, space padded,
+//! then its length), its bankroll in cents and the tie stake it has on the table in cents;
+//! last a CRC-16 of everything before it. Version 1 (before the house and the tie stake)
+//! still loads, with a fresh bank and no stake on the table.
 
 use bac_rules::{Money, Preset, SeatKind};
 
@@ -19,9 +22,13 @@ pub const NEW_FILE: &[u8] = b"BAC SAVE.NEW";
 /// Most seats a save holds.
 pub const MAX_SAVED_SEATS: usize = (MAX_HUMANS + MAX_COMPUTERS) as usize;
 const MAGIC: &[u8; 4] = b"BAC1";
-const VERSION: u8 = 1;
-const SEAT_BYTES: usize = 1 + NAME_LEN + 1 + 4;
-const HEADER_BYTES: usize = 4 + 1 + 8 + 1;
+const VERSION: u8 = 2;
+/// The format before the house bank and the tie stake.
+const VERSION_1: u8 = 1;
+const SEAT_BYTES_1: usize = 1 + NAME_LEN + 1 + 4;
+const SEAT_BYTES: usize = SEAT_BYTES_1 + 4;
+const HEADER_BYTES_1: usize = 4 + 1 + 8 + 1;
+const HEADER_BYTES: usize = HEADER_BYTES_1 + 1 + 4;
 /// Largest file: header, seats, checksum.
 pub const MAX_BYTES: usize = HEADER_BYTES + MAX_SAVED_SEATS * SEAT_BYTES + 2;
 
@@ -34,6 +41,15 @@ pub struct SavedSeat {
     pub name: Name,
     /// Its bankroll.
     pub bankroll: Money,
+    /// A tie stake that stays on the table for the next coup (seed 002), not in the
+    /// bankroll.
+    pub tie_stake: Money,
+}
+
+impl SavedSeat {
+    /// An empty seat.
+    pub const BLANK: SavedSeat =
+        SavedSeat { kind: SeatKind::Human, name: Name::EMPTY, bankroll: Money::ZERO, tie_stake: Money::ZERO };
 }
 
 /// A whole save.
@@ -45,6 +61,8 @@ pub struct Saved {
     pub seats: [SavedSeat; MAX_SAVED_SEATS],
     /// Seats used.
     pub count: u8,
+    /// The Loadstar house bank as it was left, if it was played.
+    pub house: Option<Money>,
 }
 
 /// Why a save file was not accepted.
@@ -96,6 +114,8 @@ pub fn encode(saved: &Saved, out: &mut [u8; MAX_BYTES]) -> usize {
         s.computers,
     ]);
     out[13] = count as u8;
+    out[14] = u8::from(saved.house.is_some());
+    out[15..19].copy_from_slice(&saved.house.unwrap_or(Money::ZERO).in_cents().to_le_bytes());
     let mut at = HEADER_BYTES;
     for seat in &saved.seats[..count] {
         out[at] = u8::from(seat.kind == SeatKind::Computer);
@@ -103,7 +123,8 @@ pub fn encode(saved: &Saved, out: &mut [u8; MAX_BYTES]) -> usize {
         let name = seat.name.as_bytes();
         out[at + 1..at + 1 + name.len()].copy_from_slice(name);
         out[at + 1 + NAME_LEN] = name.len() as u8;
-        out[at + 2 + NAME_LEN..at + SEAT_BYTES].copy_from_slice(&seat.bankroll.in_cents().to_le_bytes());
+        out[at + 2 + NAME_LEN..at + SEAT_BYTES_1].copy_from_slice(&seat.bankroll.in_cents().to_le_bytes());
+        out[at + SEAT_BYTES_1..at + SEAT_BYTES].copy_from_slice(&seat.tie_stake.in_cents().to_le_bytes());
         at += SEAT_BYTES;
     }
     let sum = crc16(&out[..at]);
@@ -120,23 +141,31 @@ pub fn decode(bytes: &[u8]) -> Result<Saved, SaveError> {
     if bytes.len() < 4 || &bytes[..4] != MAGIC {
         return Err(SaveError::NotASave);
     }
-    if bytes.len() < HEADER_BYTES + 2 {
+    let (header, seat_bytes) = match bytes.get(4) {
+        Some(&VERSION) => (HEADER_BYTES, SEAT_BYTES),
+        Some(&VERSION_1) => (HEADER_BYTES_1, SEAT_BYTES_1),
+        Some(&other) => return Err(SaveError::Version(other)),
+        None => return Err(SaveError::Truncated),
+    };
+    if bytes.len() < header + 2 {
         return Err(SaveError::Truncated);
-    }
-    if bytes[4] != VERSION {
-        return Err(SaveError::Version(bytes[4]));
     }
     let count = usize::from(bytes[13]);
     if count > MAX_SAVED_SEATS {
         return Err(SaveError::Field);
     }
-    let end = HEADER_BYTES + count * SEAT_BYTES;
+    let end = header + count * seat_bytes;
     if bytes.len() < end + 2 {
         return Err(SaveError::Truncated);
     }
     if u16::from_le_bytes([bytes[end], bytes[end + 1]]) != crc16(&bytes[..end]) {
         return Err(SaveError::Checksum);
     }
+    let house = match (header == HEADER_BYTES).then(|| bytes[14]) {
+        None | Some(0) => None,
+        Some(1) => Some(Money::cents(u32_at(bytes, 15))),
+        Some(_) => return Err(SaveError::Field),
+    };
     let f = &bytes[5..13];
     let lang = match f[0] {
         0 => Lang::English,
@@ -159,9 +188,9 @@ pub fn decode(bytes: &[u8]) -> Result<Saved, SaveError> {
     if settings != before || usize::from(settings.humans + settings.computers) != count {
         return Err(SaveError::Field);
     }
-    let mut seats = [SavedSeat { kind: SeatKind::Human, name: Name::EMPTY, bankroll: Money::ZERO }; MAX_SAVED_SEATS];
+    let mut seats = [SavedSeat::BLANK; MAX_SAVED_SEATS];
     for (i, seat) in seats.iter_mut().take(count).enumerate() {
-        let at = HEADER_BYTES + i * SEAT_BYTES;
+        let at = header + i * seat_bytes;
         let kind = match bytes[at] {
             0 => SeatKind::Human,
             1 => SeatKind::Computer,
@@ -175,9 +204,16 @@ pub fn decode(bytes: &[u8]) -> Result<Saved, SaveError> {
         if name.as_bytes().len() != len {
             return Err(SaveError::Field);
         }
-        *seat = SavedSeat { kind, name, bankroll: Money::cents(u32_at(bytes, at + 2 + NAME_LEN)) };
+        let bankroll = Money::cents(u32_at(bytes, at + 2 + NAME_LEN));
+        let tie_stake =
+            if seat_bytes == SEAT_BYTES { Money::cents(u32_at(bytes, at + SEAT_BYTES_1)) } else { Money::ZERO };
+        // A stake only a Sahara table keeps, in whole units as every stake is.
+        if tie_stake != Money::ZERO && (settings.preset != Preset::Sahara || !tie_stake.is_whole()) {
+            return Err(SaveError::Field);
+        }
+        *seat = SavedSeat { kind, name, bankroll, tie_stake };
     }
-    Ok(Saved { settings, seats, count: count as u8 })
+    Ok(Saved { settings, seats, count: count as u8, house })
 }
 
 #[cfg(test)]
@@ -191,12 +227,13 @@ mod tests {
         settings.computers = 1;
         settings.decks = 6;
         settings.lang = Lang::French;
-        let mut seats =
-            [SavedSeat { kind: SeatKind::Human, name: Name::EMPTY, bankroll: Money::ZERO }; MAX_SAVED_SEATS];
-        seats[0] = SavedSeat { kind: SeatKind::Human, name: Name::new(b"ADA"), bankroll: Money::cents(123_456) };
-        seats[1] = SavedSeat { kind: SeatKind::Human, name: Name::new(b"BOB 2"), bankroll: Money::units(9) };
-        seats[2] = SavedSeat { kind: SeatKind::Computer, name: Name::new(b"MARCEL"), bankroll: Money::MAX };
-        Saved { settings, seats, count: 3 }
+        let mut seats = [SavedSeat::BLANK; MAX_SAVED_SEATS];
+        let seat =
+            |kind, name: &[u8], bankroll| SavedSeat { kind, name: Name::new(name), bankroll, tie_stake: Money::ZERO };
+        seats[0] = seat(SeatKind::Human, b"ADA", Money::cents(123_456));
+        seats[1] = seat(SeatKind::Human, b"BOB 2", Money::units(9));
+        seats[2] = seat(SeatKind::Computer, b"MARCEL", Money::MAX);
+        Saved { settings, seats, count: 3, house: None }
     }
 
     #[test]
@@ -206,6 +243,54 @@ mod tests {
         let n = encode(&saved, &mut buf);
         assert_eq!(n, HEADER_BYTES + 3 * SEAT_BYTES + 2);
         assert_eq!(decode(&buf[..n]), Ok(saved));
+    }
+
+    /// A Loadstar bank and a Sahara tie stake come back as saved.
+    #[test]
+    fn the_house_bank_and_a_tie_stake_round_trip() {
+        let mut saved = sample();
+        saved.settings.preset = Preset::Loadstar;
+        saved.settings.computers = 0;
+        saved.settings.decks = 4;
+        saved.count = 2;
+        saved.seats[2] = SavedSeat::BLANK;
+        saved.house = Some(Money::units(999_900));
+        let mut buf = [0u8; MAX_BYTES];
+        let n = encode(&saved, &mut buf);
+        assert_eq!(decode(&buf[..n]), Ok(saved));
+        saved.settings.preset = Preset::Sahara;
+        saved.settings.decks = 8;
+        saved.seats[1].tie_stake = Money::units(25);
+        let n = encode(&saved, &mut buf);
+        assert_eq!(decode(&buf[..n]), Ok(saved));
+        // A tie stake at a table that has none is a field no game writes.
+        saved.settings.preset = Preset::Loadstar;
+        saved.settings.decks = 4;
+        let n = encode(&saved, &mut buf);
+        assert_eq!(decode(&buf[..n]), Err(SaveError::Field));
+    }
+
+    /// A save of the first format (before the house and the tie stake) still loads: a
+    /// fresh bank, nothing on the table.
+    #[test]
+    fn a_version_1_save_still_loads() {
+        let saved = sample();
+        let mut v1 = b"BAC1\x01".to_vec();
+        let s = &saved.settings;
+        v1.extend([s.lang as u8, u8::from(s.sound), s.columns, 4, s.decks, s.tie_pays, s.humans, s.computers]);
+        v1.push(saved.count);
+        for seat in &saved.seats[..3] {
+            v1.push(u8::from(seat.kind == SeatKind::Computer));
+            let mut name = [b' '; NAME_LEN];
+            name[..seat.name.as_bytes().len()].copy_from_slice(seat.name.as_bytes());
+            v1.extend(name);
+            v1.push(seat.name.as_bytes().len() as u8);
+            v1.extend(seat.bankroll.in_cents().to_le_bytes());
+        }
+        v1.extend(crc16(&v1).to_le_bytes());
+        assert_eq!(decode(&v1), Ok(saved));
+        v1[4] = 3;
+        assert_eq!(decode(&v1), Err(SaveError::Version(3)));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use bac_game::App;
 use bac_game::platform::{DiskError, Platform, Sound, key};
+use bac_game::text::Lang;
 use std::collections::{HashMap, VecDeque};
 
 /// Frames after which a run is a hang.
@@ -10,6 +11,9 @@ const MAX_FRAMES: u64 = 50_000_000;
 /// every screen leaves through them (STOP then Y quits, D answers a question). Random,
 /// because pauses that swallow keys could otherwise keep a fixed cycle out of phase.
 const WAY_OUT: [u8; 4] = [key::STOP, b'Y', key::STOP, b'D'];
+
+/// A player who reads the screen (see [`Stand::player`]).
+type Reader = dyn FnMut(&str, usize) -> String;
 
 struct Stand {
     cols: u8,
@@ -30,6 +34,10 @@ struct Stand {
     frames_seen: Vec<(usize, String)>,
     record_frames: bool,
     sounds: Vec<Sound>,
+    /// A player who reads the screen: when the script is used up, it gets the screen and
+    /// the coups settled so far and answers with more keys (as [`keys`] reads them); an
+    /// empty answer lets the way-out keys end the game.
+    player: Option<Box<Reader>>,
 }
 
 impl Stand {
@@ -50,6 +58,7 @@ impl Stand {
             frames_seen: Vec::new(),
             record_frames: false,
             sounds: Vec::new(),
+            player: None,
         }
     }
 
@@ -103,6 +112,12 @@ impl Platform for Stand {
         if self.record_screens {
             self.screens.push(self.screen());
         }
+        if self.keys.is_empty() {
+            let (screen, settled) = (self.screen(), self.settles.len());
+            if let Some(player) = self.player.as_mut() {
+                self.keys.extend(keys(&player(&screen, settled)));
+            }
+        }
         if let Some(k) = self.keys.pop_front() {
             return Some(k);
         }
@@ -154,8 +169,8 @@ impl Platform for Stand {
         self.files.insert(to.to_vec(), data);
         Ok(())
     }
-    fn open_help(&mut self) -> Result<(), DiskError> {
-        let text = self.files.get(&b"BAC HELP"[..]).ok_or(DiskError::NotFound)?.clone();
+    fn open_help(&mut self, lang: Lang) -> Result<(), DiskError> {
+        let text = self.files.get(bac_game::help::file_name(lang)).ok_or(DiskError::NotFound)?.clone();
         self.help = Some((text, 0));
         Ok(())
     }
@@ -425,7 +440,7 @@ fn a_hundred_thousand_random_keys_never_hang_or_lose_money() {
     // A fixed xorshift so the run is the same every time.
     let mut x = 0x1234_5678u32;
     // No Y, O or Q: those would quit, and the point is to stay in the game.
-    let alphabet = keys("PBTC12345678DSN {R}{R}{R}{S}{D}{U}{L}{G}{H}{F1}{F7}");
+    let alphabet = keys("PBTCAM0912345678DSN {R}{R}{R}{S}{D}{U}{L}{G}{H}{F1}{F7}");
     let script: Vec<u8> = (0..100_000)
         .map(|_| {
             x ^= x << 13;
@@ -441,4 +456,481 @@ fn a_hundred_thousand_random_keys_never_hang_or_lose_money() {
         assert_eq!(before, after, "money changed in coup {coup}");
     }
     assert!(stand.settles.len() > 100, "only {} coups in 100,000 keys", stand.settles.len());
+}
+
+/// The options keys for Chemin de fer with `humans` people (named DEE, EVA, FOX, GUS) and no
+/// computer.
+fn chemin_people(humans: usize) -> String {
+    let more = "{G}".repeat(humans - 1);
+    let names: String = ["DEE", "EVA", "FOX", "GUS"][..humans].iter().map(|n| format!("{n}{{R}}")).collect();
+    format!("{{R}}{{G}}{{D}}{{D}}{{D}}{more}{{D}}{{L}}{{R}}{names}")
+}
+
+/// The screen's row `y`, trimmed.
+fn row(screen: &str, y: usize) -> &str {
+    screen.lines().nth(y).unwrap_or("").trim()
+}
+
+/// A Chemin de fer game of people who read the screen: `bank` is what a banker types to
+/// stake, `punt` what a punter types, `asked` answers the questions of seed 004's matching
+/// (M or N to make up a deficit, C or R for an excess; empty: not expected). Draw-or-stand
+/// questions are answered S. Returns every screen seen, with the coups settled by then.
+fn chemin_session(
+    humans: usize,
+    coups: usize,
+    mut bank: impl FnMut() -> &'static str + 'static,
+    mut punt: impl FnMut() -> &'static str + 'static,
+    asked: &'static str,
+) -> Vec<(usize, String)> {
+    let mut stand = Stand::new(&keys(&chemin_people(humans)));
+    stand.record_frames = true;
+    stand.player = Some(Box::new(move |screen: &str, settled: usize| {
+        if settled >= coups {
+            return String::new();
+        }
+        let (m, m2) = (row(screen, 8), row(screen, 9));
+        let answer = if m.ends_with(": STAKE THE BANK") {
+            bank()
+        } else if m.ends_with(": BANCO OR BET") {
+            punt()
+        } else if m2.ends_with(": M:MAKE IT UP  N:NO") || m2.ends_with(": C:COVER IT  R:RETURN IT") {
+            assert!(!asked.is_empty(), "asked unexpectedly:\n{screen}");
+            asked
+        } else if m2 == "D: DRAW   S: STAND" {
+            "S"
+        } else {
+            " "
+        };
+        answer.to_string()
+    }));
+    let stand = run(stand);
+    assert!(stand.settles.len() >= coups, "{} coups:\n{}", stand.settles.len(), stand.screen());
+    for (coup, before, after) in &stand.settles {
+        assert_eq!(before, after, "money changed in coup {coup}");
+    }
+    stand.frames_seen
+}
+
+/// A row's cells in `range`, trimmed (by character: a suit is one cell).
+fn cells(row: &str, range: std::ops::Range<usize>) -> String {
+    row.chars().skip(range.start).take(range.len()).collect::<String>().trim().to_string()
+}
+
+/// The first screen showing `text` (anywhere), if any.
+fn first_with<'a>(frames: &'a [(usize, String)], text: &str) -> Option<&'a String> {
+    frames.iter().map(|(_, s)| s).find(|s| s.contains(text))
+}
+
+/// The banker's name on a screen: the seat row with the bank's mark (at 40 columns the
+/// name takes nine cells, the mark the tenth).
+fn banker_on(screen: &str) -> Option<String> {
+    screen.lines().skip(12).take(6).find(|r| r.chars().nth(9) == Some('*')).map(|r| r[..9].trim().to_string())
+}
+
+/// Seed 004: "If the total of the players' bets is less than that of the dealer, any player
+/// makes up the deficit." A punter who bets 1 against a bank of 25 is asked, and either
+/// makes up the 24 (then the Player hand's stake is the whole bank) or lets it go back to
+/// the banker at the deal; the screen says which.
+#[test]
+fn chemin_de_fer_a_deficit_is_made_up_or_goes_back_on_screen() {
+    let frames = chemin_session(2, 3, || "3B{R}", || "1P{R}", "M");
+    let asked = first_with(&frames, "THE BANK IS SHORT BY 24").expect("the deficit is shown");
+    assert!(row(asked, 9).ends_with(": M:MAKE IT UP  N:NO"), "{asked}");
+    assert!(!row(asked, 24).contains("BET"), "the betting keys while the bank is matched:\n{asked}");
+    let made = first_with(&frames, " MAKES UP 24").expect("the deficit made up is shown");
+    let punter = row(made, 8).split(' ').next().unwrap().to_string();
+    let seat = made.lines().skip(12).find(|r| r.starts_with(&punter)).unwrap();
+    assert_eq!(&cells(seat, 19..26), &"25", "the punter's stake after making up:\n{made}");
+    assert!(first_with(&frames, " GETS BACK ").is_none(), "nothing goes back once made up");
+
+    let frames = chemin_session(2, 3, || "3B{R}", || "1P{R}", "N");
+    let back = first_with(&frames, " GETS BACK 24").expect("the uncovered bank goes back, on screen");
+    let banker = banker_on(back).expect("a banker");
+    assert!(row(back, 9).starts_with(&format!("{banker} GETS BACK 24")), "{back}");
+}
+
+/// Seed 004: "If the total of the players' bets is more than that of the dealer, the dealer
+/// can make up the deficit or return the excess bets." A punter's 25 against a bank of 5:
+/// the banker covers the 20 (the bank is then 25) or the punter gets 20 back.
+#[test]
+fn chemin_de_fer_an_excess_is_covered_or_returned_on_screen() {
+    let frames = chemin_session(2, 3, || "2B{R}", || "3P{R}", "C");
+    let asked = first_with(&frames, "BETS EXCEED THE BANK BY 20").expect("the excess is shown");
+    let banker = banker_on(asked).expect("a banker");
+    assert!(row(asked, 9).starts_with(&format!("{banker}: C:COVER IT")), "the banker is asked:\n{asked}");
+    let covered = first_with(&frames, " COVERS 20").expect("the excess covered is shown");
+    let seat = covered.lines().skip(12).find(|r| r.starts_with(&banker)).unwrap();
+    assert_eq!(&cells(seat, 26..33), &"25", "the bank after covering:\n{covered}");
+    assert!(first_with(&frames, " GETS BACK ").is_none(), "nothing goes back once covered");
+
+    let frames = chemin_session(2, 3, || "2B{R}", || "3P{R}", "R");
+    let back = first_with(&frames, " GETS BACK 20").expect("the excess goes back, on screen");
+    assert_ne!(banker_on(back).as_deref(), Some(row(back, 9).split(' ').next().unwrap()), "{back}");
+}
+
+/// Seed 004: "If any player wants to match the entire stake he says 'Banco'. Then other
+/// players do not bet in this deal." With three people, the first punter bets 1 and the
+/// second calls Banco: the screen says so, and that the first punter's 1 goes back.
+#[test]
+fn chemin_de_fer_banco_is_called_and_the_other_bets_go_back_on_screen() {
+    // Alternate: the first punter asked in a round bets, the second calls Banco.
+    let mut t = 0u32;
+    let frames = chemin_session(
+        3,
+        2,
+        || "3B{R}",
+        move || {
+            t += 1;
+            if t % 2 == 1 { "1P{R}" } else { "B" }
+        },
+        "",
+    );
+    let banco = first_with(&frames, ": BANCO!").expect("Banco on screen");
+    let caller = row(banco, 8).split(':').next().unwrap().to_string();
+    let back = first_with(&frames, " GETS BACK 1").expect("the other punter's stake goes back, on screen");
+    assert!(!row(back, 9).starts_with(&caller), "{back}");
+    let seat = banco.lines().skip(12).find(|r| r.starts_with(&caller)).unwrap();
+    assert_eq!(&cells(seat, 19..26), &"25", "Banco stakes the whole bank:\n{banco}");
+}
+
+/// Seed 004: "If the 'dealer' has won he retains the deal, otherwise it passes on to the
+/// next player." The banker's mark after each coup: moved when the Player hand won, kept
+/// otherwise. The question on 5 goes to the Player hand's holder (a punter, never the
+/// banker), the bank's questions to the banker; and while the cards for the bank are turned
+/// the mark stays hidden until every seat's card is up.
+#[test]
+fn chemin_de_fer_the_bank_passes_when_it_loses_and_questions_reach_their_hands() {
+    let frames = chemin_session(2, 12, || "3B{R}", || "1P{R}", "M");
+    let mut checked = [0; 2];
+    for coup in 1..=12 {
+        let last_before = frames.iter().rev().find(|(n, s)| *n == coup - 1 && banker_on(s).is_some());
+        let settled = frames.iter().find(|(n, _)| *n == coup);
+        let (Some((_, before)), Some((_, after))) = (last_before, settled) else { continue };
+        let result = row(after, 9);
+        let (was, is) = (banker_on(before).unwrap(), banker_on(after).unwrap());
+        if result.starts_with("PLAYER WINS") {
+            assert_ne!(was, is, "a losing bank passes:\n{after}");
+            checked[0] += 1;
+        } else {
+            assert_eq!(was, is, "a bank that did not lose stays ({result}):\n{after}");
+            checked[1] += 1;
+        }
+    }
+    assert!(checked[0] > 0 && checked[1] > 0, "coups where the bank lost and did not: {checked:?}");
+    let mut asked = [0; 2];
+    for (_, screen) in &frames {
+        let m = row(screen, 8);
+        let Some(banker) = banker_on(screen) else { continue };
+        if m.ends_with(": YOU HAVE 5") {
+            assert!(!m.starts_with(&banker), "the question on 5 goes to the punter:\n{screen}");
+            asked[0] += 1;
+        } else if m.contains(": BANK HAS ") {
+            assert!(m.starts_with(&format!("{banker}:")), "the bank's question goes to the banker:\n{screen}");
+            asked[1] += 1;
+        }
+    }
+    assert!(asked[0] > 0 && asked[1] > 0, "questions on 5 and to the bank: {asked:?}");
+    for (_, screen) in frames.iter().filter(|(_, s)| row(s, 8) == "DRAWING FOR THE BANK") {
+        let seats: Vec<&str> = screen.lines().skip(12).take(2).collect();
+        let cards_up = seats.iter().filter(|r| !cells(r, 19..26).is_empty()).count();
+        if cards_up < 2 {
+            assert!(banker_on(screen).is_none(), "the bank's mark before every card is up:\n{screen}");
+        }
+    }
+    assert!(
+        frames.iter().any(|(_, s)| row(s, 8) == "DRAWING FOR THE BANK" && banker_on(s).is_some()),
+        "the mark shows once the cards are up"
+    );
+}
+
+/// A banker may give up the bank before the punters bet: the screen says so and the next
+/// seat holds the bank.
+#[test]
+fn chemin_de_fer_a_banker_gives_up_the_bank_on_screen() {
+    let mut first = true;
+    let bank = move || if std::mem::take(&mut first) { "P" } else { "3B{R}" };
+    let frames = chemin_session(2, 1, bank, || "1P{R}", "M");
+    let given = first_with(&frames, " GIVES UP THE BANK").expect("giving up on screen");
+    let who = row(given, 8).split(' ').next().unwrap().to_string();
+    let next = frames
+        .iter()
+        .map(|(_, s)| s)
+        .skip_while(|s| !s.contains(" GIVES UP THE BANK"))
+        .find(|s| row(s, 8).ends_with(": STAKE THE BANK"))
+        .expect("someone holds the bank next");
+    assert!(!row(next, 8).starts_with(&who), "{next}");
+}
+
+/// A sum of money as the screen shows it ("1,000,000", "99.50"), in cents.
+fn cents(text: &str) -> i64 {
+    let text: String = text.chars().filter(|&c| c != ',').collect();
+    let (units, cents) = text.split_once('.').unwrap_or((&text, "0"));
+    units.parse::<i64>().unwrap() * 100 + cents.parse::<i64>().unwrap()
+}
+
+/// The Loadstar house bank as the table's head shows it (row 1: "... BANK 1,000,000").
+fn house_shown(screen: &str) -> Option<i64> {
+    let head = screen.lines().nth(1)?;
+    let (_, bank) = head.rsplit_once("BANK ")?;
+    Some(cents(bank.trim()))
+}
+
+/// The chip keys that stake `units` on `spot` with the game's chips, largest first.
+fn chips_for(mut units: u32, spot: char) -> String {
+    let chips = [(10_000, '8'), (5_000, '7'), (1_000, '6'), (500, '5'), (100, '4'), (25, '3'), (5, '2'), (1, '1')];
+    let mut out = String::new();
+    for (chip, key) in chips {
+        if units >= chip {
+            out.push(key);
+            while units >= chip {
+                out.push(spot);
+                units -= chip;
+            }
+        }
+    }
+    out
+}
+
+/// Seed 003 and the original: you at 100,000 against a bank of 1,000,000. The bank shows
+/// over the table and moves by exactly the player's result each coup; the player's 5 is
+/// asked of the player (DEE); the bank's options are played, never asked; the bank comes
+/// back as it was left after a save and a continue.
+#[test]
+fn loadstar_shows_its_bank_moves_it_by_each_result_and_keeps_it_in_the_save() {
+    let mut stand = Stand::new(&keys("{R}{R}DEE{R}"));
+    stand.record_frames = true;
+    stand.player = Some(Box::new(|screen: &str, settled: usize| {
+        let answer = if settled >= 400 {
+            ""
+        } else if row(screen, 8).ends_with(": YOUR BETS") {
+            "4P{R}"
+        } else if row(screen, 9) == "D: DRAW   S: STAND" {
+            "S"
+        } else {
+            " "
+        };
+        answer.to_string()
+    }));
+    let stand = run(stand);
+    assert!(stand.settled_screens.len() >= 400, "{} coups", stand.settled_screens.len());
+    let mut bank = 100_000_000i64;
+    for screen in &stand.settled_screens[..400] {
+        let seat = screen.lines().nth(12).unwrap();
+        let result = cells(seat, 19..26);
+        let change = match result.chars().next() {
+            Some('+') => -cents(&result[1..]),
+            Some('-') => cents(&result[1..]),
+            Some('=') => 0,
+            _ => panic!("no result under PLAYER:\n{screen}"),
+        };
+        bank += change;
+        assert_eq!(house_shown(screen), Some(bank), "the bank after a {result} coup:\n{screen}");
+    }
+    let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
+    assert!(frames.iter().any(|s| row(s, 8) == "DEE: YOU HAVE 5"), "no question on 5 in 400 coups");
+    assert!(!frames.iter().any(|s| row(s, 8).contains(": BANK HAS ")), "the bank's options are asked");
+    // Seed 003's options (3 against a 9, 5 against a 4) came up and were played.
+    assert!(frames.iter().any(|s| row(s, 9) == "THE BANK DRAWS" || row(s, 9) == "THE BANK STANDS"));
+
+    let file = stand.files[&b"BAC SAVE"[..]].clone();
+    let saved = bac_game::save::decode(&file).unwrap();
+    let last = house_shown(stand.settled_screens.last().unwrap()).unwrap();
+    assert_eq!(saved.house.map(|h| i64::from(h.in_cents())), Some(last), "the bank in the save");
+    let mut again = Stand::new(&keys("{F1}"));
+    again.files.insert(b"BAC SAVE".to_vec(), file);
+    again.record_screens = true;
+    let again = run(again);
+    let table = again.screens.iter().find(|s| s.contains("BANKROLL")).expect("the table after continuing");
+    assert_eq!(house_shown(table), Some(last), "the bank after continuing:\n{table}");
+}
+
+/// The original's big moment: a player who wins the whole bank breaks it. From a saved
+/// game with a bank of 50, DEE stakes the whole bank each coup (a stake past it is refused
+/// with the bank's balance) until the Player hand wins: a screen says the bank is broken,
+/// and the table goes on with a fresh bank of 1,000,000.
+#[test]
+fn loadstar_a_player_breaks_the_bank_and_a_fresh_one_follows() {
+    let mut settings = bac_game::settings::Settings::new(40);
+    settings.normalise();
+    let mut seats = [bac_game::save::SavedSeat::BLANK; bac_game::save::MAX_SAVED_SEATS];
+    seats[0].name = bac_game::settings::Name::new(b"DEE");
+    seats[0].bankroll = bac_rules::Money::units(100_000);
+    let saved = bac_game::save::Saved { settings, seats, count: 1, house: Some(bac_rules::Money::units(50)) };
+    let mut buf = [0u8; bac_game::save::MAX_BYTES];
+    let n = bac_game::save::encode(&saved, &mut buf);
+    let mut stand = Stand::new(&keys("{F1}"));
+    stand.files.insert(b"BAC SAVE".to_vec(), buf[..n].to_vec());
+    stand.record_frames = true;
+    let (mut first, mut broke) = (true, false);
+    stand.player = Some(Box::new(move |screen: &str, settled: usize| {
+        if settled >= 40 {
+            return String::new();
+        }
+        if screen.contains("YOU BROKE THE BANK!") {
+            broke = true;
+            return " ".into();
+        }
+        if row(screen, 8).ends_with(": YOUR BETS") {
+            let bank = (house_shown(screen).unwrap() / 100) as u32;
+            // The first time one unit past the bank: that last chip is refused.
+            let stake = if broke { 1 } else { bank + u32::from(std::mem::take(&mut first)) };
+            return format!("{}{{R}}", chips_for(stake, 'P'));
+        }
+        if row(screen, 9) == "D: DRAW   S: STAND" { "S".into() } else { " ".into() }
+    }));
+    let stand = run(stand);
+    let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
+    assert!(frames.iter().any(|s| row(s, 9) == "THE BANK HOLDS ONLY 50"), "a stake past the bank is refused");
+    let broken = frames.iter().position(|s| s.contains("YOU BROKE THE BANK!")).expect("the bank broke in 40 coups");
+    assert!(frames[broken].contains("A FRESH BANK OF 1,000,000"), "{}", frames[broken]);
+    let before = frames[..broken].iter().rev().find(|s| house_shown(s).is_some()).unwrap();
+    assert_eq!(house_shown(before), Some(0), "the bank was empty:\n{before}");
+    let after = frames[broken..].iter().find(|s| house_shown(s).is_some()).unwrap();
+    assert_eq!(house_shown(after), Some(100_000_000), "a fresh bank:\n{after}");
+}
+
+/// Seed 002: "Ties are paid at 8:1 and the initial bet remains on the table for the next
+/// hand." DEE bets 1 on Tie until a tie: it pays +8 and the 1 stays under TIE on the next
+/// betting screen. Quitting there keeps it on the table in the save (not in the bankroll),
+/// and continuing puts it back under TIE.
+#[test]
+fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
+    let mut stand = Stand::new(&keys("{R}{G}{G}{G}{G}{R}DEE{R}"));
+    stand.record_frames = true;
+    stand.player = Some(Box::new(|screen: &str, settled: usize| {
+        let answer = if settled >= 200 {
+            ""
+        } else if row(screen, 24) == "PRESS A KEY FOR THE NEXT COUP" && row(screen, 9).starts_with("TIE") {
+            // Leave at once: STOP at the bets, then Y to quit (and save).
+            " {S}Y"
+        } else if row(screen, 8).ends_with(": YOUR BETS") {
+            "1T{R}"
+        } else {
+            " "
+        };
+        answer.to_string()
+    }));
+    let stand = run(stand);
+    let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
+    let tie = frames
+        .iter()
+        .position(|s| row(s, 9).starts_with("TIE") && row(s, 24) == "PRESS A KEY FOR THE NEXT COUP")
+        .expect("a tie in 200 coups");
+    let seat = frames[tie].lines().nth(12).unwrap();
+    assert_eq!(cells(seat, 33..40), "+8", "the tie pays 8 to 1:\n{}", frames[tie]);
+    let next = frames[tie..].iter().find(|s| row(s, 8).ends_with(": YOUR BETS")).expect("the next bets");
+    let seat = next.lines().nth(12).unwrap();
+    assert_eq!(cells(seat, 33..40), "1", "the tie stake stays on the table:\n{next}");
+    let shown_roll = cents(&cells(seat, 9..19));
+
+    let file = stand.files[&b"BAC SAVE"[..]].clone();
+    let saved = bac_game::save::decode(&file).unwrap();
+    assert_eq!(saved.seats[0].tie_stake, bac_rules::Money::units(1), "the stake in the save");
+    assert_eq!(i64::from(saved.seats[0].bankroll.in_cents()), shown_roll, "the bankroll without it");
+    let mut again = Stand::new(&keys("{F1}"));
+    again.files.insert(b"BAC SAVE".to_vec(), file);
+    again.record_screens = true;
+    let again = run(again);
+    let bets = again.screens.iter().find(|s| row(s, 8).ends_with(": YOUR BETS")).expect("the table after continuing");
+    let seat = bets.lines().nth(12).unwrap();
+    assert_eq!(cells(seat, 33..40), "1", "the tie stake back under TIE:\n{bets}");
+    assert_eq!(cents(&cells(seat, 9..19)), shown_roll, "{bets}");
+}
+
+/// A stake typed as a number (A): at Loadstar 100,000 in one go instead of ten 10K chips.
+/// An amount past the bank, past the bankroll, or (at Punto Banco) past the table limit is
+/// refused with a message saying which.
+#[test]
+fn a_typed_amount_is_staked_or_refused_with_a_message() {
+    let script = "{R}{R}DEE{R}A1000001{R}A100001{R}A100000{R}P";
+    let mut stand = Stand::new(&keys(script));
+    stand.record_screens = true;
+    let stand = run(stand);
+    let said = |text: &str| stand.screens.iter().any(|s| row(s, 9) == text);
+    assert!(said("THE BANK HOLDS ONLY 1,000,000"), "past the bank");
+    assert!(said("NOT ENOUGH MONEY"), "past the bankroll");
+    let typed = stand.screens.iter().find(|s| row(s, 10).ends_with("10K 100,000")).expect("the amount in hand");
+    assert!(!row(typed, 10).contains("A:SUM"), "{typed}");
+    let staked = stand
+        .screens
+        .iter()
+        .find(|s| s.lines().nth(12).is_some_and(|r| cells(r, 19..26) == "100,000"))
+        .expect("100,000 staked on PLAYER");
+    assert_eq!(cells(staked.lines().nth(12).unwrap(), 9..19), "0", "{staked}");
+
+    let mut stand = Stand::new(&keys("{R}{G}{G}{R}DEE{R}A20000{R}A0{R}"));
+    stand.record_screens = true;
+    let stand = run(stand);
+    assert!(stand.screens.iter().any(|s| row(s, 9) == "TABLE LIMIT IS 10,000"), "past the table limit");
+    assert!(stand.screens.iter().any(|s| row(s, 10).ends_with("A:SUM")), "no amount in hand after a refusal");
+}
+
+/// The help pages in both languages, as the original's dialogue was English and French:
+/// F7 on the title switches the game to French, and HELP then shows the disk's `BAC AIDE`.
+#[test]
+fn the_help_pages_come_in_english_and_in_french() {
+    let mut stand = Stand::new(&keys("{H}{S}{F7}{H}{S}"));
+    stand.files.insert(b"BAC HELP".to_vec(), include_bytes!("../../../disk/help.txt").to_vec());
+    stand.files.insert(b"BAC AIDE".to_vec(), include_bytes!("../../../disk/help.fr.txt").to_vec());
+    stand.record_screens = true;
+    let stand = run(stand);
+    let english = stand.screens.iter().position(|s| s.contains("BACCARAT FOR THE COMMODORE 128 - HELP"));
+    let french = stand.screens.iter().position(|s| s.contains("LE BACCARA POUR LE COMMODORE 128 - AIDE"));
+    let (english, french) = (english.expect("the English help"), french.expect("the French help"));
+    assert!(english < french);
+    assert!(stand.screens[french].contains("ESPACE: SUITE"), "{}", stand.screens[french]);
+    assert!(!stand.screens[french].contains("HELP"), "English on the French page:\n{}", stand.screens[french]);
+}
+
+/// Saves this version writes, with every field at odd values (huge bankrolls, a house bank
+/// of nothing or of everything, tie stakes at tables that keep them): each one loads and
+/// plays, or the game goes on without it; none crashes or hangs the game, and no coup
+/// changes the money at the table.
+#[test]
+fn any_save_this_version_writes_loads_or_is_set_aside_safely() {
+    use bac_game::save::{MAX_BYTES, SavedSeat, encode};
+    use bac_rules::{Money, Preset};
+    let amounts = [0, 1, 99, 100, 5_000_000, 99_999_900, u32::MAX / 2, u32::MAX - 95, u32::MAX];
+    let mut x = 0x9E37_79B9u32;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    let mut played = 0;
+    for round in 0..60 {
+        let mut settings = bac_game::settings::Settings::new(40);
+        settings.preset = Preset::ALL[round % Preset::ALL.len()];
+        settings.decks = settings.preset.customary_decks().0;
+        settings.humans = 1 + (next() % 2) as u8;
+        settings.normalise();
+        let mut seats = [SavedSeat::BLANK; bac_game::save::MAX_SAVED_SEATS];
+        let count = settings.humans + settings.computers;
+        for (i, seat) in seats.iter_mut().take(usize::from(count)).enumerate() {
+            seat.kind = if i < usize::from(settings.humans) {
+                bac_rules::SeatKind::Human
+            } else {
+                bac_rules::SeatKind::Computer
+            };
+            seat.name = bac_game::settings::Name::new(b"ODD");
+            seat.bankroll = Money::cents(amounts[next() as usize % amounts.len()]);
+            if settings.preset == Preset::Sahara {
+                seat.tie_stake = Money::units(amounts[next() as usize % amounts.len()] / 100);
+            }
+        }
+        let amount = Money::cents(amounts[next() as usize % amounts.len()]);
+        let house = (next() % 4 != 0).then_some(amount);
+        let saved = bac_game::save::Saved { settings, seats, count, house };
+        let mut buf = [0u8; MAX_BYTES];
+        let n = encode(&saved, &mut buf);
+        let mut stand = Stand::new(&keys(&"{F1}1P1T1B{R}S  ".repeat(3)));
+        stand.files.insert(b"BAC SAVE".to_vec(), buf[..n].to_vec());
+        let stand = run(stand);
+        for (coup, before, after) in &stand.settles {
+            assert_eq!(before, after, "round {round}: money changed in coup {coup}");
+        }
+        played += usize::from(!stand.settles.is_empty());
+    }
+    assert!(played > 20, "only {played} of 60 saves played a coup");
 }

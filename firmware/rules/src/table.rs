@@ -84,8 +84,8 @@ pub enum TableError {
     AboveMaximum(Money),
     /// More than the seat's bankroll.
     NotEnoughMoney(Money),
-    /// The bank could not pay every bet on the table if it lost.
-    BankCannotCover,
+    /// The bank could not pay every bet on the table if it lost; it holds this much.
+    BankCannotCover(Money),
     /// A sum would overflow.
     Overflow,
     /// Bets are closed while a coup is dealt.
@@ -191,6 +191,45 @@ impl Table {
         self.house
     }
 
+    /// Sets the house bank: one carried over from a saved game, or a fresh one after a
+    /// player broke it (the Loadstar original starts a new bank of 1,000,000). The only call
+    /// that changes the money at the table, so it is refused during a coup.
+    pub fn set_house(&mut self, house: Money) -> Result<(), TableError> {
+        if self.coup.is_some() {
+            return Err(TableError::CoupInProgress);
+        }
+        if self.seat_banked() {
+            return Err(TableError::WrongSide);
+        }
+        let others = self.total_money().checked_sub(self.house).ok_or(TableError::Overflow)?;
+        others.checked_add(house).filter(|&t| t < Money::MAX).ok_or(TableError::Overflow)?;
+        self.house = house;
+        Ok(())
+    }
+
+    /// The part of a seat's tie stake that stays on the table for the next coup (seed 002:
+    /// "the initial bet remains on the table for the next hand"); it cannot be taken back.
+    pub fn tie_stays(&self, seat: SeatId) -> Money {
+        self.seat(seat).map_or(Money::ZERO, |s| s.locked_tie)
+    }
+
+    /// Puts back a tie stake that stays (seed 002) on a seat of a new table: a saved game's,
+    /// or one carried from the last table. It comes from outside the table, like a bankroll
+    /// at [`Table::sit`].
+    pub fn restore_tie_stake(&mut self, seat: SeatId, stake: Money) -> Result<(), TableError> {
+        if self.coup.is_some() {
+            return Err(TableError::CoupInProgress);
+        }
+        if self.rules.pays.odds(Spot::Tie).is_none() {
+            return Err(TableError::SpotClosed(Spot::Tie));
+        }
+        self.total_money().checked_add(stake).filter(|&t| t < Money::MAX).ok_or(TableError::Overflow)?;
+        let s = self.seat_mut(seat)?;
+        s.stakes[Spot::Tie.index()] = s.stakes[Spot::Tie.index()].checked_add(stake).ok_or(TableError::Overflow)?;
+        s.locked_tie = s.locked_tie.checked_add(stake).ok_or(TableError::Overflow)?;
+        Ok(())
+    }
+
     /// Seats a player with the preset's starting bankroll, or `bankroll` if given (a saved
     /// game). Returns the seat number.
     pub fn sit(&mut self, kind: SeatKind, bankroll: Option<Money>) -> Result<SeatId, TableError> {
@@ -284,7 +323,7 @@ impl Table {
         if !self.seat_banked() {
             let exposure = self.exposure_with(seat, spot, new_stake).ok_or(TableError::Overflow)?;
             if exposure > self.house {
-                return Err(TableError::BankCannotCover);
+                return Err(TableError::BankCannotCover(self.house));
             }
         }
         let seat = self.seat_mut(seat)?;
@@ -449,6 +488,38 @@ impl Table {
         Ok(())
     }
 
+    /// Chemin de fer: what the punters have bet against the bank so far. Before the deal the
+    /// game compares it with [`Table::bank_stake`]: below it a punter may make up the deficit
+    /// with [`Table::place`], above it the banker may cover the excess with
+    /// [`Table::stake_bank`] (seed 004); whatever is left unmatched goes back at the deal.
+    pub fn punted(&self) -> Money {
+        let banker = self.bank.banker;
+        self.seat_ids()
+            .filter(|&id| Some(id) != banker)
+            .fold(Money::ZERO, |sum, id| sum.checked_add(self.stake(id, Spot::Player)).unwrap_or(Money::MAX))
+    }
+
+    /// Chemin de fer: the banker gives up the bank before the deal, as a banker may at any
+    /// table ("passer la main"). Every stake goes back and the bank passes on round the table
+    /// as when it loses (seed 004). Returns the new banker, who may be the same seat when no
+    /// other seat has money.
+    pub fn give_up_bank(&mut self, sink: &mut impl EventSink) -> Result<SeatId, TableError> {
+        if !self.seat_banked() {
+            return Err(TableError::NotChemDeFer);
+        }
+        if self.coup.is_some() {
+            return Err(TableError::CoupInProgress);
+        }
+        let banker = self.bank.banker.ok_or(TableError::NoBanker)?;
+        for id in 0..MAX_SEATS as SeatId {
+            self.return_stake(id, Spot::Player, Money::MAX, sink);
+        }
+        self.return_stake(banker, Spot::Banker, Money::MAX, sink);
+        self.bank.banco = None;
+        self.pass_bank(banker, sink);
+        self.bank.banker.ok_or(TableError::NoBanker)
+    }
+
     /// Moves up to `limit` of a seat's stake on `spot` back to its bankroll.
     fn return_stake(&mut self, seat: SeatId, spot: Spot, limit: Money, sink: &mut impl EventSink) -> Money {
         let Ok(s) = self.seat_mut(seat) else {
@@ -504,9 +575,10 @@ impl Table {
         best.map(|(id, _)| id)
     }
 
-    /// Chemin de fer: bets beyond the bank go back (last seats first), and the part of the
-    /// bank nobody covered goes back to the banker (seed 004: "the dealer can make up the
-    /// deficit or return the excess bets").
+    /// Chemin de fer: what is still unmatched at the deal goes back. Seed 004 lets a punter
+    /// make up a deficit and the banker cover an excess first ([`Table::punted`]); an excess
+    /// nobody covered is "returned" (last seats first), and the part of the bank no punter
+    /// made up goes back to the banker.
     fn match_bank(&mut self, sink: &mut impl EventSink) -> Result<(), TableError> {
         let banker = self.bank.banker.ok_or(TableError::NoBanker)?;
         let bank = self.bank_stake();

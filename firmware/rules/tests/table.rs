@@ -63,7 +63,10 @@ fn the_loadstar_house_must_cover_every_bet() {
     let rules = RuleSet { starting_bankroll: Money::units(2_000_000), ..RuleSet::preset(Preset::Loadstar) };
     let mut table = Table::new(rules, 3).unwrap();
     let seat = table.sit(SeatKind::Human, None).unwrap();
-    assert_eq!(table.place(seat, Spot::Player, Money::units(1_000_001)), Err(TableError::BankCannotCover));
+    assert_eq!(
+        table.place(seat, Spot::Player, Money::units(1_000_001)),
+        Err(TableError::BankCannotCover(Money::units(1_000_000)))
+    );
     table.place(seat, Spot::Player, Money::units(1_000_000)).unwrap();
     assert_eq!(table.place(seat, Spot::Tie, Money::units(1)), Err(TableError::SpotClosed(Spot::Tie)));
 }
@@ -346,4 +349,103 @@ fn random_calls_never_panic_and_never_lose_money() {
             }
         }
     }
+}
+
+/// Seed 004: "If the total of the players' bets is less than that of the dealer, any player
+/// makes up the deficit"; "the dealer can make up the deficit or return the excess bets".
+/// A punter adding the deficit, or the banker adding the excess, leaves nothing to return.
+#[test]
+fn a_deficit_made_up_or_an_excess_covered_leaves_nothing_to_return() {
+    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), 9).unwrap();
+    for _ in 0..3 {
+        table.sit(SeatKind::Human, None).unwrap();
+    }
+    let banker = table.draw_for_bank(&mut quiet()).unwrap();
+    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
+    table.stake_bank(Money::units(100), &mut quiet()).unwrap();
+    table.place(others[0], Spot::Player, Money::units(30)).unwrap();
+    assert_eq!(table.punted(), Money::units(30));
+    // The other punter makes up the 70 short.
+    table.place(others[1], Spot::Player, table.bank_stake().checked_sub(table.punted()).unwrap()).unwrap();
+    assert_eq!(table.punted(), Money::units(100));
+    let mut events = Vec::new();
+    table.deal(&mut |e| events.push(e)).unwrap();
+    assert!(!events.iter().any(|e| matches!(e, Event::Returned { .. })), "{events:?}");
+    assert_eq!(table.bank_stake(), Money::units(100));
+    while !matches!(table.step(&mut quiet()).unwrap(), TableStep::Settled(_)) {
+        let _ = table.answer(Decision::Stand, &mut quiet());
+    }
+    let banker = table.banker().unwrap();
+    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
+    table.stake_bank(Money::units(40), &mut quiet()).unwrap();
+    table.place(others[0], Spot::Player, Money::units(30)).unwrap();
+    table.place(others[1], Spot::Player, Money::units(30)).unwrap();
+    // The banker covers the 20 over the bank.
+    table.stake_bank(table.punted().checked_sub(table.bank_stake()).unwrap(), &mut quiet()).unwrap();
+    let mut events = Vec::new();
+    table.deal(&mut |e| events.push(e)).unwrap();
+    assert!(!events.iter().any(|e| matches!(e, Event::Returned { .. })), "{events:?}");
+    assert_eq!(table.bank_stake(), Money::units(60));
+}
+
+/// A banker may give up the bank before the deal: the stake goes back and the bank passes
+/// to the next seat round the table, as when it loses.
+#[test]
+fn a_banker_who_gives_up_the_bank_gets_the_stake_back_and_it_passes_on() {
+    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), 10).unwrap();
+    for _ in 0..3 {
+        table.sit(SeatKind::Human, None).unwrap();
+    }
+    let banker = table.draw_for_bank(&mut quiet()).unwrap();
+    let total = table.total_money();
+    let roll = table.bankroll(banker).unwrap();
+    table.stake_bank(Money::units(50), &mut quiet()).unwrap();
+    let mut events = Vec::new();
+    let next = table.give_up_bank(&mut |e| events.push(e)).unwrap();
+    assert_eq!(next, (banker + 1) % 3);
+    assert_eq!(table.banker(), Some(next));
+    assert_eq!(table.bankroll(banker), Some(roll));
+    assert!(events.contains(&Event::Returned { seat: banker, amount: Money::units(50) }));
+    assert!(events.contains(&Event::Banker { seat: next }));
+    assert_eq!(table.total_money(), total);
+    let mut punto = Table::new(RuleSet::preset(Preset::PuntoBanco), 10).unwrap();
+    assert_eq!(punto.give_up_bank(&mut quiet()), Err(TableError::NotChemDeFer));
+}
+
+/// A Loadstar bank carried over from a save, or a fresh one after it was broken: the house
+/// is what the game says, bets are checked against it, and nothing moves during a coup.
+#[test]
+fn the_house_bank_can_be_set_between_coups() {
+    let mut table = Table::new(RuleSet::preset(Preset::Loadstar), 11).unwrap();
+    let seat = table.sit(SeatKind::Human, None).unwrap();
+    table.set_house(Money::units(50)).unwrap();
+    assert_eq!(table.house(), Money::units(50));
+    assert_eq!(table.place(seat, Spot::Player, Money::units(51)), Err(TableError::BankCannotCover(Money::units(50))));
+    table.place(seat, Spot::Player, Money::units(50)).unwrap();
+    table.deal(&mut quiet()).unwrap();
+    assert_eq!(table.set_house(Money::units(1_000_000)), Err(TableError::CoupInProgress));
+    assert_eq!(table.set_house(Money::MAX), Err(TableError::CoupInProgress));
+    while !matches!(table.step(&mut quiet()).unwrap(), TableStep::Settled(_)) {
+        let _ = table.answer(Decision::Stand, &mut quiet());
+    }
+    assert!(table.set_house(Money::MAX).is_err(), "the money at the table would overflow");
+    let mut chemin = Table::new(RuleSet::preset(Preset::ChemDeFer), 11).unwrap();
+    assert_eq!(chemin.set_house(Money::units(5)), Err(TableError::WrongSide));
+}
+
+/// Seed 002's tie stake that stays can be put back on a new table (a saved game): it is
+/// on the Tie spot, cannot be cleared, and rides the next coup.
+#[test]
+fn a_tie_stake_that_stays_is_restored_and_cannot_be_taken_back() {
+    let mut table = Table::new(RuleSet::preset(Preset::Sahara), 12).unwrap();
+    let seat = table.sit(SeatKind::Human, Some(Money::units(100))).unwrap();
+    table.restore_tie_stake(seat, Money::units(5)).unwrap();
+    assert_eq!(table.stake(seat, Spot::Tie), Money::units(5));
+    assert_eq!(table.tie_stays(seat), Money::units(5));
+    table.clear(seat).unwrap();
+    assert_eq!(table.stake(seat, Spot::Tie), Money::units(5), "the stake stays");
+    assert_eq!(table.bankroll(seat), Some(Money::units(100)));
+    let mut punto = Table::new(RuleSet::preset(Preset::Loadstar), 12).unwrap();
+    let seat = punto.sit(SeatKind::Human, None).unwrap();
+    assert_eq!(punto.restore_tie_stake(seat, Money::units(5)), Err(TableError::SpotClosed(Spot::Tie)));
 }

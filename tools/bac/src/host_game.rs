@@ -12,14 +12,15 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bac_game::platform::{DiskError, Platform, Sound, key};
+use bac_game::text::Lang;
 use c128_emu::screenshot::VIC_PALETTE;
 use c128_emu::text::Cell;
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 
 use crate::terminal::{TerminalGuard, draw, is_quit};
 
-/// The help text the disk carries, for the help pages.
-const HELP: &[u8] = include_bytes!("../../../disk/help.txt");
+/// The help texts the disk carries, for the help pages: English, French.
+const HELP: [&[u8]; 2] = [include_bytes!("../../../disk/help.txt"), include_bytes!("../../../disk/help.fr.txt")];
 /// A PAL frame.
 const FRAME: Duration = Duration::from_millis(20);
 
@@ -72,7 +73,8 @@ pub struct Host {
     frames: u32,
     next_frame: Instant,
     save_dir: PathBuf,
-    help: Option<usize>,
+    /// The help text being read: its language and the next byte.
+    help: Option<(usize, usize)>,
     settles: Vec<(u32, u32)>,
 }
 
@@ -285,14 +287,14 @@ impl Platform for Host {
         std::fs::rename(from, to).map_err(io_error)
     }
 
-    fn open_help(&mut self) -> Result<(), DiskError> {
-        self.help = Some(0);
+    fn open_help(&mut self, lang: Lang) -> Result<(), DiskError> {
+        self.help = Some((lang as usize, 0));
         Ok(())
     }
 
     fn help_byte(&mut self) -> Option<u8> {
-        let at = self.help.as_mut()?;
-        let byte = HELP.get(*at).copied();
+        let (lang, at) = self.help.as_mut()?;
+        let byte = HELP[*lang].get(*at).copied();
         *at += 1;
         byte
     }

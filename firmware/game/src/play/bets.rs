@@ -23,38 +23,37 @@ impl<P: Platform> App<P> {
     pub(super) fn chemin_bets(&mut self, table: &mut Table) -> Bets {
         self.view.results = [[None; 3]; crate::save::MAX_SAVED_SEATS];
         if table.banker().is_none() {
-            self.say(ROW_MSG, Msg::DrawForBank, HIGHLIGHT);
-            let mut log = Log::new();
-            if table.draw_for_bank(&mut log).is_err() {
+            self.draw_for_bank(table);
+        }
+        let banker = loop {
+            let Some(banker) = table.banker() else {
                 return Bets::Leave(Leave::Options);
+            };
+            self.draw_head(table);
+            let name = self.seats.seats[usize::from(banker)].name;
+            let holds = self.t(Msg::HoldsBank);
+            self.message(ROW_MSG, &[name.as_bytes(), holds], HIGHLIGHT);
+            self.draw_seats(table, Some(banker));
+            if !self.is_human(banker) {
+                let roll = table.bankroll(banker).unwrap_or(Money::ZERO).whole_units();
+                let _ = table.stake_bank(Money::units((roll / 10).max(1).min(roll)), &mut Log::new());
+                self.pause(DEAL_FRAMES);
+                break banker;
             }
-            for event in log.events() {
-                if let Event::DrewForBank { seat, card } = *event {
-                    self.view.drew[usize::from(seat)] = Some(card);
-                    self.draw_seats(table, None);
-                    self.sound(Sound::Card);
+            match self.bet(table, banker, Role::Banker) {
+                Bets::Leave(l) => return Bets::Leave(l),
+                Bets::GiveUp => {
+                    let mut log = Log::new();
+                    let _ = table.give_up_bank(&mut log);
+                    let gives_up = self.t(Msg::GivesUpBank);
+                    self.message(ROW_MSG, &[name.as_bytes(), gives_up], HIGHLIGHT);
+                    draw::clear_rows(&mut self.p, ROW_MSG2, 1);
                     self.pause(DEAL_FRAMES);
+                    self.shoe_news(&log);
                 }
+                _ => break banker,
             }
-            self.view.drew = [None; crate::save::MAX_SAVED_SEATS];
-        }
-        let Some(banker) = table.banker() else {
-            return Bets::Leave(Leave::Options);
         };
-        self.draw_head(table);
-        let name = self.seats.seats[usize::from(banker)].name;
-        let holds = self.t(Msg::HoldsBank);
-        self.message(ROW_MSG, &[name.as_bytes(), holds], HIGHLIGHT);
-        self.draw_seats(table, Some(banker));
-        if self.is_human(banker) {
-            if let Bets::Leave(l) = self.bet(table, banker, Role::Banker) {
-                return Bets::Leave(l);
-            }
-        } else {
-            let roll = table.bankroll(banker).unwrap_or(Money::ZERO).whole_units();
-            let _ = table.stake_bank(Money::units((roll / 10).max(1).min(roll)), &mut Log::new());
-            self.pause(DEAL_FRAMES);
-        }
         let count = self.seats.count;
         for step in 1..count {
             let id = (banker + step) % count;
@@ -70,10 +69,109 @@ impl<P: Platform> App<P> {
                 self.computer_punts(table, id)
             };
             if banco {
-                break;
+                return Bets::Deal;
             }
         }
+        self.match_the_bank(table, banker);
         Bets::Deal
+    }
+
+    /// Seed 004: "The player who draws the highest card is the dealer". Each seat's card is
+    /// turned in turn; the banker's mark shows only once every card is up.
+    fn draw_for_bank(&mut self, table: &mut Table) {
+        self.say(ROW_MSG, Msg::DrawForBank, HIGHLIGHT);
+        let mut log = Log::new();
+        if table.draw_for_bank(&mut log).is_err() {
+            return;
+        }
+        self.view.drawing_for_bank = true;
+        for event in log.events() {
+            if let Event::DrewForBank { seat, card } = *event {
+                self.view.drew[usize::from(seat)] = Some(card);
+                self.draw_seats(table, None);
+                self.sound(Sound::Card);
+                self.pause(DEAL_FRAMES);
+            }
+        }
+        self.view.drawing_for_bank = false;
+        self.draw_seats(table, None);
+        self.pause(2 * DEAL_FRAMES);
+        self.view.drew = [None; crate::save::MAX_SAVED_SEATS];
+    }
+
+    /// Seed 004: "If the total of the players' bets is less than that of the dealer, any
+    /// player makes up the deficit. If the total of the players' bets is more than that of
+    /// the dealer, the dealer can make up the deficit or return the excess bets." People are
+    /// asked; a computer makes up a deficit, or covers an excess as banker, when it costs
+    /// no more than a quarter of its money. What nobody matches goes back at the deal (the
+    /// deal's log says who gets what back).
+    fn match_the_bank(&mut self, table: &mut Table, banker: SeatId) {
+        let (bank, punted) = (table.bank_stake(), table.punted());
+        if punted == Money::ZERO || bank == punted {
+            return;
+        }
+        if bank > punted {
+            let short = bank.saturating_sub(punted);
+            let count = self.seats.count;
+            for step in 1..count {
+                let id = (banker + step) % count;
+                if self.will_add(table, id, short, Msg::BankShort, Msg::MakeUpKeys, b'M', b'N')
+                    && table.place(id, Spot::Player, short).is_ok()
+                {
+                    self.announce(table, id, Msg::MakesUp, short);
+                    return;
+                }
+            }
+        } else {
+            let over = punted.saturating_sub(bank);
+            if self.will_add(table, banker, over, Msg::BetsOver, Msg::CoverKeys, b'C', b'R')
+                && table.stake_bank(over, &mut Log::new()).is_ok()
+            {
+                self.announce(table, banker, Msg::Covers, over);
+            }
+        }
+        draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+    }
+
+    /// Whether seat `id` puts `amount` more on the table: a person is asked (`yes` or `no`),
+    /// a computer says yes when `amount` is at most a quarter of its money. Nobody is asked
+    /// for more than they have.
+    #[allow(clippy::too_many_arguments, reason = "the two prompts and their keys are one question")]
+    fn will_add(&mut self, table: &Table, id: SeatId, amount: Money, why: Msg, keys: Msg, yes: u8, no: u8) -> bool {
+        let roll = table.bankroll(id).unwrap_or(Money::ZERO);
+        if roll < amount {
+            return false;
+        }
+        if !self.is_human(id) {
+            return amount <= roll.ratio(1, 4).unwrap_or(Money::ZERO);
+        }
+        let m = num::money(amount, self.settings.lang);
+        let why = self.t(why);
+        self.message(ROW_MSG, &[why, m.as_bytes()], HIGHLIGHT);
+        let name = self.seats.seats[usize::from(id)].name;
+        let keys = self.t(keys);
+        self.message(ROW_MSG2, &[name.as_bytes(), keys], HIGHLIGHT);
+        draw::clear_rows(&mut self.p, ROW_KEYS, 1);
+        self.draw_seats(table, Some(id));
+        loop {
+            match self.wait_key() {
+                k if k == yes => return true,
+                k if k == no || k == key::RETURN => return false,
+                _ => self.sound(Sound::Error),
+            }
+        }
+    }
+
+    /// Says that seat `id` put `amount` more on the table, and shows it.
+    fn announce(&mut self, table: &Table, id: SeatId, what: Msg, amount: Money) {
+        let name = self.seats.seats[usize::from(id)].name;
+        let what = self.t(what);
+        let m = num::money(amount, self.settings.lang);
+        self.message(ROW_MSG, &[name.as_bytes(), what, m.as_bytes()], HIGHLIGHT);
+        draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+        self.draw_seats(table, Some(id));
+        self.sound(Sound::Chip);
+        self.pause(DEAL_FRAMES);
     }
 
     /// A computer punter calls "Banco" on a bank it can easily cover, and otherwise bets a
@@ -81,19 +179,30 @@ impl<P: Platform> App<P> {
     pub(super) fn computer_punts(&mut self, table: &mut Table, id: SeatId) -> bool {
         let roll = table.bankroll(id).unwrap_or(Money::ZERO);
         let bank = table.bank_stake();
-        let name = self.seats.seats[usize::from(id)].name;
-        let banco = bank <= roll.ratio(1, 4).unwrap_or(Money::ZERO) && table.banco(id, &mut Log::new()).is_ok();
+        let mut log = Log::new();
+        let banco = bank <= roll.ratio(1, 4).unwrap_or(Money::ZERO) && table.banco(id, &mut log).is_ok();
         if banco {
-            let says = self.t(Msg::CallsBanco);
-            self.message(ROW_MSG2, &[name.as_bytes(), says], HIGHLIGHT);
-        } else {
-            let units = (roll.whole_units() / 10).max(1).min(bank.whole_units().max(1));
-            let _ = table.place(id, Spot::Player, Money::units(units));
+            self.banco_called(table, id, &log);
+            return true;
         }
+        let units = (roll.whole_units() / 10).max(1).min(bank.whole_units().max(1));
+        let _ = table.place(id, Spot::Player, Money::units(units));
         self.draw_seats(table, Some(id));
         self.sound(Sound::Chip);
         self.pause(DEAL_FRAMES);
-        banco
+        false
+    }
+
+    /// Shows a "Banco" and, one by one, the other punters' stakes it sent back.
+    fn banco_called(&mut self, table: &Table, id: SeatId, log: &Log) {
+        let name = self.seats.seats[usize::from(id)].name;
+        let says = self.t(Msg::CallsBanco);
+        self.message(ROW_MSG, &[name.as_bytes(), says], HIGHLIGHT);
+        draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+        self.draw_seats(table, Some(id));
+        self.sound(Sound::Chip);
+        self.pause(DEAL_FRAMES);
+        self.shoe_news(log);
     }
 
     pub(super) fn is_human(&self, id: SeatId) -> bool {
@@ -138,8 +247,11 @@ impl<P: Platform> App<P> {
             if seats_changed {
                 self.draw_seats(table, Some(id));
             }
-            let chip = Money::units(CHIPS[usize::from(self.view.chip)]);
+            let chip = self.view.typed.unwrap_or(Money::units(CHIPS[usize::from(self.view.chip)]));
             let k = self.wait_key();
+            if matches!(k, b'1'..=b'8' | key::RIGHT | key::LEFT) {
+                self.view.typed = None;
+            }
             let result = match (k, role) {
                 (k @ b'1'..=b'8', _) => {
                     self.view.chip = k - b'1';
@@ -156,18 +268,24 @@ impl<P: Platform> App<P> {
                     self.draw_chips();
                     Ok(())
                 }
+                (b'A', _) => {
+                    self.type_amount(table, id);
+                    continue;
+                }
                 (b'P', Role::House | Role::Punter) => table.place(id, Spot::Player, chip),
                 (b'B', Role::House) => table.place(id, Spot::Banker, chip),
                 (b'T' | b'E', Role::House) => table.place(id, Spot::Tie, chip),
                 (b'B', Role::Banker) => table.stake_bank(chip, &mut Log::new()),
                 (b'B', Role::Punter) => {
-                    let r = table.banco(id, &mut Log::new());
+                    let mut log = Log::new();
+                    let r = table.banco(id, &mut log);
                     if r.is_ok() {
-                        self.sound(Sound::Chip);
+                        self.banco_called(table, id, &log);
                         return Bets::Banco;
                     }
                     r
                 }
+                (b'P', Role::Banker) => return Bets::GiveUp,
                 (b'C', _) => table.clear(id),
                 (key::RETURN, Role::Banker) if table.bank_stake() == Money::ZERO => Err(TableError::NoBankStake),
                 (key::RETURN, _) => return Bets::Deal,
@@ -213,7 +331,7 @@ impl<P: Platform> App<P> {
             TableError::BelowMinimum(m) => (Msg::BelowMinimum, Some(m)),
             TableError::AboveMaximum(m) => (Msg::AboveMaximum, Some(m)),
             TableError::NotEnoughMoney(_) => (Msg::NotEnough, None),
-            TableError::BankCannotCover => (Msg::BankCannotCover, None),
+            TableError::BankCannotCover(house) => (Msg::BankHoldsOnly, Some(house)),
             TableError::BancoCalled => (Msg::BancoCalled, None),
             TableError::WrongSide => (Msg::WrongSide, None),
             TableError::NoBankStake => (Msg::StakeFirst, None),

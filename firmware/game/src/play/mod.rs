@@ -6,13 +6,15 @@
 //! between them ([`View`]); the three things done at the table each have a module:
 //! drawing it (`screen`), taking the bets (`bets`), dealing and settling the coup (`coup`).
 
+mod amount;
 mod bets;
 mod coup;
+mod house;
 mod screen;
 
 use bac_rules::{
-    Asker, Banking, BetResult, Builtin, Card, Decision, Event, EventSink, Money, Outcome, Question, SeatId, SeatKind,
-    ShoeNews, Side, Spot, Strategy, Table, TableError, TableStep, Winner, optimal,
+    Asker, Banking, BetResult, Builtin, Card, Decision, Event, EventSink, Money, Outcome, Preset, Question, SeatId,
+    SeatKind, ShoeNews, Side, Spot, Strategy, Table, TableError, TableStep, Winner, optimal,
 };
 
 use crate::app::{App, Leave};
@@ -117,8 +119,13 @@ pub struct View {
     results: [[Option<(Money, BetResult)>; 3]; crate::save::MAX_SAVED_SEATS],
     /// Cards drawn for the bank, shown beside the seats.
     drew: [Option<Card>; crate::save::MAX_SAVED_SEATS],
+    /// True while the cards for the bank are turned one by one: the table already knows the
+    /// banker, the players must not see it before the last card.
+    drawing_for_bank: bool,
     /// The chip in hand.
     chip: u8,
+    /// An amount typed in place of a chip (A at the bets), until a chip is chosen again.
+    typed: Option<Money>,
     /// Coups settled since the program started.
     coups: u16,
 }
@@ -130,7 +137,9 @@ impl View {
             history: History::new(),
             results: [[None; 3]; crate::save::MAX_SAVED_SEATS],
             drew: [None; crate::save::MAX_SAVED_SEATS],
+            drawing_for_bank: false,
             chip: 0,
+            typed: None,
             coups: 0,
         }
     }
@@ -158,6 +167,8 @@ enum Bets {
     Deal,
     /// A punter called "Banco": betting is closed.
     Banco,
+    /// Chemin de fer: the banker gives up the bank.
+    GiveUp,
     Leave(Leave),
 }
 
@@ -192,9 +203,11 @@ impl<P: Platform> App<P> {
                 break leave;
             }
             self.deal_coup(&mut table);
+            self.break_the_bank(&mut table);
         };
         // Stakes still on the table go back to their seats' bankrolls (keep_bankrolls
-        // counts them), so leaving never costs money.
+        // counts them), so leaving never costs money; a Sahara tie stake that stays is kept
+        // apart, in the save (seed 002).
         self.keep_bankrolls(&table);
         if leave == Leave::Options {
             self.table = Some(table);
@@ -206,20 +219,33 @@ impl<P: Platform> App<P> {
     fn new_table(&mut self) -> Option<Table> {
         let mut table = Table::new(self.settings.rules(), self.p.ticks() | 1).ok()?;
         for seat in &self.seats.seats[..usize::from(self.seats.count)] {
-            table.sit(seat.kind, Some(seat.bankroll)).ok()?;
+            let id = table.sit(seat.kind, Some(seat.bankroll)).ok()?;
+            if seat.tie_stake > Money::ZERO {
+                // Only a Sahara table takes it; elsewhere it waits in the seat (and the save)
+                // for the next Sahara table.
+                let _ = table.restore_tie_stake(id, seat.tie_stake);
+            }
         }
+        self.restore_house(&mut table);
         self.view = View::new();
         Some(table)
     }
 
-    /// Copies the table's bankrolls, with whatever is staked, back to the seats.
+    /// Copies the table's bankrolls, with whatever is staked, back to the seats; a tie stake
+    /// that stays (seed 002) is kept apart, as it cannot be taken back.
     fn keep_bankrolls(&mut self, table: &Table) {
+        let sahara = table.rules().preset == Preset::Sahara;
         for (id, seat) in self.seats.seats[..usize::from(self.seats.count)].iter_mut().enumerate() {
             let id = id as SeatId;
             let staked =
                 Spot::ALL.iter().fold(Money::ZERO, |sum, &spot| sum.checked_add(table.stake(id, spot)).unwrap_or(sum));
+            if sahara {
+                seat.tie_stake = table.tie_stays(id);
+            }
+            let staked = staked.saturating_sub(if sahara { seat.tie_stake } else { Money::ZERO });
             seat.bankroll = table.bankroll(id).unwrap_or(Money::ZERO).checked_add(staked).unwrap_or(Money::MAX);
         }
+        self.keep_house(table);
     }
 
     /// When no person has money left, everyone starts again with the table's stake (as the

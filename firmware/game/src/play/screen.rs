@@ -20,6 +20,7 @@ impl<P: Platform> App<P> {
     pub(super) fn draw_head(&mut self, table: &Table) {
         let cols = self.p.columns();
         draw::clear_rows(&mut self.p, ROW_HEAD, 2);
+        self.draw_house(table);
         let name = self.t(Msg::preset(table.rules().preset));
         let end = draw::text_reversed(&mut self.p, 0, ROW_HEAD, b" ", HIGHLIGHT);
         let end = draw::text_reversed(&mut self.p, end, ROW_HEAD, name, HIGHLIGHT);
@@ -86,7 +87,7 @@ impl<P: Platform> App<P> {
             } else {
                 draw::text(&mut self.p, x, y, name, ink);
             }
-            if chemin && table.banker() == Some(id) {
+            if chemin && table.banker() == Some(id) && !self.view.drawing_for_bank {
                 self.p.put(x + l.name_w, y, draw::screen_code(b'*'), HIGHLIGHT);
             }
             let roll = num::money(table.bankroll(id).unwrap_or(Money::ZERO), self.settings.lang);
@@ -137,15 +138,29 @@ impl<P: Platform> App<P> {
 
     pub(super) fn draw_chips(&mut self) {
         draw::clear_rows(&mut self.p, ROW_CHIPS, 1);
+        // The label, the chips' 26 cells, then a typed amount in hand or "A:" and the word
+        // for one. A long amount at 40 columns leaves out the label.
+        let typed = self.view.typed.map(|m| num::money(m, self.settings.lang));
+        let word = self.t(Msg::Amount);
+        let tail = typed.map_or(2 + word.len() as u8, |t| t.len());
         let label = self.t(Msg::Chip);
-        let mut x = self.p.columns().saturating_sub(label.len() as u8 + 26) / 2;
-        x = draw::text(&mut self.p, x, ROW_CHIPS, label, colour::LIGHT_GREY) + 1;
+        let cols = self.p.columns();
+        let label = if label.len() as u8 + 27 + tail > cols { b"".as_slice() } else { label };
+        let mut x = cols.saturating_sub(label.len() as u8 + 27 + tail) / 2;
+        x = draw::text(&mut self.p, x, ROW_CHIPS, label, colour::LIGHT_GREY) + u8::from(!label.is_empty());
         for (i, chip) in CHIP_LABELS.iter().enumerate() {
-            x = if i as u8 == self.view.chip {
+            x = if i as u8 == self.view.chip && typed.is_none() {
                 draw::text_reversed(&mut self.p, x, ROW_CHIPS, chip, HIGHLIGHT)
             } else {
                 draw::text(&mut self.p, x, ROW_CHIPS, chip, INK)
             } + 1;
         }
+        match typed {
+            Some(t) => draw::text_reversed(&mut self.p, x, ROW_CHIPS, t.as_bytes(), HIGHLIGHT),
+            None => {
+                x = draw::text(&mut self.p, x, ROW_CHIPS, b"A:", colour::LIGHT_GREY);
+                draw::text(&mut self.p, x, ROW_CHIPS, word, colour::LIGHT_GREY)
+            }
+        };
     }
 }
