@@ -76,6 +76,8 @@ pub struct Host {
     /// The help text being read: its language and the next byte.
     help: Option<(usize, usize)>,
     settles: Vec<(u32, u32)>,
+    /// The screen when a script's keys ran out, before the way out.
+    after_script: Option<String>,
 }
 
 impl Host {
@@ -92,6 +94,7 @@ impl Host {
             save_dir,
             help: None,
             settles: Vec::new(),
+            after_script: None,
         }
     }
 
@@ -214,6 +217,9 @@ impl Platform for Host {
                 self.queue.pop_front()
             }
             Keys::Script(script, typed) => script.pop_front().or_else(|| {
+                if *typed == 0 {
+                    self.after_script = Some(self.text());
+                }
                 if *typed == WAY_OUT_KEYS {
                     // The game has no way to be stopped from outside: unwinding out of it,
                     // without the panic hook's message, is caught in `play_script`.
@@ -338,7 +344,8 @@ pub fn play(columns: Option<u8>, save_dir: &Path) -> Result<()> {
 }
 
 /// Plays a script of keys (as `bac run --keys` spells them) without a terminal and returns
-/// the last screen's text; the way out (STOP, Y) follows the script.
+/// the text of the screen the script led to and, after the way out that follows it
+/// ([`way_out`]), of the last screen.
 pub fn play_script(columns: u8, script: &str, save_dir: &Path) -> Result<String> {
     let mut keys = VecDeque::new();
     for event in c128_emu::keys::parse_keys(script).map_err(|e| anyhow::anyhow!("--keys: {e}"))? {
@@ -362,7 +369,11 @@ pub fn play_script(columns: u8, script: &str, save_dir: &Path) -> Result<String>
     if let Some((before, after)) = app.p.settles.iter().find(|(b, a)| b != a) {
         bail!("money changed in a coup: {before} cents before, {after} after");
     }
-    Ok(app.p.text())
+    let last = app.p.text();
+    Ok(match app.p.after_script.take() {
+        Some(screen) => format!("{screen}\n--- then RUN/STOP and Y to BASIC ---\n{last}"),
+        None => last,
+    })
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ What the program wrote to a .d81 (the bankrolls the game saves when you quit) is
 back to the image.
 
 With --host you play the game's own code (bac-game) compiled for this machine instead, with
-its saves in --save-dir; --keys plays a key script that way and prints the last screen.")]
+its saves in --save-dir; --keys plays a key script that way and prints the screen it led to, then the last one.")]
 pub struct PlayArgs {
     /// A .prg or .d81 to run in the built-in C128.
     file: Option<std::path::PathBuf>,
@@ -32,7 +32,7 @@ pub struct PlayArgs {
     #[arg(long, conflicts_with = "file")]
     host: bool,
     /// With --host: play these keys (as `bac run --keys` spells them) with no terminal,
-    /// then print the last screen.
+    /// then print the screen they led to and the last one.
     #[arg(long, requires = "host")]
     keys: Option<String>,
     /// With --host: where saved bankrolls live (default: $XDG_DATA_HOME/bac128).
