@@ -50,8 +50,7 @@ fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
 }
 
 fn sim_rate(hands: u64, threads: usize) -> Result<f64> {
-    let config =
-        SimConfig { rules: RuleSet::preset(Preset::PuntoBanco), hands, seed: 1, threads, strategy: Builtin::Casino };
+    let config = SimConfig::new(RuleSet::preset(Preset::PuntoBanco), hands, 1, threads, Builtin::Casino);
     let start = Instant::now();
     simulate(&config, &AtomicU64::new(0))?;
     Ok(hands as f64 / start.elapsed().as_secs_f64())

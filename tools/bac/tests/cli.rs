@@ -63,6 +63,18 @@ fn analyze_side_bets_shoe_and_eor_in_json() {
 }
 
 #[test]
+fn sim_settles_side_bets_and_plays_a_count() {
+    let v = json(&["sim", "--hands", "300000", "--side-bets=dragon-7,big", "--count", "dragon-7", "--json"]);
+    assert_eq!(v["side"].as_object().unwrap().len(), 2);
+    assert!(v["side"]["big"]["edge_ci95"].as_f64().unwrap() > 0.0);
+    let count = &v["count"];
+    assert_eq!(count["bet"], "dragon-7");
+    let frequency = count["bet_frequency"].as_f64().unwrap();
+    assert!(frequency > 0.0 && frequency < 0.5, "{frequency}");
+    assert!(count["shoes"].as_u64().unwrap() > 3000);
+}
+
+#[test]
 fn bad_shoes_and_bet_names_exit_with_2() {
     let cases: &[(&[&str], &str)] = &[
         (&["analyze", "--decks", "1", "--shoe", "remove K K K K K"], "`K` is taken out more often"),
@@ -72,6 +84,8 @@ fn bad_shoes_and_bet_names_exit_with_2() {
         (&["analyze", "--decks", "2", "--shoe", "9 8 8 8 8 8 8 8 8 32"], "value A"),
         (&["analyze", "--side-bets=dragon-9"], "no bet is called `dragon-9`"),
         (&["analyze", "--decks", "9"], "--decks"),
+        (&["sim", "--side-bets=dragon-9"], "no bet is called `dragon-9`"),
+        (&["sim", "--count", "hi-lo"], "no counting system is called `hi-lo`"),
     ];
     for (args, mentions) in cases {
         let out = bac(args);

@@ -7,8 +7,10 @@
 
 pub mod analysis;
 pub mod composition;
+pub mod count;
 pub mod edge;
 pub mod exact;
+pub mod fast_shoe;
 pub mod outcomes;
 pub mod play;
 pub mod side;

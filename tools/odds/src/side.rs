@@ -7,6 +7,7 @@
 
 use crate::composition::PairMoments;
 use crate::outcomes::{Ending, Outcomes};
+use bac_rules::Card;
 
 /// A pay: `win` for every `per` staked; `0:1` is a push (the stake comes back).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -299,4 +300,98 @@ pub fn side_bets(outcomes: &Outcomes, pairs: &PairMoments, suited: &PairMoments)
         bet("tiger-tie", &TIGER_TIE, &[p(&|e| e.tie() && e.player == 6)]),
         bet("tiger-pair", &TIGER_PAIR, &[2.0 * (pairs.one - pairs.both), pairs.both - pairs.twin, pairs.twin]),
     ]
+}
+
+/// Which line of a bet one dealt coup pays, if any: the same events as [`side_bets`],
+/// decided card by card (the simulator's settlement, and a second reading of each table).
+pub type Settle = fn(&Ending, &[Card; 4]) -> Option<usize>;
+
+fn pair(a: Card, b: Card) -> bool {
+    a.rank() == b.rank()
+}
+
+fn perfect(a: Card, b: Card) -> bool {
+    a == b
+}
+
+/// The settlement of the bet named `key` (one of [`NAMES`]); the four cards are the
+/// first four dealt: player, bank, player, bank.
+pub fn settlement(key: &str) -> Option<Settle> {
+    let settle: Settle = match key {
+        "player-pair" => |_, c| pair(c[0], c[2]).then_some(0),
+        "banker-pair" => |_, c| pair(c[1], c[3]).then_some(0),
+        "either-pair" => |_, c| (pair(c[0], c[2]) || pair(c[1], c[3])).then_some(0),
+        "perfect-pair" => |_, c| (perfect(c[0], c[2]) || perfect(c[1], c[3])).then_some(0),
+        "dragon-7" => |e, _| dragon_7(e).then_some(0),
+        "panda-8" => |e, _| panda_8(e).then_some(0),
+        "ez-banker" => |e, _| {
+            if dragon_7(e) {
+                Some(1)
+            } else if e.banker_wins() {
+                Some(0)
+            } else {
+                e.tie().then_some(2)
+            }
+        },
+        "ez-player" => |e, _| {
+            if e.player_wins() { Some(0) } else { e.tie().then_some(1) }
+        },
+        "dragon-bonus-player" => |e, _| dragon_bonus_line(Side::Player, e),
+        "dragon-bonus-banker" => |e, _| dragon_bonus_line(Side::Banker, e),
+        "big" => |e, _| (e.cards() > 4).then_some(0),
+        "small" => |e, _| (e.cards() == 4).then_some(0),
+        "tiger" => |e, _| {
+            if banker_six(e, 2) { Some(0) } else { banker_six(e, 3).then_some(1) }
+        },
+        "small-tiger" => |e, _| banker_six(e, 2).then_some(0),
+        "big-tiger" => |e, _| banker_six(e, 3).then_some(0),
+        "tiger-tie" => |e, _| (e.tie() && e.player == 6).then_some(0),
+        "tiger-pair" => |_, c| match (pair(c[0], c[2]), pair(c[1], c[3])) {
+            (true, true) if c[0].rank() == c[1].rank() => Some(2),
+            (true, true) => Some(1),
+            (true, false) | (false, true) => Some(0),
+            (false, false) => None,
+        },
+        _ => return None,
+    };
+    Some(settle)
+}
+
+fn dragon_bonus_line(side: Side, e: &Ending) -> Option<usize> {
+    if side.natural(e) && side.wins(e) {
+        Some(0)
+    } else if e.natural && e.tie() {
+        Some(1)
+    } else if side.wins(e) && side.margin(e) >= 4 {
+        Some(2 + usize::from(9 - side.margin(e)))
+    } else {
+        None
+    }
+}
+
+/// The pay table of the bet named `key`.
+pub fn table(key: &str) -> Option<&'static PayTable> {
+    Some(match key {
+        "player-pair" | "banker-pair" => &PAIR_11,
+        "either-pair" => &EITHER_PAIR_5,
+        "perfect-pair" => &PERFECT_PAIR_25,
+        "dragon-7" => &DRAGON_7_40,
+        "panda-8" => &PANDA_8_25,
+        "ez-banker" => &EZ_BANKER,
+        "ez-player" => &EZ_PLAYER,
+        "dragon-bonus-player" | "dragon-bonus-banker" => &DRAGON_BONUS,
+        "big" => &BIG,
+        "small" => &SMALL,
+        "tiger" => &TIGER,
+        "small-tiger" => &SMALL_TIGER,
+        "big-tiger" => &BIG_TIGER,
+        "tiger-tie" => &TIGER_TIE,
+        "tiger-pair" => &TIGER_PAIR,
+        _ => return None,
+    })
+}
+
+/// The bettor's result per unit staked when line `line` pays (`None`: the stake is lost).
+pub fn payoff(table: &PayTable, line: Option<usize>) -> f64 {
+    line.map_or(-1.0, |i| table.pays[i].1.ratio())
 }
