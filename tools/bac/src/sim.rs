@@ -40,6 +40,10 @@ pub struct SimArgs {
     /// count) or big-tiger (Eliot Jacobson's).
     #[arg(long, value_name = "SYSTEM")]
     count: Option<String>,
+    /// Deal every coup from a fresh shuffle of this shoe instead of playing whole shoes
+    /// (the same syntax as `bac analyze --shoe`): the simulation of what `analyze` computes.
+    #[arg(long, value_name = "SHOE")]
+    shoe: Option<String>,
 }
 
 fn count_system(name: Option<&str>) -> Result<Option<&'static CountSystem>> {
@@ -60,7 +64,15 @@ pub fn run(args: SimArgs) -> Result<()> {
     let rules = args.rules.rule_set()?;
     let (name, strategy) = args.rules.strategy(&rules);
     let threads = args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
-    let config = SimConfig { side_bets, count, ..SimConfig::new(rules, args.hands, args.seed, threads, strategy) };
+    if args.shoe.is_some() && count.is_some() {
+        return bad_input("--count plays whole shoes and --shoe deals every coup from one composition: give one");
+    }
+    let shoe = match &args.shoe {
+        Some(text) => Some(crate::analyze::shoe(rules.decks, Some(text))?),
+        None => None,
+    };
+    let config =
+        SimConfig { side_bets, count, shoe, ..SimConfig::new(rules, args.hands, args.seed, threads, strategy) };
     let progress = AtomicU64::new(0);
     let bar = ProgressBar::new(args.hands);
     bar.set_style(
@@ -78,7 +90,13 @@ pub fn run(args: SimArgs) -> Result<()> {
     })??;
     let seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let report = Report { config: &config, counts: &counts, seconds, strategy: strategy_label(name) };
+    let report = Report {
+        config: &config,
+        counts: &counts,
+        seconds,
+        strategy: strategy_label(name),
+        shoe: args.shoe.as_deref(),
+    };
     if args.json {
         println!("{}", report.to_json())
     } else {
@@ -92,6 +110,7 @@ struct Report<'a> {
     counts: &'a Counts,
     seconds: f64,
     strategy: &'static str,
+    shoe: Option<&'a str>,
 }
 
 impl Report<'_> {
@@ -118,6 +137,7 @@ impl Report<'_> {
             "rules": rules.preset.name(),
             "decks": rules.decks,
             "strategy": self.strategy,
+            "shoe": self.shoe,
             "hands": c.hands,
             "seed": self.config.seed,
             "threads": self.config.threads,
@@ -184,6 +204,9 @@ impl Report<'_> {
             c.hands,
             self.config.seed
         );
+        if let Some(shoe) = self.shoe {
+            println!("every coup from a fresh shuffle of: {shoe}");
+        }
         println!();
         for (name, count) in self.proportions() {
             let p = count as f64 / c.hands.max(1) as f64;

@@ -72,6 +72,12 @@ fn sim_settles_side_bets_and_plays_a_count() {
     let frequency = count["bet_frequency"].as_f64().unwrap();
     assert!(frequency > 0.0 && frequency < 0.5, "{frequency}");
     assert!(count["shoes"].as_u64().unwrap() > 3000);
+
+    let v = json(&["sim", "--hands", "200000", "--decks", "1", "--shoe", "remove 9 9 9 8 8 8", "--json"]);
+    assert_eq!(v["shoe"], "remove 9 9 9 8 8 8");
+    let exact = json(&["analyze", "--decks", "1", "--shoe", "remove 9 9 9 8 8 8", "--json"]);
+    let (sim, exact) = (v["natural"].as_f64().unwrap(), exact["natural"].as_f64().unwrap());
+    assert!((sim - exact).abs() < 5.0 * v["natural_ci95"].as_f64().unwrap() / 1.96, "{sim} against {exact}");
 }
 
 #[test]
@@ -86,6 +92,8 @@ fn bad_shoes_and_bet_names_exit_with_2() {
         (&["analyze", "--decks", "9"], "--decks"),
         (&["sim", "--side-bets=dragon-9"], "no bet is called `dragon-9`"),
         (&["sim", "--count", "hi-lo"], "no counting system is called `hi-lo`"),
+        (&["sim", "--shoe", "remove 5 5 X"], "`X` is not a card"),
+        (&["sim", "--shoe", "remove 5", "--count", "dragon-7"], "give one"),
     ];
     for (args, mentions) in cases {
         let out = bac(args);

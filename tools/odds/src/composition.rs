@@ -9,6 +9,8 @@
 //! bets need nothing more (see [`Composition::pair_moments`]). The main bets and the bets on
 //! finished hands depend only on point values, which are always known exactly.
 
+use bac_rules::{Card, Suit};
+use rand::{Rng, RngExt};
 use std::fmt;
 
 /// Ranks 1 (ace) to 13 (king); 10 to 13 count zero.
@@ -284,6 +286,33 @@ impl Composition {
         }
         let ratio = |x: f64, d: f64| if d == 0.0 { 0.0 } else { x / d };
         PairMoments { one: ratio(same2, two), both: ratio(same4 + cross, four), twin: ratio(same4, four) }
+    }
+}
+
+impl Composition {
+    /// One shoe this composition may be, drawn at random (each card of unknown suit or rank
+    /// equally likely any it could be), into `out`: what the simulator deals a coup from.
+    pub fn sample(&self, rng: &mut impl Rng, out: &mut Vec<Card>) {
+        const SUIT_OF: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
+        out.clear();
+        for group in &self.groups {
+            let start = out.len();
+            for l in &group.labels {
+                if let Some(card) = Card::new(l.rank, SUIT_OF[usize::from(l.suit)]) {
+                    out.extend(std::iter::repeat_n(card, l.count as usize));
+                }
+            }
+            // Keep a uniformly random `remaining` of the group: a partial Fisher–Yates.
+            let cards = &mut out[start..];
+            let keep = group.remaining as usize;
+            if keep < cards.len() {
+                for i in 0..keep {
+                    let j = rng.random_range(i..cards.len());
+                    cards.swap(i, j);
+                }
+                out.truncate(start + keep);
+            }
+        }
     }
 }
 

@@ -12,6 +12,7 @@
 //! in distribution; `deal_coup` with the real `Shoe` stays for the checks against the
 //! state machine.
 
+use crate::composition::Composition;
 use bac_rules::shoe::ShoeError;
 use bac_rules::{Burn, Card, EndOfShoe, Shoe};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -35,6 +36,8 @@ pub struct FastShoe {
     cut: Cut,
     fresh: bool,
     rng: Xoshiro256PlusPlus,
+    /// Deal every coup from a fresh shuffle of a given composition (`--shoe`).
+    composition: Option<Composition>,
 }
 
 /// A uniform integer in `0..n` (`n` at least 1) from the top of `word × n`, unbiased by
@@ -58,7 +61,37 @@ impl FastShoe {
         let shoe = Shoe::new(decks, policy, burn)?;
         let cards = (0..shoe.size()).map(Card::in_fresh_decks).collect();
         let rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        Ok(FastShoe { cards, dealt: 0, coup_start: 0, policy, burn, cut: Cut::InShoe, fresh: true, rng })
+        Ok(FastShoe {
+            cards,
+            dealt: 0,
+            coup_start: 0,
+            policy,
+            burn,
+            cut: Cut::InShoe,
+            fresh: true,
+            rng,
+            composition: None,
+        })
+    }
+
+    /// A shoe that deals every coup from a fresh shuffle of one shoe `composition` may be
+    /// (drawn anew each coup where it leaves suits or ranks unknown): the Monte-Carlo
+    /// counterpart of the exact analysis of that composition. No end-of-shoe policy, no
+    /// burn; the composition holds at least six cards.
+    pub fn of_composition(composition: Composition, seed: u64) -> FastShoe {
+        let mut shoe = FastShoe {
+            cards: Vec::new(),
+            dealt: 0,
+            coup_start: 0,
+            policy: EndOfShoe::ReshuffleAt { remaining: 0 },
+            burn: Burn::None,
+            cut: Cut::InShoe,
+            fresh: true,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            composition: Some(composition),
+        };
+        shoe.begin_coup();
+        shoe
     }
 
     /// Cards still to be dealt.
@@ -70,6 +103,12 @@ impl FastShoe {
     /// burns when the policy says, as `Shoe::begin_coup` does.
     #[inline]
     pub fn begin_coup(&mut self) {
+        if let Some(composition) = &self.composition {
+            composition.sample(&mut self.rng, &mut self.cards);
+            self.dealt = 0;
+            self.coup_start = 0;
+            return;
+        }
         let due = self.fresh
             || match (self.policy, self.cut) {
                 (EndOfShoe::ReshuffleAt { remaining }, _) => self.remaining() <= usize::from(remaining),

@@ -3,6 +3,7 @@
 //! exact figures. Side bets are settled coup by coup, and a counting system plays its bet
 //! only when its count says so.
 
+use crate::composition::Composition;
 use crate::count::CountSystem;
 use crate::edge::house_edge;
 use crate::exact::Odds;
@@ -30,12 +31,14 @@ pub struct SimConfig {
     pub side_bets: Vec<&'static str>,
     /// A counting system to play over whole shoes.
     pub count: Option<&'static CountSystem>,
+    /// Deal every coup from a fresh shuffle of this composition instead of whole shoes.
+    pub shoe: Option<Composition>,
 }
 
 impl SimConfig {
     /// Main bets only, no count.
     pub fn new(rules: RuleSet, hands: u64, seed: u64, threads: usize, strategy: Builtin) -> SimConfig {
-        SimConfig { rules, hands, seed, threads, strategy, side_bets: Vec::new(), count: None }
+        SimConfig { rules, hands, seed, threads, strategy, side_bets: Vec::new(), count: None, shoe: None }
     }
 }
 
@@ -410,7 +413,10 @@ fn play(config: &SimConfig, hands: u64, seed: u32, progress: &AtomicU64) -> Resu
     let rules = &config.rules;
     let tables = RuleTables::new(rules.draw);
     let shoe_seed = u64::from(seed) << 32 | u64::from(seed.rotate_left(16));
-    let mut shoe = FastShoe::new(rules.decks, rules.end_of_shoe, rules.burn, shoe_seed).map_err(SimError::Shoe)?;
+    let mut shoe = match &config.shoe {
+        Some(composition) => FastShoe::of_composition(composition.clone(), shoe_seed),
+        None => FastShoe::new(rules.decks, rules.end_of_shoe, rules.burn, shoe_seed).map_err(SimError::Shoe)?,
+    };
     let mut rng = Xorshift32::new(seed);
     let mut strategy = config.strategy;
     let mut counts = Counts { side: vec![[0; 8]; config.side_bets.len()], ..Counts::default() };

@@ -176,3 +176,29 @@ fn the_dragon_7_count_finds_its_published_advantage() {
     let flat = simulate(&all, &AtomicU64::new(0)).unwrap();
     assert!(flat.side_edge_interval(0, bac_odds::side::table("dragon-7").unwrap()).0 > 0.0);
 }
+
+/// `--shoe` in the simulator: every coup from a fresh shuffle of the composition, cards of
+/// unknown suit drawn anew each time, against the exact analysis of that composition.
+#[test]
+fn a_simulated_composition_agrees_with_its_exact_analysis() {
+    use bac_odds::analysis::analyze_shoe;
+    use bac_odds::composition::Composition;
+    use bac_odds::side::{NAMES, table};
+    let rules = RuleSet::preset(Preset::PuntoBanco).with_decks(2).unwrap();
+    let shoe = Composition::parse(2, "remove K K K Ks 5h 5 5 6 9s").unwrap();
+    let exact = analyze_shoe(rules.draw, &shoe, &Play::of(Builtin::Casino));
+    let config = SimConfig {
+        side_bets: NAMES.to_vec(),
+        shoe: Some(shoe),
+        ..SimConfig::new(rules, 2_000_000, 4, 2, Builtin::Casino)
+    };
+    let counts = simulate(&config, &AtomicU64::new(0)).unwrap();
+    let widen = 3.29 / 1.96;
+    let banker = counts.banker as f64 / counts.hands as f64;
+    assert!((banker - exact.odds.banker).abs() < widen * counts.proportion_interval(counts.banker));
+    for (i, name) in NAMES.iter().enumerate() {
+        let (edge, half) = counts.side_edge_interval(i, table(name).unwrap());
+        let exact_edge = exact.side.iter().find(|b| b.key == *name).unwrap().house_edge();
+        assert!((edge - exact_edge).abs() < widen * half, "{name}: {edge} ± {half} against {exact_edge}");
+    }
+}
