@@ -72,6 +72,8 @@ pub enum ShoeError {
     },
     /// A count vector of the wrong length.
     Length(usize),
+    /// A word in a count vector that is not a whole number.
+    NotACount(String),
     /// A count larger than the shoe holds.
     CountTooLarge {
         /// The value counted (`A`, `2`..`9`, `T`).
@@ -96,6 +98,9 @@ impl fmt::Display for ShoeError {
             ),
             ShoeError::TooMany { card, held } => {
                 write!(f, "`{card}` is taken out more often than the shoe holds it ({held})")
+            }
+            ShoeError::NotACount(word) => {
+                write!(f, "`{word}` is not a count: ten whole numbers, or `remove` and the cards taken out")
             }
             ShoeError::Length(n) => {
                 write!(f, "a count vector has 10 numbers (A, 2, ..., 9, then tens and faces), not {n}")
@@ -144,7 +149,7 @@ impl Composition {
                 }
                 let mut counts = [0u32; 10];
                 for (i, word) in words.iter().enumerate() {
-                    counts[i] = word.parse().map_err(|_| ShoeError::NotACard((*word).to_string()))?;
+                    counts[i] = word.parse().map_err(|_| ShoeError::NotACount((*word).to_string()))?;
                 }
                 Composition::from_counts(decks, counts)?
             }

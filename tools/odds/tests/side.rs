@@ -362,6 +362,7 @@ fn bad_shoes_are_refused_by_name() {
     assert_eq!(refuse("5 4 4 4 4 4 4 4 4 16"), ShoeError::CountTooLarge { value: "A", count: 5, held: 4 });
     assert_eq!(refuse("0 0 0 0 0 0 0 0 0 0"), ShoeError::TooFew(0));
     assert_eq!(refuse("1 1 1 0 0 0 0 0 0 0"), ShoeError::TooFew(3));
-    assert!(refuse("four 4 4 4 4 4 4 4 4 16").to_string().contains("`four`"));
+    assert_eq!(refuse("four 4 4 4 4 4 4 4 4 16"), ShoeError::NotACount("four".into()));
+    assert!(refuse("4 4 4 4 4 4 4 4 4 -1").to_string().contains("`-1` is not a count"));
     assert!(Composition::parse(8, "remove k 10H t q").is_ok());
 }
