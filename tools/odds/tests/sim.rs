@@ -202,3 +202,44 @@ fn a_simulated_composition_agrees_with_its_exact_analysis() {
         assert!((edge - exact_edge).abs() < widen * half, "{name}: {edge} ± {half} against {exact_edge}");
     }
 }
+
+/// The lazy shoe's end of shoe: with the cut card one card from the end of a single deck,
+/// the coup after it runs the shoe dry nearly every time, and the refill must leave the
+/// cards on the table out (no card twice in a coup); with a burn, a fresh shoe starts with
+/// the burned cards gone. Either way a shoe deals no more cards than it holds.
+#[test]
+fn the_lazy_shoe_refills_and_burns_as_the_rules_say() {
+    use bac_odds::fast_shoe::FastShoe;
+    use bac_odds::sim::{Dealer, RuleTables, deal_coup};
+    use bac_rules::{Burn, DrawRules, EndOfShoe, Xorshift32};
+    let tables = RuleTables::new(DrawRules::PuntoBanco);
+    let (mut rng, mut strategy) = (Xorshift32::new(9), Builtin::Casino);
+    let mut shoe = FastShoe::new(1, EndOfShoe::CutCard { from_end: 1 }, Burn::None, 2).unwrap();
+    let mut refills = 0;
+    for coup in 0..100_000 {
+        shoe.begin_coup();
+        let left = shoe.remaining();
+        let dealt = deal_coup(&tables, &mut shoe, &mut rng, &mut strategy);
+        let cards = &dealt.dealt[..usize::from(dealt.cards)];
+        for (i, card) in cards.iter().enumerate() {
+            assert!(!cards[..i].contains(card), "coup {coup}: {card:?} twice in {cards:?}");
+        }
+        // More cards dealt than were left: the shoe was refilled mid-coup.
+        refills += usize::from(usize::from(dealt.cards) > left);
+    }
+    assert!(refills > 1000, "the refill ran {refills} times");
+
+    let mut shoe = FastShoe::new(8, EndOfShoe::CutCard { from_end: 14 }, Burn::ByFirstCard, 3).unwrap();
+    let mut shoes = 0;
+    for _ in 0..100_000 {
+        let before = shoe.remaining();
+        shoe.begin_coup();
+        if shoe.remaining() > before || shoes == 0 {
+            shoes += 1;
+            let burned = 416 - shoe.remaining();
+            assert!((2..=11).contains(&burned), "a burn turns one card and discards 1 to 10: {burned}");
+        }
+        let _ = shoe.card(&mut rng);
+    }
+    assert!(shoes > 200, "{shoes} shoes");
+}
