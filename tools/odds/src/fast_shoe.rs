@@ -169,11 +169,12 @@ impl FastShoe {
         let wide = [self.rng.next_u64(), self.rng.next_u64(), self.rng.next_u64()];
         let words = wide.map(|w| [w as u32, (w >> 32) as u32]);
         let mut drawn = [Card::in_fresh_decks(0); 6];
+        let cards = &mut self.cards[..=top];
         for (k, slot) in drawn.iter_mut().enumerate() {
             let i = top - k;
-            let j = below(words[k / 2][k % 2], i as u32 + 1, &mut self.rng);
-            self.cards.swap(i, j);
-            *slot = self.cards[i];
+            let j = below(words[k / 2][k % 2], i as u32 + 1, &mut self.rng).min(i);
+            cards.swap(i, j);
+            *slot = cards[i];
         }
         Some(drawn)
     }
