@@ -187,13 +187,20 @@ fn side_json(bet: &SideBet) -> Value {
         "pays": pays,
         "loses": bet.loses(),
         "edge": bet.house_edge(),
+        "standard_deviation": bet.standard_deviation(),
     })
 }
 
 fn print_side(side: &[SideBet]) {
     for bet in side {
         println!();
-        println!("  {} ({}): house edge {:.4}%", bet.key, bet.table.name, bet.house_edge() * 100.0);
+        println!(
+            "  {} ({}): house edge {:.4}%, standard deviation {:.4}",
+            bet.key,
+            bet.table.name,
+            bet.house_edge() * 100.0,
+            bet.standard_deviation()
+        );
         println!("    source: {}", bet.table.source);
         for l in &bet.lines {
             println!("    {:<46} {:>7}  {:.10}", l.event, l.pays.to_string(), l.probability);

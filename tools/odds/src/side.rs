@@ -74,6 +74,14 @@ impl SideBet {
     pub fn house_edge(&self) -> f64 {
         -self.expectation()
     }
+
+    /// The standard deviation of the bettor's result per unit staked: what a counter's
+    /// bankroll and a casino's limits are set by.
+    pub fn standard_deviation(&self) -> f64 {
+        let mean = self.expectation();
+        let paying: f64 = self.lines.iter().map(|l| l.probability * (l.pays.ratio() - mean).powi(2)).sum();
+        (paying + self.loses() * (-1.0 - mean).powi(2)).sqrt()
+    }
 }
 
 /// A named pay table and the source it is quoted from.

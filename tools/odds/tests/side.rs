@@ -55,6 +55,12 @@ fn eight_decks_match_the_published_edges() {
         let p = line(&a.side, "dragon-bonus-player", i);
         assert!((p - figure).abs() < 5e-7, "dragon bonus line {i}: {p} against {figure}");
     }
+    // Standard deviations per unit: Dragon 7 6.0849 (Jacobson, "Card Counting the
+    // Dragon/Fortune 7 Baccarat Side Bet"), Big Tiger 6.519 (Jacobson, 2024).
+    let sd = |key: &str| a.side.iter().find(|b| b.key == key).unwrap().standard_deviation();
+    for (key, figure, places) in [("dragon-7", 6.0849, 5e-5), ("big-tiger", 6.519, 5e-4)] {
+        assert!((sd(key) - figure).abs() < places, "{key}: sd {} against {figure}", sd(key));
+    }
     // Big 4.35% and Small 5.27% are six-deck figures (Wizard of Odds' 4-5-6 table: four
     // cards 0.378925 with six decks, 0.378868 with eight).
     let six = analyze_shoe(DrawRules::PuntoBanco, &Composition::full(6), &casino());
