@@ -292,6 +292,9 @@ fn print_table(analysis: &Analysis) {
     );
     if let Some((text, cards)) = &analysis.shoe {
         println!("shoe: {text} ({cards} cards left)");
+        if analysis.equilibrium.is_some() {
+            println!("(the free choices follow the full shoe's solution, not one for this shoe)");
+        }
     }
     println!();
     println!("  banker wins   {:.10}", o.banker);
