@@ -167,7 +167,9 @@ pub const SMALL: PayTable = PayTable {
     source: "Big and Small as Playtech and Ezugi deal them (Wizard of Odds, Baccarat side bets)",
     pays: &[("four cards dealt", Pays { win: 3, per: 2 })],
 };
-const TIGER_SOURCE: &str = "EZ Baccarat Tiger bets (Galaxy Gaming), the pay tables on the layout";
+const TIGER_SOURCE: &str = "EZ Baccarat's Tiger bets as casinos deal them (no published analysis checked)";
+const SIX_SOURCE: &str =
+    "Macau's Small 6 / Big 6 (Macau Daily Times, 2024); Eliot Jacobson, advancedadvantageplay.com, 2024";
 /// Tiger: the bank wins with 6.
 pub const TIGER: PayTable = PayTable {
     name: "Tiger 12:1 / 20:1",
@@ -180,13 +182,13 @@ pub const TIGER: PayTable = PayTable {
 /// Small Tiger: the bank wins with a two-card 6.
 pub const SMALL_TIGER: PayTable = PayTable {
     name: "Small Tiger 22:1",
-    source: TIGER_SOURCE,
+    source: SIX_SOURCE,
     pays: &[("the bank wins with a two-card 6", Pays::to_one(22))],
 };
 /// Big Tiger: the bank wins with a three-card 6.
 pub const BIG_TIGER: PayTable = PayTable {
     name: "Big Tiger 50:1",
-    source: TIGER_SOURCE,
+    source: SIX_SOURCE,
     pays: &[("the bank wins with a three-card 6", Pays::to_one(50))],
 };
 /// Tiger Tie: a tie at 6.
