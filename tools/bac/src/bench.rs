@@ -19,7 +19,7 @@ use std::time::Instant;
 /// `bac bench` options.
 #[derive(Args, Debug)]
 #[command(after_help = "\
-Sections: host (exact odds, the solver, the simulator); emulator (emulated cycles per
+Sections: host (exact odds with and without the side bets, the solver, the simulator); emulator (emulated cycles per
 second); rust and cc65 (the same Punto Banco benchmark on the C128: the rules crate
 translated by `bac prg` from firmware/bench-prg, and the C port in emulator-tests/cc65
 built by cl65 -t c128 -Oirs; cycles per coup from first card to settlement over 1,000
@@ -50,8 +50,7 @@ fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
 }
 
 fn sim_rate(hands: u64, threads: usize) -> Result<f64> {
-    let config =
-        SimConfig { rules: RuleSet::preset(Preset::PuntoBanco), hands, seed: 1, threads, strategy: Builtin::Casino };
+    let config = SimConfig::new(RuleSet::preset(Preset::PuntoBanco), hands, 1, threads, Builtin::Casino);
     let start = Instant::now();
     simulate(&config, &AtomicU64::new(0))?;
     Ok(hands as f64 / start.elapsed().as_secs_f64())
@@ -63,12 +62,17 @@ fn host(hands: u64) -> Result<Value> {
     let analyze_8 = median_ms(21, || {
         std::hint::black_box(odds(DrawRules::PuntoBanco, 8, &casino));
     });
+    let full = bac_odds::composition::Composition::full(8);
+    let analyze_side_8 = median_ms(21, || {
+        std::hint::black_box(bac_odds::analysis::analyze_shoe(DrawRules::PuntoBanco, &full, &casino));
+    });
     let solve_8 = median_ms(11, || {
         std::hint::black_box(solve(DrawRules::ChemDeFer, 8));
     });
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     Ok(json!({
         "analyze_8_decks_ms": analyze_8,
+        "analyze_side_bets_8_decks_ms": analyze_side_8,
         "solve_chemin_de_fer_8_decks_ms": solve_8,
         "sim_hands_per_second_1_thread": sim_rate(hands, 1)?,
         "sim_hands_per_second_all_cores": sim_rate(hands, cores)?,
@@ -177,6 +181,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let h = &figures["host"];
     let f = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
     println!("exact odds, Punto Banco, 8 decks     {:8.2} ms (median of 21)", f(&h["analyze_8_decks_ms"]));
+    println!("  with all 17 side bets              {:8.2} ms (median of 21)", f(&h["analyze_side_bets_8_decks_ms"]));
     println!("equilibrium, Chemin de fer, 8 decks  {:8.2} ms (median of 11)", f(&h["solve_chemin_de_fer_8_decks_ms"]));
     println!(
         "simulator, 1 thread                  {:8.1} million coups/s",

@@ -1,6 +1,7 @@
 //! `bac`: the bac128 command line. Every subcommand is a thin layer over a library crate.
 
 mod analyze;
+mod bad_input;
 mod bench;
 mod disk_cmd;
 mod firmware;
@@ -64,7 +65,11 @@ fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             eprintln!("bac: {error:#}");
-            ExitCode::FAILURE
+            if error.downcast_ref::<bad_input::BadInput>().is_some() {
+                ExitCode::from(bad_input::EXIT_CODE)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

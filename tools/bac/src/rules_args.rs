@@ -1,6 +1,7 @@
 //! The options that pick a rule set, shared by `analyze`, `sim` and `play`.
 
-use anyhow::{Result, bail};
+use crate::bad_input::bad_input;
+use anyhow::Result;
 use bac_rules::{Builtin, DrawRules, Preset, RuleSet, optimal};
 use clap::{Args, ValueEnum};
 
@@ -67,12 +68,17 @@ impl RulesArgs {
     pub fn rule_set(&self) -> Result<RuleSet> {
         let mut rules = RuleSet::preset(self.rules.preset());
         if let Some(decks) = self.decks {
-            rules = rules.with_decks(decks).map_err(|e| anyhow::anyhow!("--decks {decks}: {e:?}"))?;
+            rules = match rules.with_decks(decks) {
+                Ok(rules) => rules,
+                Err(e) => return bad_input(format!("--decks {decks}: {e:?}")),
+            };
         }
         if let Some(tie) = self.tie_pays {
             rules = match rules.with_tie_pays(tie) {
                 Ok(rules) => rules,
-                Err(_) => bail!("--tie-pays: {} has no choice of tie odds", self.rules.preset().name()),
+                Err(_) => {
+                    return bad_input(format!("--tie-pays: {} has no choice of tie odds", self.rules.preset().name()));
+                }
             };
         }
         Ok(rules)

@@ -36,6 +36,75 @@ fn analyze_json_has_the_documented_fields() {
 }
 
 #[test]
+fn analyze_side_bets_shoe_and_eor_in_json() {
+    let v = json(&["analyze", "--side-bets", "--json"]);
+    let side = v["side"].as_object().expect("side");
+    assert_eq!(side.len(), 17, "every side bet");
+    let d7 = &side["dragon-7"];
+    assert_eq!(d7["pays"][0]["pays"], "40:1");
+    assert!((d7["edge"].as_f64().unwrap() - 0.0761).abs() < 5e-5);
+    assert!(d7["source"].as_str().unwrap().contains("EZ Baccarat"));
+
+    let v = json(&["analyze", "--side-bets=dragon-7,panda-8", "--shoe", "remove 5 5 6 K", "--eor", "--json"]);
+    assert_eq!(v["side"].as_object().unwrap().len(), 2);
+    assert_eq!(v["shoe"]["cards"], 412);
+    // Eights and nines out of the shoe help Dragon 7; fours to sevens hurt it (the signs of
+    // every published Dragon 7 count).
+    let eor = &v["eor"]["dragon-7"];
+    for (card, sign) in [("8", 1.0), ("9", 1.0), ("4", -1.0), ("7", -1.0)] {
+        assert!(eor[card].as_f64().unwrap() * sign > 0.0, "{card}: {}", eor[card]);
+    }
+    assert_eq!(v["eor"]["banker"].as_object().unwrap().len(), 13, "one column per rank");
+
+    let counts = json(&["analyze", "--decks", "1", "--shoe", "4,4,4,4,4,4,4,4,4,16", "--eor", "--json"]);
+    let full = json(&["analyze", "--decks", "1", "--json"]);
+    assert!((counts["banker"].as_f64().unwrap() - full["banker"].as_f64().unwrap()).abs() < 1e-12);
+    assert_eq!(counts["eor"]["tie"].as_object().unwrap().len(), 10, "one column per value");
+}
+
+#[test]
+fn sim_settles_side_bets_and_plays_a_count() {
+    let v = json(&["sim", "--hands", "300000", "--side-bets=dragon-7,big", "--count", "dragon-7", "--json"]);
+    assert_eq!(v["side"].as_object().unwrap().len(), 2);
+    assert!(v["side"]["big"]["edge_ci95"].as_f64().unwrap() > 0.0);
+    let count = &v["count"];
+    assert_eq!(count["bet"], "dragon-7");
+    let frequency = count["bet_frequency"].as_f64().unwrap();
+    assert!(frequency > 0.0 && frequency < 0.5, "{frequency}");
+    assert!(count["shoes"].as_u64().unwrap() > 3000);
+
+    let v = json(&["sim", "--hands", "200000", "--decks", "1", "--shoe", "remove 9 9 9 8 8 8", "--json"]);
+    assert_eq!(v["shoe"], "remove 9 9 9 8 8 8");
+    let exact = json(&["analyze", "--decks", "1", "--shoe", "remove 9 9 9 8 8 8", "--json"]);
+    let (sim, exact) = (v["natural"].as_f64().unwrap(), exact["natural"].as_f64().unwrap());
+    assert!((sim - exact).abs() < 5.0 * v["natural_ci95"].as_f64().unwrap() / 1.96, "{sim} against {exact}");
+}
+
+#[test]
+fn bad_shoes_and_bet_names_exit_with_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["analyze", "--decks", "1", "--shoe", "remove K K K K K"], "`K` is taken out more often"),
+        (&["analyze", "--shoe", "remove 5 Z"], "`Z` is not a card"),
+        (&["analyze", "--shoe", ""], "empty"),
+        (&["analyze", "--shoe", "0 0 0 0 0 0 0 0 0 0"], "the shoe is empty"),
+        (&["analyze", "--decks", "2", "--shoe", "9 8 8 8 8 8 8 8 8 32"], "value A"),
+        (&["analyze", "--side-bets=dragon-9"], "no bet is called `dragon-9`"),
+        (&["analyze", "--decks", "9"], "--decks"),
+        (&["sim", "--side-bets=dragon-9"], "no bet is called `dragon-9`"),
+        (&["sim", "--count", "hi-lo"], "no counting system is called `hi-lo`"),
+        (&["sim", "--shoe", "remove 5 5 X"], "`X` is not a card"),
+        (&["sim", "--shoe", "remove 5", "--count", "dragon-7"], "give one"),
+    ];
+    for (args, mentions) in cases {
+        let out = bac(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(mentions), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing printed before the error");
+    }
+}
+
+#[test]
 fn sim_json_is_deterministic_for_a_seed() {
     let args = ["sim", "--rules", "loadstar", "--hands", "200000", "--seed", "9", "--threads", "2", "--json"];
     let (a, b) = (json(&args), json(&args));

@@ -19,6 +19,8 @@ pub struct Leaf {
     pub banker: u8,
     /// Cards dealt, 4–6.
     pub cards: u8,
+    /// The player drew a third card (so `cards - 4 - player_drew` is the bank's third).
+    pub player_drew: bool,
     /// Either hand was a natural.
     pub natural: bool,
     /// The bank's free choice on the way here, as (total, column, drew).
@@ -55,11 +57,8 @@ struct Counts {
 }
 
 impl Counts {
-    fn full(decks: u8) -> Counts {
-        let per_value = 4 * u32::from(decks);
-        let mut by_points = [per_value; 10];
-        by_points[0] = 16 * u32::from(decks);
-        Counts { by_points, total: 52 * u32::from(decks) }
+    fn new(by_points: [u32; 10]) -> Counts {
+        Counts { by_points, total: by_points.iter().sum() }
     }
 
     /// Calls `f` with each point value, its probability, and the counts without that card.
@@ -79,11 +78,25 @@ impl Counts {
     }
 }
 
+/// Cards of each point value (index 0: tens and faces) in a full shoe of `decks` decks.
+pub fn full_shoe(decks: u8) -> [u32; 10] {
+    let mut by_points = [4 * u32::from(decks); 10];
+    by_points[0] = 16 * u32::from(decks);
+    by_points
+}
+
 /// Walks every deal of a full `decks`-deck shoe under `rules`, calling `visit` with each
 /// finished deal and its probability (or, with [`Choices::Explore`], its probability
 /// ignoring the choices made).
 pub fn walk(rules: DrawRules, decks: u8, choices: Choices<'_>, visit: &mut impl FnMut(&Leaf, f64)) {
-    let shoe = Counts::full(decks);
+    walk_shoe(rules, full_shoe(decks), choices, visit);
+}
+
+/// [`walk`] from any shoe, given as its cards of each point value. A shoe of fewer than six
+/// cards weighs only the deals it can complete, so its leaves sum to less than one: the
+/// callers ask for at least six (see `composition`).
+pub fn walk_shoe(rules: DrawRules, by_points: [u32; 10], choices: Choices<'_>, visit: &mut impl FnMut(&Leaf, f64)) {
+    let shoe = Counts::new(by_points);
     shoe.each(|p1, w1, shoe| {
         shoe.each(|b1, w2, shoe| {
             shoe.each(|p2, w3, shoe| {
@@ -96,6 +109,7 @@ pub fn walk(rules: DrawRules, decks: u8, choices: Choices<'_>, visit: &mut impl 
                         player,
                         banker,
                         cards: 4,
+                        player_drew: false,
                         natural: player >= 8 || banker >= 8,
                         banker_choice: None,
                         player_choice: None,
@@ -121,7 +135,7 @@ fn player_turn(
 ) {
     let draw = |leaf: Leaf, weight: f64, visit: &mut dyn FnMut(&Leaf, f64)| {
         shoe.each(|third, w, shoe| {
-            let leaf = Leaf { player: (leaf.player + third) % 10, cards: 5, ..leaf };
+            let leaf = Leaf { player: (leaf.player + third) % 10, cards: 5, player_drew: true, ..leaf };
             banker_turn(rules, choices, shoe, leaf, Some(third), weight * w, &mut |l: &Leaf, w| visit(l, w));
         })
     };
