@@ -216,9 +216,9 @@ impl Platform for Host {
                 self.poll_terminal();
                 self.queue.pop_front()
             }
-            Keys::Script(script, typed) => script.pop_front().or_else(|| {
-                if *typed == 0 {
-                    self.after_script = Some(self.text());
+            Keys::Script(script, typed) => {
+                if let Some(key) = script.pop_front() {
+                    return Some(key);
                 }
                 if *typed == WAY_OUT_KEYS {
                     // The game has no way to be stopped from outside: unwinding out of it,
@@ -226,8 +226,12 @@ impl Platform for Host {
                     std::panic::resume_unwind(Box::new(GaveUp));
                 }
                 *typed += 1;
-                Some(way_out(*typed - 1))
-            }),
+                let key = way_out(*typed - 1);
+                if *typed == 1 {
+                    self.after_script = Some(self.text());
+                }
+                Some(key)
+            }
         }
     }
 
