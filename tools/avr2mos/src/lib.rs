@@ -62,9 +62,10 @@ pub mod pipeline;
 pub mod program;
 pub mod runtime;
 pub mod specialise;
+pub mod symbolic;
 pub mod translate;
 pub mod values;
 
 pub use error::{Location, PipelineError, TranslateError};
 pub use program::AvrProgram;
-pub use translate::{Options, Stats, Translation, translate, translate_with};
+pub use translate::{OptLevel, Options, Stats, Translation, translate, translate_with};

@@ -49,6 +49,8 @@ pub struct Ctx<'a> {
     /// Whether each function is interpreted ([`crate::interp`]): only its first
     /// instruction has a 6502 label (the stub).
     pub interp: &'a [bool],
+    /// [`crate::OptLevel::Full`]: fuse across moves and specialise runtime calls.
+    pub optimise: bool,
 }
 
 /// The label of instruction `i`.
@@ -651,7 +653,8 @@ impl Ctx<'_> {
                 if insn.op == Op::Rcall && self.addrs.get(i + 1) == Some(&k) {
                     // `rcall .+0` only reserves two bytes of stack.
                     a.to(JSR, Routine::Enter.label());
-                } else if self.prog.absolute.get(&k).and_then(|n| Routine::for_symbol(n)) == Some(Routine::Udivmodqi4)
+                } else if self.optimise
+                    && self.prog.absolute.get(&k).and_then(|n| Routine::for_symbol(n)) == Some(Routine::Udivmodqi4)
                     && let Some(c) = specialise::constant_before(self.insns, self.is_target, i, 22, |m| {
                         self.prog.text_relocs.contains_key(&self.addrs[m])
                     })
@@ -727,6 +730,7 @@ impl Ctx<'_> {
             && matches!(n.op, Op::Ldi | Op::Mov | Op::Movw)
             && !self.is_target[j]
             && j - i <= 4
+            && self.optimise
         {
             j += 1;
         }
@@ -780,7 +784,7 @@ impl Ctx<'_> {
             }
             match n.op {
                 Op::Cpc => last_cmp = j,
-                Op::Ldi | Op::Mov | Op::Movw => {}
+                Op::Ldi | Op::Mov | Op::Movw if self.optimise => {}
                 Op::Brbs | Op::Brbc => break,
                 _ => return Ok(None),
             }

@@ -115,6 +115,31 @@ pub struct Translation {
     /// The AVR code with every relocated immediate and address rewritten to its C128
     /// value: what [`crate::avrsim`] runs to compare with the translation.
     pub relocated_text: Vec<u8>,
+    /// The translated functions with symbolic operands ([`crate::symbolic`]): what the
+    /// precise-output tests compare.
+    pub symbolic: String,
+}
+
+/// How hard the translator works.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OptLevel {
+    /// Each AVR instruction on its own, flags fused only with an adjacent branch or
+    /// compare chain (`--opt-level 0`): the plain translation, for hunting a miscompile.
+    Plain,
+    /// Everything the translator knows (`--opt-level 1`, the default).
+    #[default]
+    Full,
+}
+
+impl OptLevel {
+    /// The level of a command-line number (0 or 1).
+    pub fn from_number(n: u8) -> Option<OptLevel> {
+        match n {
+            0 => Some(OptLevel::Plain),
+            1 => Some(OptLevel::Full),
+            _ => None,
+        }
+    }
 }
 
 /// Translation settings.
@@ -141,6 +166,8 @@ pub struct Options {
     /// Run with interrupts on and keep the key buffer (`[package.metadata.c128]
     /// key_buffer = true`, all-RAM mode only; see [`crate::mmap`]).
     pub key_buffer: bool,
+    /// How much to optimise.
+    pub opt_level: OptLevel,
 }
 
 impl Translation {
@@ -442,6 +469,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         is_target: &is_target,
         inert: &inert,
         interp: &interp_fn,
+        optimise: opts.opt_level == OptLevel::Full,
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
 
@@ -545,7 +573,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     }
 
     drop_unused_routines(&mut chunks, &interp_uses);
-    peephole(&mut chunks, &is_target);
+    if opts.opt_level == OptLevel::Full {
+        peephole(&mut chunks, &is_target);
+    }
     let link::Layout { labels, long, size: code_len } = link::layout(&chunks, CODE_START)?;
     let data_addr = u32::from(CODE_START) + code_len;
     let data_end = data_addr + prog.data.len() as u32;
@@ -783,7 +813,12 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         stats.bytes_per_insn(),
         stats.runtime_bytes
     );
-    Ok(Translation { prg, bank1, map, listing, stats, pc_map, symbols, relocated_text })
+    let notes = HashMap::new();
+    let symbolic = crate::symbolic::render(
+        &chunks,
+        &crate::symbolic::Source { prog, addrs: &addrs, insns: &insns, spans: &placed.spans, notes: &notes },
+    );
+    Ok(Translation { prg, bank1, map, listing, stats, pc_map, symbols, relocated_text, symbolic })
 }
 
 #[cfg(test)]
