@@ -10,6 +10,13 @@
 //!
 //! The memory map of a translated program is in [`mmap`].
 //!
+//! [`callgraph`] analyses the whole program (the call graph, each function's summary, and
+//! why a function must stay out of optimisations across functions; the listing says so
+//! under its name). [`OptLevel::Plain`] (`--opt-level 0`) lowers each instruction on its
+//! own, for hunting a miscompile; the default also fuses flags across moves, specialises
+//! runtime calls and tracks values in A. [`symbolic`] renders the translation with named
+//! operands for the precise-output tests (`tests/filetests`).
+//!
 //! # Translation model
 //! - AVR registers are zero-page bytes; A, X and Y are scratch between instructions, so
 //!   every AVR instruction's code stands alone (the listing shows it).
@@ -50,6 +57,7 @@
 
 pub mod asm;
 pub mod avrsim;
+pub mod callgraph;
 pub mod decode;
 pub mod error;
 pub mod flags;

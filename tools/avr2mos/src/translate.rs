@@ -713,6 +713,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     if let Some(&at) = placed.labels.get(&interp::NEXT) {
         symbols.push(("rt_interp_next".into(), at));
     }
+    let summaries = crate::callgraph::analyse(prog, &insns, &func_of, &interp_fn, &adjusts);
+    let notes: HashMap<usize, String> =
+        summaries.iter().enumerate().filter(|(_, s)| !s.safe()).map(|(f, s)| (f, s.why())).collect();
     let mut pc_map = Vec::new();
     let mut listing = String::new();
     let mut code_bytes = 0usize;
@@ -762,6 +765,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
                 }
                 if let Some(&f) = func_starts.get(&a) {
                     let _ = writeln!(listing, "\n{}:", prog.functions[f].name);
+                    if let Some(why) = notes.get(&f) {
+                        let _ = writeln!(listing, "  ; not optimised across functions: {why}");
+                    }
                 }
                 let loc = prog.locate(a);
                 let avr: Vec<String> = prog.text[a as usize..a as usize + usize::from(insns[i].len)]
@@ -813,7 +819,6 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         stats.bytes_per_insn(),
         stats.runtime_bytes
     );
-    let notes = HashMap::new();
     let symbolic = crate::symbolic::render(
         &chunks,
         &crate::symbolic::Source { prog, addrs: &addrs, insns: &insns, spans: &placed.spans, notes: &notes },
