@@ -70,6 +70,8 @@ pub struct Summary {
     pub saves: RegSet,
     /// Why it cannot be changed across functions; empty when it can.
     pub reasons: Vec<Reason>,
+    /// It, or a function it calls directly or through others, calls through a pointer.
+    pub reaches_pointer_call: bool,
 }
 
 impl Summary {
@@ -212,6 +214,9 @@ pub fn analyse(
             break;
         }
     }
+    for f in 0..n {
+        sums[f].reaches_pointer_call = reaches(&sums, f, |s| s.reasons.contains(&Reason::IndirectCall));
+    }
     for f in on_cycles(&sums) {
         sums[f].reasons.push(Reason::Recursive);
     }
@@ -220,6 +225,21 @@ pub fn analyse(
         s.reasons.dedup();
     }
     sums
+}
+
+/// Whether `f` or a function it reaches through direct calls satisfies `what`.
+fn reaches(sums: &[Summary], f: usize, what: impl Fn(&Summary) -> bool) -> bool {
+    let mut seen = vec![false; sums.len()];
+    let mut stack = vec![f];
+    while let Some(g) = stack.pop() {
+        if what(&sums[g]) {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[g], true) {
+            stack.extend(&sums[g].callees);
+        }
+    }
+    false
 }
 
 /// Functions that can reach themselves through direct calls.
@@ -287,6 +307,7 @@ mod tests {
         assert_eq!(s[2].writes, !0, "an indirect call may write anything");
         assert_eq!(s[0].writes, !0, "main calls it");
         assert_eq!(s[0].reasons, vec![Reason::Entry]);
+        assert!(s[0].reaches_pointer_call && s[2].reaches_pointer_call && !s[1].reaches_pointer_call);
     }
 
     #[test]

@@ -61,6 +61,7 @@ pub mod callgraph;
 pub mod decode;
 pub mod error;
 pub mod flags;
+pub mod frames;
 pub mod interp;
 pub mod link;
 pub mod listing;

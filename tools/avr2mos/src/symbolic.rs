@@ -26,8 +26,8 @@ pub struct Source<'a> {
     pub insns: &'a [Insn],
     /// Placed size and base cycles of each chunk: `(start, bytes, cycles)`.
     pub spans: &'a [(u16, u16, u32)],
-    /// Why a function is kept out of optimisations across functions, by function index
-    /// ([`crate::callgraph`]).
+    /// What the whole-program passes did with a function or why they left it alone, by
+    /// function index ([`crate::callgraph`], [`crate::frames`]).
     pub notes: &'a HashMap<usize, String>,
 }
 
@@ -53,7 +53,7 @@ pub fn render(chunks: &[Chunk], src: &Source) -> String {
         if let Some(&f) = starts.get(&a) {
             let _ = writeln!(out, "\n{}:", src.prog.functions[f].name);
             if let Some(why) = src.notes.get(&f) {
-                let _ = writeln!(out, "  ; not optimised across functions: {why}");
+                let _ = writeln!(out, "  ; {why}");
             }
         }
         let (_, len, cycles) = src.spans[ci];

@@ -457,6 +457,38 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let inert = flags::inert_sreg_pairs(&insns, &is_target);
     let live_out = flags::live_out(&insns, &succs, &inert);
     let interp_fn: Vec<bool> = prog.functions.iter().map(|f| interp::selected(&opts.interpret, &f.name)).collect();
+    let summaries = crate::callgraph::analyse(prog, &insns, &func_of, &interp_fn, &adjusts);
+    // Static frames need SP-relative code to be only where the AVR has it; the lockstep
+    // setting (every function keeps the footprint, Y compared with the simulator's) and
+    // the plain level keep frames on the stack.
+    let ranges: Vec<std::ops::Range<usize>> = (0..prog.functions.len())
+        .map(|f| {
+            let start = func_of.partition_point(|g| g.is_none_or(|g| g < f));
+            start..func_of.partition_point(|g| g.is_none_or(|g| g <= f))
+        })
+        .collect();
+    let (frames, frames_len) = if opts.opt_level == OptLevel::Full && !opts.adjust_all {
+        crate::frames::plan(&insns, &ranges, &summaries)
+    } else {
+        (vec![None; prog.functions.len()], 0)
+    };
+    let frames_base = prog.data_base + prog.data.len() as u32 + prog.bss_len;
+    let frame_starts: Vec<Option<u32>> =
+        frames.iter().map(|fr| fr.as_ref().map(|fr| frames_base + fr.offset)).collect();
+    let mut frame_set_up = vec![false; insns.len()];
+    for fr in frames.iter().flatten() {
+        // Only when no flag it sets is read after it and nothing jumps into it.
+        let last = fr.subtract.end - 1;
+        if live_out[last] & flags::defs(&insns[last]) == 0 && !fr.subtract.clone().any(|j| is_target[j]) {
+            frame_set_up[fr.subtract.clone()].fill(true);
+        }
+    }
+    for (f, fr) in frames.iter().enumerate() {
+        if fr.is_some() {
+            adjusts[f] = false;
+        }
+    }
+    let bss_len = prog.bss_len + frames_len;
     let ctx = Ctx {
         prog,
         addrs: &addrs,
@@ -470,6 +502,8 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         inert: &inert,
         interp: &interp_fn,
         optimise: opts.opt_level == OptLevel::Full,
+        frames: &frame_starts,
+        frame_set_up: &frame_set_up,
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
 
@@ -579,9 +613,8 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let link::Layout { labels, long, size: code_len } = link::layout(&chunks, CODE_START)?;
     let data_addr = u32::from(CODE_START) + code_len;
     let data_end = data_addr + prog.data.len() as u32;
-    let low_bss = opts.stack.is_some() && prog.bss_len <= u32::from(LOW_BSS_END - LOW_BSS_START);
-    let (bss_addr, end) =
-        if low_bss { (u32::from(LOW_BSS_START), data_end) } else { (data_end, data_end + prog.bss_len) };
+    let low_bss = opts.stack.is_some() && bss_len <= u32::from(LOW_BSS_END - LOW_BSS_START);
+    let (bss_addr, end) = if low_bss { (u32::from(LOW_BSS_START), data_end) } else { (data_end, data_end + bss_len) };
     let limit = match opts.stack {
         Some(_) => u32::from(stack_bottom),
         None => u32::from(opts.memory.image_end()),
@@ -599,7 +632,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         data_base: prog.data_base,
         bss_addr: bss_addr as u16,
         bss_base: prog.data_base + prog.data.len() as u32,
-        bss_len: prog.bss_len as u16,
+        bss_len: bss_len as u16,
     };
     let mut placed = link::encode(&chunks, CODE_START, labels, &long, &dp)?;
     // Bank-1 copies: their labels, and the interpreter below the end of common RAM.
@@ -713,9 +746,14 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     if let Some(&at) = placed.labels.get(&interp::NEXT) {
         symbols.push(("rt_interp_next".into(), at));
     }
-    let summaries = crate::callgraph::analyse(prog, &insns, &func_of, &interp_fn, &adjusts);
-    let notes: HashMap<usize, String> =
-        summaries.iter().enumerate().filter(|(_, s)| !s.safe()).map(|(f, s)| (f, s.why())).collect();
+    let notes: HashMap<usize, String> = summaries
+        .iter()
+        .enumerate()
+        .filter_map(|(f, s)| match frames[f] {
+            Some(ref fr) => Some((f, format!("static frame: {} bytes at frames+{}", fr.size, fr.offset))),
+            None => (!s.safe()).then(|| (f, format!("not optimised across functions: {}", s.why()))),
+        })
+        .collect();
     let mut pc_map = Vec::new();
     let mut listing = String::new();
     let mut code_bytes = 0usize;
@@ -766,7 +804,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
                 if let Some(&f) = func_starts.get(&a) {
                     let _ = writeln!(listing, "\n{}:", prog.functions[f].name);
                     if let Some(why) = notes.get(&f) {
-                        let _ = writeln!(listing, "  ; not optimised across functions: {why}");
+                        let _ = writeln!(listing, "  ; {why}");
                     }
                 }
                 let loc = prog.locate(a);
@@ -792,7 +830,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         code_bytes,
         runtime_bytes,
         data_bytes: data.len(),
-        bss_bytes: prog.bss_len as usize,
+        bss_bytes: bss_len as usize,
         end_addr: end,
         limit,
         interpreted_bytes,
@@ -809,6 +847,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     }
     let _ = writeln!(map, "{data_addr:04x} data ({} bytes, AVR data address {:#06x})", data.len(), prog.data_base);
     let _ = writeln!(map, "{bss_addr:04x} bss ({} bytes)", prog.bss_len);
+    if frames_len > 0 {
+        let _ = writeln!(map, "{:04x} static frames ({frames_len} bytes)", bss_addr + prog.bss_len);
+    }
     let _ = writeln!(map, "{end:04x} end");
     let _ = writeln!(map, "{stack_top:04x} avr_stack_top (grows down to {stack_bottom:04x})");
     let _ = writeln!(
