@@ -94,8 +94,8 @@ fn frame_shape(insns: &[Insn], range: std::ops::Range<usize>) -> Option<(u32, st
     Some((size, first + p + 2..first + p + prologue_len))
 }
 
-/// Which functions get a static frame, and where. `ranges` are each function's
-/// instructions; `lowered` whether a function is translated (not interpreted).
+/// Which functions get a static frame, and where (offsets from the start of the static
+/// frames), and the frames' total size. `ranges` are each function's instructions.
 pub fn plan(insns: &[Insn], ranges: &[std::ops::Range<usize>], sums: &[Summary]) -> (Vec<Option<Frame>>, u32) {
     let n = sums.len();
     let shape: Vec<Option<(u32, std::ops::Range<usize>)>> = (0..n)

@@ -12,10 +12,12 @@
 //!
 //! [`callgraph`] analyses the whole program (the call graph, each function's summary, and
 //! why a function must stay out of optimisations across functions; the listing says so
-//! under its name). [`OptLevel::Plain`] (`--opt-level 0`) lowers each instruction on its
-//! own, for hunting a miscompile; the default also fuses flags across moves, specialises
-//! runtime calls and tracks values in A. [`symbolic`] renders the translation with named
-//! operands for the precise-output tests (`tests/filetests`).
+//! under its name); [`frames`] gives functions that cannot be active twice a static frame
+//! instead of one on the AVR stack. [`OptLevel::Plain`] (`--opt-level 0`) lowers each
+//! instruction on its own, for hunting a miscompile; the default also fuses flags across
+//! moves, specialises runtime calls, tracks values in A and makes frames static.
+//! [`symbolic`] renders the translation with named operands for the precise-output tests
+//! (`tests/filetests`).
 //!
 //! # Translation model
 //! - AVR registers are zero-page bytes; A, X and Y are scratch between instructions, so

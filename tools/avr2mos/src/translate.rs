@@ -632,7 +632,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         data_base: prog.data_base,
         bss_addr: bss_addr as u16,
         bss_base: prog.data_base + prog.data.len() as u32,
-        bss_len: bss_len as u16,
+        // The start-up zeroes `.bss` only: a static frame, like a stack frame, starts
+        // undefined (zeroing the game's 633 bytes of frames cost 24,000 cycles).
+        bss_len: prog.bss_len as u16,
     };
     let mut placed = link::encode(&chunks, CODE_START, labels, &long, &dp)?;
     // Bank-1 copies: their labels, and the interpreter below the end of common RAM.
