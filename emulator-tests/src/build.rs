@@ -20,6 +20,7 @@ pub fn program(crate_dir: &str, name: &str, target: &Path) -> Result<BuildReport
         out: Some(target.join(format!("{name}.prg"))),
         target_dir: Some(target.to_path_buf()),
         quiet: true,
+        ..Default::default()
     };
     build_prg(&options)
 }

@@ -188,6 +188,129 @@ pub fn info(opcode: u8) -> Option<(u8, u8)> {
     })
 }
 
+/// How an instruction takes its operand, for listings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// No operand.
+    Implied,
+    /// The accumulator.
+    Acc,
+    /// `#byte`.
+    Imm,
+    /// A zero-page byte.
+    Zp,
+    /// A zero-page byte indexed by X.
+    Zpx,
+    /// An absolute address.
+    Abs,
+    /// An absolute address indexed by X.
+    Abx,
+    /// An absolute address indexed by Y.
+    Aby,
+    /// Through a zero-page pointer, indexed by Y.
+    Izy,
+    /// Through an absolute pointer (`JMP (abs)`).
+    Ind,
+    /// A branch displacement.
+    Rel,
+}
+
+/// Mnemonic and addressing mode of an emitted opcode, or `None` for one the translator
+/// never emits (listings name the instruction rather than its number).
+pub fn mnemonic(opcode: u8) -> Option<(&'static str, Mode)> {
+    use op::*;
+    Some(match opcode {
+        LDA_IMM => ("LDA", Mode::Imm),
+        LDA_ZP => ("LDA", Mode::Zp),
+        LDA_ABS => ("LDA", Mode::Abs),
+        LDA_IZY => ("LDA", Mode::Izy),
+        LDA_ZPX => ("LDA", Mode::Zpx),
+        LDA_ABX => ("LDA", Mode::Abx),
+        STA_ZP => ("STA", Mode::Zp),
+        STA_ABS => ("STA", Mode::Abs),
+        STA_IZY => ("STA", Mode::Izy),
+        STA_ZPX => ("STA", Mode::Zpx),
+        STA_ABX => ("STA", Mode::Abx),
+        STA_ABY => ("STA", Mode::Aby),
+        LDA_ABY => ("LDA", Mode::Aby),
+        CMP_ABX => ("CMP", Mode::Abx),
+        CMP_ABS => ("CMP", Mode::Abs),
+        LDX_IMM => ("LDX", Mode::Imm),
+        LDX_ZP => ("LDX", Mode::Zp),
+        LDX_ABS => ("LDX", Mode::Abs),
+        LDY_IMM => ("LDY", Mode::Imm),
+        LDY_ABS => ("LDY", Mode::Abs),
+        LDY_ZP => ("LDY", Mode::Zp),
+        STX_ZP => ("STX", Mode::Zp),
+        STX_ABS => ("STX", Mode::Abs),
+        STY_ZP => ("STY", Mode::Zp),
+        STY_ABS => ("STY", Mode::Abs),
+        ADC_IMM => ("ADC", Mode::Imm),
+        ADC_ZP => ("ADC", Mode::Zp),
+        SBC_IMM => ("SBC", Mode::Imm),
+        SBC_ZP => ("SBC", Mode::Zp),
+        SBC_ZPX => ("SBC", Mode::Zpx),
+        SBC_IZY => ("SBC", Mode::Izy),
+        CMP_IZY => ("CMP", Mode::Izy),
+        AND_IMM => ("AND", Mode::Imm),
+        AND_ZP => ("AND", Mode::Zp),
+        ORA_IMM => ("ORA", Mode::Imm),
+        ORA_ZP => ("ORA", Mode::Zp),
+        EOR_IMM => ("EOR", Mode::Imm),
+        EOR_ZP => ("EOR", Mode::Zp),
+        CMP_IMM => ("CMP", Mode::Imm),
+        CMP_ZP => ("CMP", Mode::Zp),
+        CPX_IMM => ("CPX", Mode::Imm),
+        CPY_IMM => ("CPY", Mode::Imm),
+        CPY_ZP => ("CPY", Mode::Zp),
+        BIT_ZP => ("BIT", Mode::Zp),
+        INC_ZP => ("INC", Mode::Zp),
+        DEC_ZP => ("DEC", Mode::Zp),
+        INX => ("INX", Mode::Implied),
+        INY => ("INY", Mode::Implied),
+        DEX => ("DEX", Mode::Implied),
+        DEY => ("DEY", Mode::Implied),
+        ASL_A => ("ASL", Mode::Acc),
+        ASL_ZP => ("ASL", Mode::Zp),
+        LSR_A => ("LSR", Mode::Acc),
+        LSR_ZP => ("LSR", Mode::Zp),
+        ROL_A => ("ROL", Mode::Acc),
+        ROL_ZP => ("ROL", Mode::Zp),
+        ROR_A => ("ROR", Mode::Acc),
+        ROR_ZP => ("ROR", Mode::Zp),
+        CLC => ("CLC", Mode::Implied),
+        SEC => ("SEC", Mode::Implied),
+        CLV => ("CLV", Mode::Implied),
+        CLD => ("CLD", Mode::Implied),
+        SEI => ("SEI", Mode::Implied),
+        CLI => ("CLI", Mode::Implied),
+        RTI => ("RTI", Mode::Implied),
+        PHP => ("PHP", Mode::Implied),
+        PLP => ("PLP", Mode::Implied),
+        PHA => ("PHA", Mode::Implied),
+        PLA => ("PLA", Mode::Implied),
+        TAX => ("TAX", Mode::Implied),
+        TXA => ("TXA", Mode::Implied),
+        TAY => ("TAY", Mode::Implied),
+        TYA => ("TYA", Mode::Implied),
+        TSX => ("TSX", Mode::Implied),
+        TXS => ("TXS", Mode::Implied),
+        JMP => ("JMP", Mode::Abs),
+        JMP_IND => ("JMP", Mode::Ind),
+        JSR => ("JSR", Mode::Abs),
+        RTS => ("RTS", Mode::Implied),
+        BPL => ("BPL", Mode::Rel),
+        BMI => ("BMI", Mode::Rel),
+        BVC => ("BVC", Mode::Rel),
+        BVS => ("BVS", Mode::Rel),
+        BCC => ("BCC", Mode::Rel),
+        BCS => ("BCS", Mode::Rel),
+        BNE => ("BNE", Mode::Rel),
+        BEQ => ("BEQ", Mode::Rel),
+        _ => return None,
+    })
+}
+
 /// The branch that tests the opposite condition (used for long branches).
 pub fn invert_branch(opcode: u8) -> u8 {
     opcode ^ 0x20
@@ -248,6 +371,11 @@ mod tests {
             assert!(info(o).is_some(), "{o:#04x}");
         }
         assert_eq!(info(0x02), None, "illegal opcodes are never emitted");
+        assert_eq!(mnemonic(LDA_IZY), Some(("LDA", Mode::Izy)));
+        assert_eq!(mnemonic(0x02), None);
+        for o in 0..=255u8 {
+            assert_eq!(info(o).is_some(), mnemonic(o).is_some(), "{o:#04x}: size table and mnemonics disagree");
+        }
         assert_eq!(invert_branch(BEQ), BNE);
         assert_eq!(invert_branch(BCC), BCS);
         assert_eq!(invert_branch(BPL), BMI);

@@ -10,6 +10,15 @@
 //!
 //! The memory map of a translated program is in [`mmap`].
 //!
+//! [`callgraph`] analyses the whole program (the call graph, each function's summary, and
+//! why a function must stay out of optimisations across functions; the listing says so
+//! under its name); [`frames`] gives functions that cannot be active twice a static frame
+//! instead of one on the AVR stack. [`OptLevel::Plain`] (`--opt-level 0`) lowers each
+//! instruction on its own, for hunting a miscompile; the default also fuses flags across
+//! moves, specialises runtime calls, tracks values in A and makes frames static.
+//! [`symbolic`] renders the translation with named operands for the precise-output tests
+//! (`tests/filetests`).
+//!
 //! # Translation model
 //! - AVR registers are zero-page bytes; A, X and Y are scratch between instructions, so
 //!   every AVR instruction's code stands alone (the listing shows it).
@@ -50,9 +59,11 @@
 
 pub mod asm;
 pub mod avrsim;
+pub mod callgraph;
 pub mod decode;
 pub mod error;
 pub mod flags;
+pub mod frames;
 pub mod interp;
 pub mod link;
 pub mod listing;
@@ -62,9 +73,10 @@ pub mod pipeline;
 pub mod program;
 pub mod runtime;
 pub mod specialise;
+pub mod symbolic;
 pub mod translate;
 pub mod values;
 
 pub use error::{Location, PipelineError, TranslateError};
 pub use program::AvrProgram;
-pub use translate::{Options, Stats, Translation, translate, translate_with};
+pub use translate::{OptLevel, Options, Stats, Translation, translate, translate_with};

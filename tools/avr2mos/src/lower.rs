@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use crate::asm::{Asm, Item, Label, Part, Sym, op::*};
+use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 use crate::decode::{Insn, Mode, Op};
 use crate::error::TranslateError;
 use crate::flags::{self, C, CZNV, FlagSet, T, V, Z};
@@ -49,6 +49,13 @@ pub struct Ctx<'a> {
     /// Whether each function is interpreted ([`crate::interp`]): only its first
     /// instruction has a 6502 label (the stub).
     pub interp: &'a [bool],
+    /// [`crate::OptLevel::Full`]: fuse across moves and specialise runtime calls.
+    pub optimise: bool,
+    /// Each function's static frame ([`crate::frames`]): the `.bss` address of its first
+    /// byte; `in r28/r29, SP` load that address less one instead of SP.
+    pub frames: &'a [Option<u32>],
+    /// The prologue subtractions of static frames, which have nothing left to do.
+    pub frame_set_up: &'a [bool],
 }
 
 /// The label of instruction `i`.
@@ -190,6 +197,11 @@ impl Ctx<'_> {
         }
     }
 
+    /// The static frame of instruction `i`'s function, if it has one.
+    fn static_frame(&self, i: usize) -> Option<u32> {
+        self.func_of[i].and_then(|f| self.frames[f])
+    }
+
     fn adjusting(&self, i: usize) -> bool {
         self.func_of[i].is_some_and(|f| self.adjusts[f])
     }
@@ -304,6 +316,10 @@ impl Ctx<'_> {
         let (d, rr, k) = (insn.d, insn.r, insn.k);
         let (rd, rs) = (r(d), r(rr));
         let mut a = Asm::default();
+        if self.frame_set_up[i] {
+            // A static frame's Y is loaded already set up.
+            return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
+        }
         if let Some(f) = self.func_of[i]
             && self.adjusts[f]
             && self.prog.functions[f].addr == self.addrs[i]
@@ -540,6 +556,16 @@ impl Ctx<'_> {
                     a.to(JSR, Routine::Pop.label()).b(STA_ZP, rd);
                 }
             }
+            Op::In
+                if (k == 0x3D || k == 0x3E)
+                    && let Some(base) = self.static_frame(i) =>
+            {
+                let part = if k == 0x3D { Part::Lo } else { Part::Hi };
+                a.items.push(Item::Ins(LDA_IMM, Arg::Sym(Sym::Bss(base), part, -1)));
+                a.b(STA_ZP, rd);
+            }
+            // A static frame's function never moves SP.
+            Op::Out if (k == 0x3D || k == 0x3E) && self.static_frame(i).is_some() => {}
             Op::In => match k {
                 0x3D => {
                     a.b(LDA_ZP, SPL).b(STA_ZP, rd);
@@ -651,7 +677,8 @@ impl Ctx<'_> {
                 if insn.op == Op::Rcall && self.addrs.get(i + 1) == Some(&k) {
                     // `rcall .+0` only reserves two bytes of stack.
                     a.to(JSR, Routine::Enter.label());
-                } else if self.prog.absolute.get(&k).and_then(|n| Routine::for_symbol(n)) == Some(Routine::Udivmodqi4)
+                } else if self.optimise
+                    && self.prog.absolute.get(&k).and_then(|n| Routine::for_symbol(n)) == Some(Routine::Udivmodqi4)
                     && let Some(c) = specialise::constant_before(self.insns, self.is_target, i, 22, |m| {
                         self.prog.text_relocs.contains_key(&self.addrs[m])
                     })
@@ -727,6 +754,7 @@ impl Ctx<'_> {
             && matches!(n.op, Op::Ldi | Op::Mov | Op::Movw)
             && !self.is_target[j]
             && j - i <= 4
+            && self.optimise
         {
             j += 1;
         }
@@ -780,7 +808,7 @@ impl Ctx<'_> {
             }
             match n.op {
                 Op::Cpc => last_cmp = j,
-                Op::Ldi | Op::Mov | Op::Movw => {}
+                Op::Ldi | Op::Mov | Op::Movw if self.optimise => {}
                 Op::Brbs | Op::Brbc => break,
                 _ => return Ok(None),
             }

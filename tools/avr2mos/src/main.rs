@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use avr2mos::OptLevel;
 use avr2mos::pipeline::{self, BuildOptions};
 use clap::{Parser, Subcommand};
 
@@ -30,6 +31,9 @@ enum Command {
         /// Cargo's target directory.
         #[arg(long)]
         target_dir: Option<PathBuf>,
+        /// 0: each AVR instruction on its own (for hunting a miscompile); 1: optimised.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
+        opt_level: u8,
     },
     /// Translates a linked AVR ELF file (linked with --emit-relocs) to a .prg.
     Translate {
@@ -41,19 +45,24 @@ enum Command {
         /// The memory mode (a crate's `[package.metadata.c128] memory`): kernal or all-ram.
         #[arg(long, default_value = "kernal", value_parser = ["kernal", "all-ram"])]
         memory: String,
+        /// 0: each AVR instruction on its own (for hunting a miscompile); 1: optimised.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
+        opt_level: u8,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Build { manifest_path, bin, out, target_dir } => {
-            pipeline::build_prg(&BuildOptions { manifest_path, bin, out, target_dir, quiet: false })
+        Command::Build { manifest_path, bin, out, target_dir, opt_level } => {
+            let opt_level = OptLevel::from_number(opt_level).unwrap_or_default();
+            pipeline::build_prg(&BuildOptions { manifest_path, bin, out, target_dir, quiet: false, opt_level })
                 .map(|r| (r.prg, r.stats))
         }
-        Command::Translate { elf, out, memory } => {
+        Command::Translate { elf, out, memory, opt_level } => {
             let memory = avr2mos::mmap::MemoryMode::from_name(&memory).unwrap_or_default();
-            pipeline::translate_elf_with(&elf, &avr2mos::Options { memory, ..Default::default() })
+            let opt_level = OptLevel::from_number(opt_level).unwrap_or_default();
+            pipeline::translate_elf_with(&elf, &avr2mos::Options { memory, opt_level, ..Default::default() })
         }
         .and_then(|t| {
             let prg = out.unwrap_or_else(|| elf.with_extension("prg"));

@@ -43,6 +43,8 @@ pub struct BuildOptions {
     pub target_dir: Option<PathBuf>,
     /// Pass `--quiet` to cargo.
     pub quiet: bool,
+    /// How much the translator optimises (`--opt-level`).
+    pub opt_level: crate::OptLevel,
 }
 
 /// What a build produced.
@@ -306,7 +308,10 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
     let key_buffer = key_buffer_setting(&opts.manifest_path)?;
     let elf = build_elf(opts)?;
     let bank1 = bank1_name.as_ref().map(|n| n.as_bytes().to_vec());
-    let t = translate_elf_with(&elf, &Options { memory, interpret, bank1, stack, key_buffer, ..Options::default() })?;
+    let t = translate_elf_with(
+        &elf,
+        &Options { memory, interpret, bank1, stack, key_buffer, opt_level: opts.opt_level, ..Options::default() },
+    )?;
     let prg = opts.out.clone().unwrap_or_else(|| elf.with_extension("prg"));
     let map = prg.with_extension("map");
     let listing = prg.with_extension("lst");

@@ -115,6 +115,31 @@ pub struct Translation {
     /// The AVR code with every relocated immediate and address rewritten to its C128
     /// value: what [`crate::avrsim`] runs to compare with the translation.
     pub relocated_text: Vec<u8>,
+    /// The translated functions with symbolic operands ([`crate::symbolic`]): what the
+    /// precise-output tests compare.
+    pub symbolic: String,
+}
+
+/// How hard the translator works.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OptLevel {
+    /// Each AVR instruction on its own, flags fused only with an adjacent branch or
+    /// compare chain (`--opt-level 0`): the plain translation, for hunting a miscompile.
+    Plain,
+    /// Everything the translator knows (`--opt-level 1`, the default).
+    #[default]
+    Full,
+}
+
+impl OptLevel {
+    /// The level of a command-line number (0 or 1).
+    pub fn from_number(n: u8) -> Option<OptLevel> {
+        match n {
+            0 => Some(OptLevel::Plain),
+            1 => Some(OptLevel::Full),
+            _ => None,
+        }
+    }
 }
 
 /// Translation settings.
@@ -141,6 +166,8 @@ pub struct Options {
     /// Run with interrupts on and keep the key buffer (`[package.metadata.c128]
     /// key_buffer = true`, all-RAM mode only; see [`crate::mmap`]).
     pub key_buffer: bool,
+    /// How much to optimise.
+    pub opt_level: OptLevel,
 }
 
 impl Translation {
@@ -430,6 +457,38 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let inert = flags::inert_sreg_pairs(&insns, &is_target);
     let live_out = flags::live_out(&insns, &succs, &inert);
     let interp_fn: Vec<bool> = prog.functions.iter().map(|f| interp::selected(&opts.interpret, &f.name)).collect();
+    let summaries = crate::callgraph::analyse(prog, &insns, &func_of, &interp_fn, &adjusts);
+    // Static frames need SP-relative code to be only where the AVR has it; the lockstep
+    // setting (every function keeps the footprint, Y compared with the simulator's) and
+    // the plain level keep frames on the stack.
+    let ranges: Vec<std::ops::Range<usize>> = (0..prog.functions.len())
+        .map(|f| {
+            let start = func_of.partition_point(|g| g.is_none_or(|g| g < f));
+            start..func_of.partition_point(|g| g.is_none_or(|g| g <= f))
+        })
+        .collect();
+    let (frames, frames_len) = if opts.opt_level == OptLevel::Full && !opts.adjust_all {
+        crate::frames::plan(&insns, &ranges, &summaries)
+    } else {
+        (vec![None; prog.functions.len()], 0)
+    };
+    let frames_base = prog.data_base + prog.data.len() as u32 + prog.bss_len;
+    let frame_starts: Vec<Option<u32>> =
+        frames.iter().map(|fr| fr.as_ref().map(|fr| frames_base + fr.offset)).collect();
+    let mut frame_set_up = vec![false; insns.len()];
+    for fr in frames.iter().flatten() {
+        // Only when no flag it sets is read after it and nothing jumps into it.
+        let last = fr.subtract.end - 1;
+        if live_out[last] & flags::defs(&insns[last]) == 0 && !fr.subtract.clone().any(|j| is_target[j]) {
+            frame_set_up[fr.subtract.clone()].fill(true);
+        }
+    }
+    for (f, fr) in frames.iter().enumerate() {
+        if fr.is_some() {
+            adjusts[f] = false;
+        }
+    }
+    let bss_len = prog.bss_len + frames_len;
     let ctx = Ctx {
         prog,
         addrs: &addrs,
@@ -442,6 +501,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         is_target: &is_target,
         inert: &inert,
         interp: &interp_fn,
+        optimise: opts.opt_level == OptLevel::Full,
+        frames: &frame_starts,
+        frame_set_up: &frame_set_up,
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
 
@@ -545,13 +607,14 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     }
 
     drop_unused_routines(&mut chunks, &interp_uses);
-    peephole(&mut chunks, &is_target);
+    if opts.opt_level == OptLevel::Full {
+        peephole(&mut chunks, &is_target);
+    }
     let link::Layout { labels, long, size: code_len } = link::layout(&chunks, CODE_START)?;
     let data_addr = u32::from(CODE_START) + code_len;
     let data_end = data_addr + prog.data.len() as u32;
-    let low_bss = opts.stack.is_some() && prog.bss_len <= u32::from(LOW_BSS_END - LOW_BSS_START);
-    let (bss_addr, end) =
-        if low_bss { (u32::from(LOW_BSS_START), data_end) } else { (data_end, data_end + prog.bss_len) };
+    let low_bss = opts.stack.is_some() && bss_len <= u32::from(LOW_BSS_END - LOW_BSS_START);
+    let (bss_addr, end) = if low_bss { (u32::from(LOW_BSS_START), data_end) } else { (data_end, data_end + bss_len) };
     let limit = match opts.stack {
         Some(_) => u32::from(stack_bottom),
         None => u32::from(opts.memory.image_end()),
@@ -569,6 +632,8 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         data_base: prog.data_base,
         bss_addr: bss_addr as u16,
         bss_base: prog.data_base + prog.data.len() as u32,
+        // The start-up zeroes `.bss` only: a static frame, like a stack frame, starts
+        // undefined (zeroing the game's 633 bytes of frames cost 24,000 cycles).
         bss_len: prog.bss_len as u16,
     };
     let mut placed = link::encode(&chunks, CODE_START, labels, &long, &dp)?;
@@ -683,6 +748,14 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     if let Some(&at) = placed.labels.get(&interp::NEXT) {
         symbols.push(("rt_interp_next".into(), at));
     }
+    let notes: HashMap<usize, String> = summaries
+        .iter()
+        .enumerate()
+        .filter_map(|(f, s)| match frames[f] {
+            Some(ref fr) => Some((f, format!("static frame: {} bytes at frames+{}", fr.size, fr.offset))),
+            None => (!s.safe()).then(|| (f, format!("not optimised across functions: {}", s.why()))),
+        })
+        .collect();
     let mut pc_map = Vec::new();
     let mut listing = String::new();
     let mut code_bytes = 0usize;
@@ -732,6 +805,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
                 }
                 if let Some(&f) = func_starts.get(&a) {
                     let _ = writeln!(listing, "\n{}:", prog.functions[f].name);
+                    if let Some(why) = notes.get(&f) {
+                        let _ = writeln!(listing, "  ; {why}");
+                    }
                 }
                 let loc = prog.locate(a);
                 let avr: Vec<String> = prog.text[a as usize..a as usize + usize::from(insns[i].len)]
@@ -756,7 +832,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         code_bytes,
         runtime_bytes,
         data_bytes: data.len(),
-        bss_bytes: prog.bss_len as usize,
+        bss_bytes: bss_len as usize,
         end_addr: end,
         limit,
         interpreted_bytes,
@@ -773,6 +849,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     }
     let _ = writeln!(map, "{data_addr:04x} data ({} bytes, AVR data address {:#06x})", data.len(), prog.data_base);
     let _ = writeln!(map, "{bss_addr:04x} bss ({} bytes)", prog.bss_len);
+    if frames_len > 0 {
+        let _ = writeln!(map, "{:04x} static frames ({frames_len} bytes)", bss_addr + prog.bss_len);
+    }
     let _ = writeln!(map, "{end:04x} end");
     let _ = writeln!(map, "{stack_top:04x} avr_stack_top (grows down to {stack_bottom:04x})");
     let _ = writeln!(
@@ -783,7 +862,11 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         stats.bytes_per_insn(),
         stats.runtime_bytes
     );
-    Ok(Translation { prg, bank1, map, listing, stats, pc_map, symbols, relocated_text })
+    let symbolic = crate::symbolic::render(
+        &chunks,
+        &crate::symbolic::Source { prog, addrs: &addrs, insns: &insns, spans: &placed.spans, notes: &notes },
+    );
+    Ok(Translation { prg, bank1, map, listing, stats, pc_map, symbols, relocated_text, symbolic })
 }
 
 #[cfg(test)]

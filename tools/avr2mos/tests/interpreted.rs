@@ -22,6 +22,7 @@ fn elf(name: &str) -> PathBuf {
         out: Some(out.join(format!("{name}.prg"))),
         target_dir: Some(out.join("target")),
         quiet: true,
+        ..Default::default()
     };
     build_prg(&opts).unwrap_or_else(|e| panic!("building {name}: {e}")).elf
 }

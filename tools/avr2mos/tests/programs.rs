@@ -23,6 +23,7 @@ fn build(name: &str, bin: Option<&str>) -> (Vec<u8>, avr2mos::pipeline::BuildRep
         out: Some(out.join(format!("{}.prg", bin.unwrap_or(name)))),
         target_dir: Some(out.join("target")),
         quiet: true,
+        ..Default::default()
     };
     let report = build_prg(&opts).unwrap_or_else(|e| panic!("building {name}: {e}"));
     (std::fs::read(&report.prg).unwrap(), report)
@@ -204,5 +205,44 @@ fn translation_is_deterministic() {
         assert_eq!(t.prg, prg);
         assert_eq!(t.listing, std::fs::read_to_string(&report.listing).unwrap());
         assert_eq!(t.map, std::fs::read_to_string(&report.map).unwrap());
+    }
+}
+
+#[test]
+fn the_plain_translation_runs_every_program_as_the_optimised_one_does() {
+    // `--opt-level 0` is the reference for hunting a miscompile: it must behave the same,
+    // and it must really be the other translation (larger, since nothing is fused across
+    // instructions or specialised).
+    for (name, budget) in
+        [("hello", 2_000_000), ("features", 50_000_000), ("natives", 200_000_000), ("float", 20_000_000)]
+    {
+        let (prg, report) = build(name, None);
+        let full = common::run(&prg, budget).unwrap();
+        let plain_opts = avr2mos::Options { opt_level: avr2mos::OptLevel::Plain, ..Default::default() };
+        let plain = avr2mos::pipeline::translate_elf_with(&report.elf, &plain_opts).unwrap();
+        assert!(
+            plain.stats.code_bytes > report.stats.code_bytes,
+            "{name}: plain {} bytes, optimised {}",
+            plain.stats.code_bytes,
+            report.stats.code_bytes
+        );
+        let run = common::run(&plain.prg, budget * 2).unwrap();
+        assert_eq!(run.output, full.output, "{name}: output at both levels");
+        assert_eq!(run.exit, full.exit, "{name}: exit code at both levels");
+        eprintln!(
+            "{name}: plain {} bytes {} cycles, optimised {} bytes {} cycles",
+            plain.stats.code_bytes, run.cycles, report.stats.code_bytes, full.cycles
+        );
+    }
+}
+
+#[test]
+fn the_plain_translation_agrees_with_the_reference_interpreter_register_for_register() {
+    for name in ["hello", "features"] {
+        let (_, report) = build(name, None);
+        let elf = std::fs::read(&report.elf).unwrap();
+        let (out, divergences) = common::lockstep_at(&elf, 50_000_000, avr2mos::OptLevel::Plain).unwrap();
+        assert!(divergences.is_empty(), "{name}: {}", divergences.join("\n"));
+        assert!(!out.is_empty());
     }
 }

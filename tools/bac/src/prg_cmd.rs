@@ -1,6 +1,7 @@
 //! `bac prg`: any `no_std` crate that uses `c128-rt` becomes a C128 `.prg`.
 
 use anyhow::{Context, Result};
+use avr2mos::OptLevel;
 use avr2mos::pipeline::{BuildOptions, build_prg};
 use clap::Args;
 use std::path::PathBuf;
@@ -10,7 +11,8 @@ use std::path::PathBuf;
 #[command(after_help = "\
 The crate is built for avr-none with the pinned nightly (build-std), linked by rust-lld with
 its relocations kept, and translated to 6502 code. Next to the .prg go its symbol map (.map)
-and listing (.lst: every AVR instruction, the 6502 bytes it became and their cycles).")]
+and listing (.lst: every AVR instruction, the 6502 bytes it became and their cycles).
+--opt-level 0 gives the plain translation, one AVR instruction at a time.")]
 pub struct PrgArgs {
     /// The crate's Cargo.toml.
     #[arg(long, value_name = "CRATE/Cargo.toml")]
@@ -24,6 +26,10 @@ pub struct PrgArgs {
     /// Cargo's target directory for the AVR build.
     #[arg(long)]
     target_dir: Option<PathBuf>,
+    /// 0: each AVR instruction translated on its own, nothing carried across instructions
+    /// (for hunting a miscompile: compare with 1); 1: the optimising translation.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
+    opt_level: u8,
 }
 
 /// Runs `bac prg`.
@@ -34,6 +40,7 @@ pub fn run(args: PrgArgs) -> Result<()> {
         out: args.out,
         target_dir: args.target_dir,
         quiet: false,
+        opt_level: OptLevel::from_number(args.opt_level).unwrap_or_default(),
     };
     let report = build_prg(&options).with_context(|| format!("building {}", args.manifest_path.display()))?;
     println!("{}", report.prg.display());

@@ -142,11 +142,16 @@ pub fn run(prg: &[u8], max_cycles: u64) -> Result<Run, String> {
 /// then takes the 6502's registers and goes on, because a divergence can be harmless: a
 /// rotate through a carry left undefined by a call, whose bit is overwritten next).
 pub fn lockstep(elf: &[u8], max_cycles: u64) -> Result<(Vec<u8>, Vec<String>), String> {
+    lockstep_at(elf, max_cycles, avr2mos::OptLevel::Full)
+}
+
+/// [`lockstep`] with the translation at `level`.
+pub fn lockstep_at(elf: &[u8], max_cycles: u64, level: avr2mos::OptLevel) -> Result<(Vec<u8>, Vec<String>), String> {
     use avr2mos::avrsim::{Avr, Stop};
     use std::collections::HashMap;
     let prog = avr2mos::AvrProgram::from_elf(elf).map_err(|e| e.to_string())?;
-    let t = avr2mos::translate_with(&prog, &avr2mos::Options { adjust_all: true, ..Default::default() })
-        .map_err(|e| e.to_string())?;
+    let opts = avr2mos::Options { adjust_all: true, opt_level: level, ..Default::default() };
+    let t = avr2mos::translate_with(&prog, &opts).map_err(|e| e.to_string())?;
     let mut m = Machine::new(&t.prg);
     let mut avr = Avr::new(t.relocated_text.clone(), prog.entry, avr2mos::mmap::STACK_TOP - 2);
     avr.mem.copy_from_slice(&m.cpu.memory.mem);

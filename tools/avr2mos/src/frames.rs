@@ -1,0 +1,175 @@
+//! Static frames: a function that is never active twice at once gets its stack frame at a
+//! fixed address after `.bss`, so it no longer reads or moves SP. Its prologue's
+//! `in r28, 0x3d` / `in r29, 0x3e` load the fixed address less one (what Y would hold
+//! after the prologue's subtraction of the frame size, which then goes when no flag it
+//! sets is read), and its `out 0x3d/0x3e` that set SP to the frame and back disappear. Frame slots are reached through Y as before; pointers
+//! to them (`movw r24, r28`) are ordinary addresses. Such a function also no longer keeps
+//! the AVR's 2-byte return address footprint, which only SP-relative code needs.
+//!
+//! Assumes the call graph of [`crate::callgraph`]. A function qualifies when:
+//! - its only SP reads are one `in r28, 0x3d` and one `in r29, 0x3e`, followed at once by
+//!   the frame's subtraction (`sbiw r28, N` or `subi r28, lo; sbci r29, hi`), and it
+//!   writes SP only from r28/r29 (`out 0x3d, r28`, `out 0x3e, r29`);
+//! - nothing else writes r28 or r29 but the epilogue's `adiw r28, N` (or `subi/sbci` by
+//!   -N) and `pop r28`/`pop r29`, so Y is the frame pointer wherever it is used;
+//! - every `ldd`/`std` through Y reaches a slot inside the frame (1..=N), so it reads no
+//!   stack arguments;
+//! - it is not recursive and nothing it calls calls through a pointer (so it cannot be
+//!   entered again while active), and every function it calls directly either does not
+//!   read SP or qualifies itself (so it passes no arguments on the stack, which a callee
+//!   would read relative to SP).
+//!
+//! Guarantees: each qualifying function gets its own area (no overlap), and the total
+//! size; a function that does not qualify is left exactly as the plain lowering makes it.
+
+use crate::callgraph::{Reason, Summary};
+use crate::decode::{Insn, Mode, Op, Ptr};
+
+/// A function's static frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    /// Offset of the frame's first byte from the start of the static frames.
+    pub offset: u32,
+    /// Its size in bytes (N).
+    pub size: u32,
+    /// The prologue's subtraction of N from Y (instruction indices): with Y loaded with
+    /// the frame's start less one, it has nothing left to do.
+    pub subtract: std::ops::Range<usize>,
+}
+
+/// The frame size N of function `range` if its use of SP and Y has the shape above, and
+/// the indices of the prologue's subtraction.
+fn frame_shape(insns: &[Insn], range: std::ops::Range<usize>) -> Option<(u32, std::ops::Range<usize>)> {
+    let first = range.start;
+    let code = &insns[range];
+    let y_writes = |i: &Insn| crate::callgraph::writes_of(i) & (0b11 << 28) != 0;
+    let sp_read = |i: &Insn| i.op == Op::In && (i.k == 0x3D || i.k == 0x3E);
+    let p = code.iter().position(sp_read)?;
+    let (lo, hi) = (code[p], *code.get(p + 1)?);
+    if (lo.op, lo.d, lo.k, hi.op, hi.d, hi.k) != (Op::In, 28, 0x3D, Op::In, 29, 0x3E) {
+        return None;
+    }
+    let (size, prologue_len) = match (code.get(p + 2), code.get(p + 3)) {
+        (Some(s), _) if s.op == Op::Sbiw && s.d == 28 => (s.k, 3),
+        (Some(l), Some(h)) if (l.op, l.d, h.op, h.d) == (Op::Subi, 28, Op::Sbci, 29) => ((h.k << 8) | l.k, 4),
+        _ => return None,
+    };
+    if size == 0 || size > 0x4000 {
+        return None;
+    }
+    let neg = 0x1_0000 - size;
+    let mut k = 0;
+    while k < code.len() {
+        let i = &code[k];
+        if (p..p + prologue_len).contains(&k) {
+            k += 1;
+            continue;
+        }
+        if sp_read(i) {
+            return None;
+        }
+        if i.op == Op::Out && ((i.k == 0x3D && i.d != 28) || (i.k == 0x3E && i.d != 29)) {
+            return None;
+        }
+        if let Op::Ld(Ptr::Y, Mode::Disp) | Op::St(Ptr::Y, Mode::Disp) = i.op
+            && (i.k == 0 || i.k > size)
+        {
+            return None;
+        }
+        let epilogue = match (i.op, code.get(k + 1)) {
+            (Op::Adiw, _) if i.d == 28 && i.k == size => 1,
+            (Op::Subi, Some(h)) if i.d == 28 && h.op == Op::Sbci && h.d == 29 && (h.k << 8 | i.k) == neg => 2,
+            (Op::Pop, _) if i.d == 28 || i.d == 29 => 1,
+            _ => 0,
+        };
+        if epilogue > 0 {
+            k += epilogue;
+            continue;
+        }
+        if y_writes(i) {
+            return None;
+        }
+        k += 1;
+    }
+    Some((size, first + p + 2..first + p + prologue_len))
+}
+
+/// Which functions get a static frame, and where (offsets from the start of the static
+/// frames), and the frames' total size. `ranges` are each function's instructions.
+pub fn plan(insns: &[Insn], ranges: &[std::ops::Range<usize>], sums: &[Summary]) -> (Vec<Option<Frame>>, u32) {
+    let n = sums.len();
+    let shape: Vec<Option<(u32, std::ops::Range<usize>)>> = (0..n)
+        .map(|f| if sums[f].reasons.contains(&Reason::ReadsSp) { frame_shape(insns, ranges[f].clone()) } else { None })
+        .collect();
+    let reads_sp = |g: usize| sums[g].reasons.contains(&Reason::ReadsSp);
+    let mut frames = vec![None; n];
+    let mut total = 0;
+    for f in 0..n {
+        let Some((size, subtract)) = shape[f].clone() else { continue };
+        let s = &sums[f];
+        let blocked =
+            s.reasons.iter().any(|r| matches!(r, Reason::Recursive | Reason::IndirectCall | Reason::Interpreted))
+                || s.reaches_pointer_call
+                || s.callees.iter().any(|&g| reads_sp(g) && shape[g].is_none());
+        if !blocked {
+            frames[f] = Some(Frame { offset: total, size, subtract });
+            total += size;
+        }
+    }
+    (frames, total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode;
+
+    fn insns(words: &[u16]) -> Vec<Insn> {
+        let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            let i = decode(&text, at, 0).unwrap();
+            at += usize::from(i.len);
+            out.push(i);
+        }
+        out
+    }
+
+    // push r28; push r29; in r28,0x3d; in r29,0x3e; sbiw r28,4; out 0x3e,r29; out 0x3d,r28;
+    // std Y+4,r24; ldd r24,Y+1; adiw r28,4; out 0x3e,r29; out 0x3d,r28; pop r29; pop r28; ret
+    const FRAME4: [u16; 15] = [
+        0x93CF, 0x93DF, 0xB7CD, 0xB7DE, 0x9724, 0xBFDE, 0xBFCD, 0x838C, 0x8189, 0x9624, 0xBFDE, 0xBFCD, 0x91DF, 0x91CF,
+        0x9508,
+    ];
+
+    #[test]
+    fn the_prologue_and_epilogue_shape_gives_the_frame_size() {
+        let code = insns(&FRAME4);
+        assert_eq!(frame_shape(&code, 0..code.len()), Some((4, 4..5)));
+    }
+
+    #[test]
+    fn a_slot_beyond_the_frame_is_a_stack_argument_and_blocks_it() {
+        let mut w = FRAME4;
+        w[8] = 0x818D; // ldd r24, Y+5
+        let code = insns(&w);
+        assert_eq!(frame_shape(&code, 0..code.len()), None);
+    }
+
+    #[test]
+    fn sp_set_from_another_register_blocks_it() {
+        let mut w = FRAME4;
+        w[6] = 0xBF8D; // out 0x3d, r24
+        let code = insns(&w);
+        assert_eq!(frame_shape(&code, 0..code.len()), None);
+    }
+
+    #[test]
+    fn any_other_write_to_y_blocks_it() {
+        let mut w = FRAME4;
+        w[8] = 0x2FC8; // mov r28, r24
+        let code = insns(&w);
+        assert_eq!(frame_shape(&code, 0..code.len()), None);
+    }
+}

@@ -1,0 +1,169 @@
+//! Precise-output tests, in the manner of cranelift's filetests: every `*.avr` file in
+//! `tests/filetests/` is a small AVR program (functions of hex instruction words) whose
+//! translation at both optimisation levels, as the symbolic listing, is checked in next to
+//! it as `*.expected`. A change of code shape or size shows as a diff in review; the test
+//! prints a unified diff on a mismatch. `BLESS=1` rewrites the expected listings.
+//!
+//! Input format: `fn NAME` starts a function; other lines hold 16-bit instruction words in
+//! hex (`940e 0004`, two words for `call`); `;` starts a comment. Comment lines before the
+//! first function describe the case and open its listing.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use avr2mos::program::{AvrProgram, Function};
+use avr2mos::{OptLevel, Options};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filetests")
+}
+
+/// The program and the description of one input file.
+fn parse(path: &Path, text: &str) -> Result<(AvrProgram, String), String> {
+    let mut words: Vec<u16> = Vec::new();
+    let mut functions = Vec::new();
+    let mut about = String::new();
+    for (n, line) in text.lines().enumerate() {
+        let (code, comment) = line.split_once(';').unwrap_or((line, ""));
+        if code.trim().is_empty() {
+            if functions.is_empty() && !comment.is_empty() {
+                let _ = writeln!(about, ";{comment}");
+            }
+            continue;
+        }
+        if let Some(name) = code.trim().strip_prefix("fn ") {
+            functions.push(Function { name: name.trim().to_string(), addr: 2 * words.len() as u32 });
+            continue;
+        }
+        if functions.is_empty() {
+            return Err(format!("{}:{}: code before the first `fn`", path.display(), n + 1));
+        }
+        for w in code.split_whitespace() {
+            let v = u16::from_str_radix(w, 16)
+                .map_err(|e| format!("{}:{}: {w:?} is not a hex word: {e}", path.display(), n + 1))?;
+            words.push(v);
+        }
+    }
+    let prog = AvrProgram {
+        text: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        data_base: 0x200,
+        functions,
+        entry: 0,
+        absolute: avr2mos::runtime::NATIVE.iter().map(|&(n, a, _)| (a, n.to_string())).collect(),
+        ..Default::default()
+    };
+    Ok((prog, about))
+}
+
+/// The listing one input file must produce.
+fn render(path: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (prog, about) = parse(path, &text)?;
+    let mut out = about;
+    for (level, name) in [(OptLevel::Plain, "0"), (OptLevel::Full, "1")] {
+        let opts = Options { opt_level: level, ..Default::default() };
+        let t = avr2mos::translate_with(&prog, &opts).map_err(|e| format!("{}: {e}", path.display()))?;
+        let code: usize = t.stats.code_bytes;
+        let _ = writeln!(out, "\n== opt-level {name}: {code} bytes of 6502 code ==");
+        out.push_str(t.symbolic.trim_start_matches('\n'));
+    }
+    Ok(out)
+}
+
+/// A unified diff of two texts (longest common subsequence of lines; inputs are small).
+fn unified_diff(expected: &str, actual: &str) -> String {
+    let a: Vec<&str> = expected.lines().collect();
+    let b: Vec<&str> = actual.lines().collect();
+    let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            lcs[i][j] = if a[i] == b[j] { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
+        }
+    }
+    // Every line tagged ' ', '-' or '+', then hunks with three lines of context.
+    let mut lines = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            lines.push((' ', a[i], i, j));
+            i += 1;
+            j += 1;
+        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            lines.push(('-', a[i], i, j));
+            i += 1;
+        } else {
+            lines.push(('+', b[j], i, j));
+            j += 1;
+        }
+    }
+    let changed: Vec<usize> = (0..lines.len()).filter(|&k| lines[k].0 != ' ').collect();
+    let mut out = String::from("--- expected\n+++ actual\n");
+    let mut k = 0;
+    while k < changed.len() {
+        let start = changed[k].saturating_sub(3);
+        let mut end = changed[k] + 4;
+        while k + 1 < changed.len() && changed[k + 1] < end + 3 {
+            k += 1;
+            end = changed[k] + 4;
+        }
+        let end = end.min(lines.len());
+        let (_, _, ai, bj) = lines[start];
+        let _ = writeln!(out, "@@ -{} +{} @@", ai + 1, bj + 1);
+        for &(tag, text, _, _) in &lines[start..end] {
+            let _ = writeln!(out, "{tag}{text}");
+        }
+        k += 1;
+    }
+    out
+}
+
+#[test]
+fn every_input_translates_to_its_expected_listing() {
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(dir())
+        .expect("tests/filetests exists")
+        .map(|e| e.expect("readable directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "avr"))
+        .collect();
+    inputs.sort();
+    assert!(!inputs.is_empty(), "no inputs in {}", dir().display());
+    let mut failures = Vec::new();
+    for input in &inputs {
+        let expected_path = input.with_extension("expected");
+        let actual = match render(input) {
+            Ok(s) => s,
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
+        };
+        if bless {
+            std::fs::write(&expected_path, &actual).expect("expected listing written");
+            continue;
+        }
+        match std::fs::read_to_string(&expected_path) {
+            Ok(expected) if expected == actual => {}
+            Ok(expected) => failures.push(format!(
+                "{} changed (BLESS=1 accepts it):\n{}",
+                expected_path.display(),
+                unified_diff(&expected, &actual)
+            )),
+            Err(_) => failures.push(format!("{} is missing (BLESS=1 writes it)", expected_path.display())),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_diff_shows_changed_lines_with_context() {
+    let d = unified_diff("a\nb\nc\nd\n", "a\nB\nc\nd\n");
+    assert!(d.contains("-b\n+B\n"), "{d}");
+    assert!(d.contains(" a\n"), "{d}");
+    assert_eq!(unified_diff("x\n", "x\n"), "--- expected\n+++ actual\n");
+}
+
+#[test]
+fn a_bad_word_is_reported_with_its_line() {
+    let e = parse(Path::new("t.avr"), "fn main\n  95g8\n").unwrap_err();
+    assert!(e.contains("t.avr:2") && e.contains("95g8"), "{e}");
+}
