@@ -6,7 +6,7 @@
 //                  --stdout TXT --font GLYPHS_RS
 //                  --platform D81 --p40 PNG --p80 PNG --p80keys PNG
 //                  --pstdout80 TXT --pstdout80keys TXT --platform-keys KEYS
-//                  --game D81 --game-shots DIR --game-samples N
+//                  --game-dir DIR --game-shots DIR
 //                  [--chromium PATH] [--only NAME,NAME]
 //
 // --disk is the test program hello's disk with the boot sector (bac disk build), --noboot
@@ -19,9 +19,10 @@
 // `bac run`'s screenshots of its drawn screens, --p80keys after the keys --platform-keys
 // (a `bac run --keys` script), and --pstdout80* what it printed in those two runs.
 //
-// --game is the game's disk (bac disk build of disk/bac.toml); --game-shots the directory
-// of `bac run`'s screenshots of its states (game.mjs: game-MODE-STATE.png, and N samples
-// game-MODE-STATE-K.png of the states after the deal).
+// --game-dir holds the game's disks: game.d81 (bac disk build of disk/bac.toml) and
+// game-NAME.d81 for each seeded scenario (scenarios.json); --game-shots the directory of
+// `bac run`'s screenshots of their states (game.mjs: NAME-STATE.png, and for an unseeded
+// scenario's dealt states its samples NAME-STATE-K.png).
 //
 // Exits 0 when every step passes, 1 with "vice check FAILED at step ..." otherwise.
 import fs from "node:fs";
@@ -30,11 +31,12 @@ import { decodePng } from "./png.mjs";
 import { startServer, launchBrowser } from "./vice.mjs";
 import { frameShot, finalLook, keepLook, notBlankLook, typeKeys } from "./page.mjs";
 import { gameScreens, coupAddsUp, runGame } from "./game.mjs";
+import { SCENARIOS, keyFor, scriptKeys } from "./keys.mjs";
 import { LAYOUTS, BANNER, notBlank, readGrid, readText, ourGlyphs, learnGlyphs, alignBlock, glyphTable, screenRows, matchScreen } from "./cells.mjs";
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, "")] = process.argv[i + 1];
-const NEEDED = ["out", "disk", "stdout", "bac40", "bac80", "noboot", "bacnoboot40", "font", "platform", "p40", "p80", "p80keys", "pstdout80", "pstdout80keys", "platform-keys", "game", "game-shots", "game-samples"];
+const NEEDED = ["out", "disk", "stdout", "bac40", "bac80", "noboot", "bacnoboot40", "font", "platform", "p40", "p80", "p80keys", "pstdout80", "pstdout80keys", "platform-keys", "game-dir", "game-shots"];
 for (const need of NEEDED) {
   if (!args[need]) {
     console.error(`usage: node check.mjs ${NEEDED.map((n) => `--${n} ...`).join(" ")} [--chromium PATH] [--only NAME]`);
@@ -45,7 +47,7 @@ const chromiumPath = args.chromium || "/usr/bin/chromium";
 
 // Budgets, in milliseconds of real time. VICE runs at real speed or below (no warp), and
 // at about 25-35 frames a second on a busy 2-core machine.
-const TOTAL_BUDGET = 840_000;
+const TOTAL_BUDGET = 1_620_000;
 const START_TIMEOUT = 40_000; // page load to the core running
 const SCREEN_TIMEOUT = 45_000; // core running to the expected screen
 const POLL = 1_000;
@@ -76,38 +78,13 @@ const PLATFORM_CASES = [
   { name: "platform-80", platform: true, disk: "platform.d81", video: "VDC", mode: "80", ours: "p80", keys: "p80keys" },
 ];
 
-// The game steps (game.mjs): the game's disk, bac.d81 from disk/bac.toml, booted in 80 and
-// in 40 columns and played from the title through a Punto Banco coup back to BASIC.
-const GAME_CASES = [
-  { name: "game-80", game: true, disk: "game.d81", video: "VDC", mode: "80" },
-  { name: "game-40", game: true, disk: "game.d81", video: "VICII", mode: "40" },
-];
-
-/** Keys for page.keyboard: the C128 key each character is typed with (symbolic keymap). */
-const KEY_CODES = { " ": "Space", ",": "Comma", ".": "Period", "\n": "Enter", '"': "Shift+Quote", "*": "Shift+Digit8", "=": "Equal", "+": "Shift+Equal" };
-function keyFor(ch) {
-  if (/[a-z]/.test(ch)) return `Key${ch.toUpperCase()}`;
-  if (/[0-9]/.test(ch)) return `Digit${ch}`;
-  if (KEY_CODES[ch]) return KEY_CODES[ch];
-  throw new Error(`no key for ${JSON.stringify(ch)}`);
-}
-
-/**
- * The keys of a `bac run --keys` script (characters, and {NAME} for named keys) as
- * playwright key specs for the symbolic keymap; {WAIT n} is left out (check.mjs waits
- * for the screen instead).
- */
-const NAMED_KEYS = { RETURN: "Enter", F1: "F1", F3: "F3", F5: "F5", F7: "F7", DOWN: "ArrowDown", UP: "ArrowUp", LEFT: "ArrowLeft", RIGHT: "ArrowRight", HOME: "Home", DEL: "Backspace" };
-function scriptKeys(script) {
-  const keys = [];
-  for (const m of script.matchAll(/\{([^}]*)\}|([^{])/g)) {
-    if (m[2] !== undefined) keys.push(m[2] === "!" ? "Shift+Digit1" : keyFor(m[2].toLowerCase()));
-    else if (/^WAIT \d+$/.test(m[1])) continue;
-    else if (NAMED_KEYS[m[1]]) keys.push(NAMED_KEYS[m[1]]);
-    else throw new Error(`no key for {${m[1]}}`);
-  }
-  return keys;
-}
+// The game steps (game.mjs): one per scenario of scenarios.json, every rule set in one of
+// the widths. The game's disk, bac.d81 from disk/bac.toml (game.d81), or for a seeded
+// scenario that disk with BAC SEED (game-NAME.d81, so the deal is the same as ours).
+const GAME_CASES = SCENARIOS.map((s) => ({
+  name: s.name, game: true, scenario: s, mode: s.mode, video: s.mode === "80" ? "VDC" : "VICII",
+  disk: s.seed === undefined ? "game.d81" : `game-${s.name}.d81`,
+}));
 
 let step = "setup";
 const fail = (message) => {
@@ -381,18 +358,20 @@ async function main() {
   step = "read bac run's screenshots of the platform program";
   const plat = platformScreens();
   step = "read bac run's screenshots of the game";
-  const samples = Number(args["game-samples"]);
-  const game = { 40: gameScreens(args["game-shots"], "40", samples), 80: gameScreens(args["game-shots"], "80", samples) };
-  for (const mode of ["40", "80"]) {
-    for (const [k, grid] of game[mode].coup.samples.entries()) {
+  const game = {};
+  for (const c of GAME_CASES) {
+    game[c.name] = gameScreens(args["game-shots"], c.scenario);
+    if (!c.scenario.samples) continue;
+    for (const [k, grid] of game[c.name].coup.samples.entries()) {
       const sense = coupAddsUp(readText(grid, glyphs));
-      if (!sense.ok) throw new Error(`bac run's coup ${k} in ${mode} columns: ${sense.why}`);
+      if (!sense.ok) throw new Error(`bac run's coup ${k} of ${c.name}: ${sense.why}`);
     }
   }
   // The game's glyphs: every cell of the platform program's screens, which show all 256.
   const gameGlyphs = { text: glyphs, set: new Set([...plat.p40.grid.cells, ...plat.p80.grid.cells].filter((k) => k !== "")) };
   step = "start the local server";
-  const disks = [["bac.d81", args.disk], ["noboot.d81", args.noboot], ["platform.d81", args.platform], ["game.d81", args.game]];
+  const disks = [["bac.d81", args.disk], ["noboot.d81", args.noboot], ["platform.d81", args.platform]];
+  for (const c of GAME_CASES) if (!disks.some(([name]) => name === c.disk)) disks.push([c.disk, path.join(args["game-dir"], c.disk)]);
   const server = await startServer(new Map(disks.map(([name, file]) => [name, path.resolve(file)])));
   step = "launch Chromium";
   const { context, blocked } = await launchBrowser(chromiumPath, path.join(args.out, "chromium-profile"));
@@ -403,7 +382,7 @@ async function main() {
     for (const c of [...CASES, ...PLATFORM_CASES, ...GAME_CASES]) {
       if (args.only && !args.only.split(",").includes(c.name)) continue;
       try {
-        if (c.game) await runGame(context, server.origin, c, game[c.mode], gameGlyphs, args.out, (s) => (step = s), log);
+        if (c.game) await runGame(context, server.origin, c, game[c.name], gameGlyphs, args.out, (s) => (step = s), log);
         else if (c.platform) await runPlatform(context, server.origin, c, plat, log);
         else await runCase(context, server.origin, c, ours[c.ours], log);
         passed++;

@@ -1,10 +1,13 @@
-// The game's steps of the VICE check: bac.d81, built from disk/bac.toml, booted in VICE's
-// x128 and played through the keyboard, one state after another, each compared with
-// `bac run`'s screenshot of the same state (run.sh takes them with the same keys).
+// The game's steps of the VICE check: one per scenario of scenarios.json (every rule set),
+// the game's disk booted in VICE's x128 and played through the keyboard, one state after
+// another, each compared with `bac run`'s screenshot of the same state (run.sh takes them
+// with the same keys, from the same file).
 //
 // Both sides draw with the game's own character set, so cells are compared by their 8 x 8
-// pattern. The deal is random (the shuffle is seeded from the frame counter and the
-// raster), so VICE deals other cards than our runner: for the states after the deal,
+// pattern. A seeded scenario's disk carries BAC SEED, so the shuffle is the same in VICE
+// and ours and every state is compared cell by cell. Without one (the Punto Banco
+// scenarios, the shipped disk's random path) the shuffle is seeded from the frame counter
+// and the raster, so VICE deals other cards than our runner: for the states after the deal,
 // run.sh takes several samples with different key timings, the rows that differ between
 // them are the deal's rows, and only those rows are left out of the cell comparison. There
 // VICE's cells must still be glyphs of the game's set, and the coup must add up: the
@@ -14,23 +17,15 @@ import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { LAYOUTS, BANNER, notBlank, readGrid, readText, learnGlyphs, matchScreen } from "./cells.mjs";
 import { frameShot, finalLook, keepLook, notBlankLook, typeKeys } from "./page.mjs";
+import { scriptKeys } from "./keys.mjs";
 
 /**
- * The states, in order, and the keys (Playwright keys, symbolic keymap) that lead from
- * the previous one: run.sh's GAME_KEYS types the same keys into `bac run`. Escape is the
- * C128's RUN/STOP in VICE's keymap; the game takes ESC the same way.
+ * A scenario's steps (scenarios.json, the keys run.sh's `bac run` scripts type too) with
+ * their keys as Playwright keys (symbolic keymap; Escape is the C128's RUN/STOP).
  */
-export const GAME_STEPS = [
-  { state: "title", keys: [] },
-  { state: "rules", keys: ["Enter", "ArrowRight", "ArrowRight"] },
-  { state: "betting", keys: ["Enter", "KeyA", "KeyD", "KeyA", "Enter"] },
-  { state: "bet", keys: ["Digit5", "KeyP"] },
-  { state: "coup", keys: ["Enter"], dealt: true },
-  { state: "leave", keys: ["Space", "Escape"], dealt: true },
-  // Y saves the bankroll before BASIC comes back, seconds with no change on the screen: it
-  // is never typed again (a second Y would land at READY.).
-  { state: "basic", keys: ["KeyY"], once: true },
-];
+export function gameSteps(scenario) {
+  return scenario.steps.map((step) => ({ ...step, keys: scriptKeys(step.keys) }));
+}
 
 /** The bet of the `bet` step (chip 5, on PLAYER) and the bankroll a new seat starts with. */
 const STAKE = 500;
@@ -56,20 +51,21 @@ function ourGrid(file, mode) {
 }
 
 /**
- * `bac run`'s screenshots of every state (`game-MODE-STATE.png`; for the dealt states
- * `game-MODE-STATE-K.png`, K < samples), and for the dealt states the rows that differ
- * between the samples.
+ * `bac run`'s screenshots of a scenario's states (`NAME-STATE.png`; for the dealt states of
+ * an unseeded scenario `NAME-STATE-K.png`, K < its samples), and for the dealt states the
+ * rows that differ between the samples.
  */
-export function gameScreens(dir, mode, samples) {
+export function gameScreens(dir, scenario) {
+  const { name, mode, samples } = scenario;
   const ours = {};
-  for (const { state, dealt } of GAME_STEPS) {
-    if (state === "basic") continue;
+  for (const { state, dealt, basic } of scenario.steps) {
+    if (basic) continue;
     if (!dealt) {
-      ours[state] = { grid: ourGrid(path.join(dir, `game-${mode}-${state}.png`), mode) };
+      ours[state] = { grid: ourGrid(path.join(dir, `${name}-${state}.png`), mode) };
       continue;
     }
     const grids = [];
-    for (let k = 0; k < samples; k++) grids.push(ourGrid(path.join(dir, `game-${mode}-${state}-${k}.png`), mode));
+    for (let k = 0; k < samples; k++) grids.push(ourGrid(path.join(dir, `${name}-${state}-${k}.png`), mode));
     const varying = new Set();
     const { cols, rows } = grids[0];
     for (let row = 0; row < rows; row++) {
@@ -154,12 +150,12 @@ function matchDealt(vice, ours, glyphSet) {
 }
 
 /** The judge of one state: { ok, why, note } for a frame. */
-function judgeFor(step, ours, mode, glyphs) {
+function judgeFor(step, ours, mode, glyphs, sampled) {
   const layout = LAYOUTS[`vice${mode}`];
   return (frame) => {
     const grid = readGrid(frame, layout);
     const text = readText(grid, glyphs.text);
-    if (step.state === "basic") {
+    if (step.basic) {
       // READY. and below it only the cursor (a reversed space, which reads as "?", or
       // nothing while it blinks).
       const read = readText(grid, glyphs.rom);
@@ -171,6 +167,11 @@ function judgeFor(step, ours, mode, glyphs) {
     const o = ours[step.state];
     const look = step.dealt ? matchDealt(grid, o, glyphs.set) : matchScreen(grid, o.grid);
     if (!look.ok || step.state !== "coup") return { ...look, text };
+    if (!sampled) {
+      // Seeded: the same cards as ours, cell by cell; the log names the result.
+      const result = text.find((l) => /(PLAYER WINS|BANKER WINS|TIE) +\d-\d/.test(l));
+      return { ...look, text, note: result ? result.trim().replace(/ +/g, " ") : undefined };
+    }
     const sense = coupAddsUp(text);
     return { ...sense, text, note: sense.coup };
   };
@@ -213,7 +214,7 @@ async function typeUntilChanged(page, key, layout, deadline, settle, once) {
 
 /**
  * One game run in VICE: boots the disk in `c.video`, learns the KERNAL's glyphs from the
- * power-on banner (to read READY. at the end), then goes through GAME_STEPS, judging each
+ * power-on banner (to read READY. at the end), then goes through the scenario's steps, judging each
  * state against ours and saving VICE's frame and canvas for it.
  */
 export async function runGame(context, origin, c, ours, glyphs, out, setStep, log) {
@@ -231,26 +232,34 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
     await page.waitForFunction(() => window.VICE_CHECK.started, null, { timeout: 40_000, polling: 250 });
     const canvas = page.locator("canvas.ejs_canvas");
     let rom = null;
-    for (const step of GAME_STEPS) {
+    const steps = gameSteps(c.scenario);
+    for (const [n, step] of steps.entries()) {
       const base = path.join(out, `vice-${c.name}-${step.state}`);
-      const deadline = Date.now() + (step.state === "title" ? BOOT_TIMEOUT : STATE_TIMEOUT);
+      // The first screen and a reboot (BOOT at READY.) load the game from the 1581.
+      const deadline = Date.now() + (n === 0 || step.restart ? BOOT_TIMEOUT : STATE_TIMEOUT);
       let retyped = 0;
       if (step.keys.length) {
         setStep(`${c.name}: type ${step.keys.join(" ")} for the ${step.state} screen`);
         await canvas.click({ timeout: 10_000 });
-        for (const [i, key] of step.keys.entries()) {
-          retyped += (await typeUntilChanged(page, key, layout, deadline, i < step.keys.length - 1, step.once)) - 1;
+        if (step.buffered) {
+          // At BASIC's READY. the cursor blinks, so the screen never settles between keys:
+          // they are typed in one go (the KERNAL's keyboard buffer keeps ten).
+          await typeKeys(page, step.keys, HOLD_MS);
+        } else {
+          for (const [i, key] of step.keys.entries()) {
+            retyped += (await typeUntilChanged(page, key, layout, deadline, i < step.keys.length - 1, step.once)) - 1;
+          }
         }
       }
       setStep(`${c.name}: wait for the ${step.state} screen`);
-      const judge = judgeFor(step, ours, c.mode, { ...glyphs, rom });
+      const judge = judgeFor(step, ours, c.mode, { ...glyphs, rom }, Boolean(c.scenario.samples));
       let verdict;
       let frameBytes;
       while (Date.now() < deadline) {
         await page.waitForTimeout(POLL);
         frameBytes = await frameShot(page);
         const frame = decodePng(frameBytes);
-        if (step.state === "title" && !rom) {
+        if (n === 0 && !rom) {
           // The KERNAL's banner shows for a moment before the game clears the screen.
           try {
             rom = learnGlyphs(readGrid(frame, layout), BANNER);
@@ -259,7 +268,7 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
         verdict = judge(frame);
         if (verdict.ok) break;
       }
-      if (step.state === "title" && !rom) throw new Error("the KERNAL's power-on banner was never seen before the title (needed to read READY. later)");
+      if (n === 0 && !rom) throw new Error("the KERNAL's power-on banner was never seen before the title (needed to read READY. later)");
       const last = await finalLook(page, canvas, c.mode, verdict, frameBytes, judge);
       ({ look: verdict } = last);
       keepLook(base, last);
@@ -274,7 +283,8 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
     const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
     log.push(`${c.name}: ${frames} frames, ${secs} s; ${notes.join("; ")}`);
-    console.log(`ok ${c.name}: ${GAME_STEPS.map((s) => s.state).join(", ")}: every screen as bac run's (the deal's rows: glyphs of the game's set, and the coup adds up); the canvas shows the same cells (${secs} s)`);
+    const how = c.scenario.samples ? "the deal's rows: glyphs of the game's set, and the coup adds up" : `seed ${c.scenario.seed}: the same deal, every cell`;
+    console.log(`ok ${c.name} (${c.scenario.rules}): ${steps.map((s) => s.state).join(", ")}: every screen as bac run's (${how}); the canvas shows the same cells (${secs} s)`);
   } finally {
     fs.writeFileSync(path.join(out, `vice-${c.name}-console.log`), consoleLines.join("\n") + "\n");
     await page.close().catch(() => {});

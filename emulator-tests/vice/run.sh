@@ -20,22 +20,9 @@ PROGRAM_EXIT=42
 PLATFORM="$ROOT/emulator-tests/programs/platform/Cargo.toml"
 PLATFORM_KEYS='A1{RETURN}{F1}{DOWN}{HOME}{DEL}Z!'
 
-# The game (disk/bac.toml's disk) and the keys that take it from one state to the next:
-# the same keys game.mjs types into VICE (GAME_STEPS), here as `bac run --keys` scripts
-# with waits long enough for the game to draw. A Punto Banco table with one seat, ADA,
-# 500 on PLAYER, one coup, RUN/STOP and Y at the table's prompt.
-GAME_STATES=(title rules betting bet coup leave)
-declare -A GAME_KEYS=(
-    [title]='{WAIT 300}'
-    [rules]='{RETURN}{WAIT 80}{RIGHT}{WAIT 80}{RIGHT}{WAIT 80}'
-    [betting]='{RETURN}{WAIT 80}A{WAIT 40}D{WAIT 40}A{WAIT JITTER}{RETURN}{WAIT 150}'
-    [bet]='5{WAIT 40}P{WAIT 80}'
-    [coup]='{RETURN}{WAIT 400}'
-    [leave]=' {WAIT 150}{RUN/STOP}{WAIT 80}'
-)
-# The states after the deal differ with the cards: each is taken GAME_SAMPLES times, the
-# shuffle seeded differently by a wait of 40 + K frames before the seat's RETURN.
-GAME_SAMPLES=6
+# The game scenarios (every rule set; their keys, seeds and states) are in scenarios.json,
+# read through keys.mjs by this script (bac run's screenshots) and by game.mjs (VICE).
+KEYS="$HERE/keys.mjs"
 
 STEP="start"
 trap 'echo "vice check FAILED at step: $STEP" >&2' ERR
@@ -121,36 +108,59 @@ platform_run 80 "$OUT/bac-platform-80-keys.png" "$OUT/bac-platform-80-keys-stdou
 step "bac disk build: the game's disk (disk/bac.toml)"
 timeout 1200 cargo run --release -q -p bac -- disk build -o "$OUT/game.d81"
 
-game_script() { # STATE K: the keys from power-on to STATE, sample K
-    local script="" state
-    for state in "${GAME_STATES[@]}"; do
-        script+="${GAME_KEYS[$state]//JITTER/$((40 + $2))}"
-        [ "$state" = "$1" ] && break
-    done
-    printf '%s' "$script"
-}
-game_run() { # MODE STATE K PNG
-    timeout 120 cargo run --release -q -p bac -- run "$OUT/game.d81" "--$1" --keys "$(game_script "$2" "$3")" \
-        --screenshot "$4" > /dev/null
+# One disk per seeded scenario: the game's disk with BAC SEED (the shuffle's seed, 4 bytes
+# little-endian), so VICE and bac run deal the same cards; a scenario that restarts after
+# quitting also gets that disk with the save its steps up to there write (made by the host
+# build of the same game code, which writes its saves to a directory).
+seed_file() { # SEED FILE
+    node -e 'const b = Buffer.alloc(4); b.writeUInt32LE(Number(process.argv[1])); require("fs").writeFileSync(process.argv[2], b)' "$1" "$2"
 }
 mkdir -p "$OUT/game"
-for mode in 80 40; do
-    step "bac run: the game's screens, $mode columns"
-    for state in title rules betting bet; do
-        game_run "$mode" "$state" 0 "$OUT/game/game-$mode-$state.png"
-    done
-    for k in $(seq 0 $((GAME_SAMPLES - 1))); do
-        game_run "$mode" coup "$k" "$OUT/game/game-$mode-coup-$k.png"
-        game_run "$mode" leave "$k" "$OUT/game/game-$mode-leave-$k.png"
-    done
-done
+while read -r name mode seed samples; do
+    [ "$seed" = - ] && continue
+    step "bac disk put: $name's disk with BAC SEED $seed"
+    seed_file "$seed" "$OUT/game/$name.seed"
+    cp "$OUT/game.d81" "$OUT/game-$name.d81"
+    timeout 120 cargo run --release -q -p bac -- disk put "$OUT/game-$name.d81" "$OUT/game/$name.seed" --name "BAC SEED" --type seq < /dev/null
+    if node "$KEYS" states "$name" | grep -q restart; then
+        step "bac play --host: the save $name's steps write, onto game-$name-saved.d81"
+        rm -rf "$OUT/game/$name-saves"
+        mkdir -p "$OUT/game/$name-saves"
+        cp "$OUT/game/$name.seed" "$OUT/game/$name-saves/BAC SEED"
+        timeout 300 cargo run --release -q -p bac -- play --host "--$mode" --keys "$(node "$KEYS" host "$name")" \
+            --save-dir "$OUT/game/$name-saves" > "$OUT/game/$name-host.txt" < /dev/null
+        cp "$OUT/game-$name.d81" "$OUT/game-$name-saved.d81"
+        timeout 120 cargo run --release -q -p bac -- disk put "$OUT/game-$name-saved.d81" "$OUT/game/$name-saves/BAC SAVE" \
+            --name "BAC SAVE" --type seq < /dev/null
+    fi
+done < <(node "$KEYS" scenarios)
+
+game_run() { # NAME MODE DISK STATE K PNG
+    timeout 120 cargo run --release -q -p bac -- run "$3" "--$2" --keys "$(node "$KEYS" script "$1" "$4" "$5")" \
+        --screenshot "$6" > /dev/null < /dev/null
+}
+while read -r name mode seed samples; do
+    step "bac run: $name's screens, $mode columns"
+    disk="$OUT/game.d81"
+    [ "$seed" = - ] || disk="$OUT/game-$name.d81"
+    while read -r state flag; do
+        [ "$flag" = restart ] && disk="$OUT/game-$name-saved.d81"
+        if [ "$flag" = dealt ]; then
+            for k in $(seq 0 $((samples - 1))); do
+                game_run "$name" "$mode" "$disk" "$state" "$k" "$OUT/game/$name-$state-$k.png"
+            done
+        else
+            game_run "$name" "$mode" "$disk" "$state" 0 "$OUT/game/$name-$state.png"
+        fi
+    done < <(node "$KEYS" states "$name")
+done < <(node "$KEYS" scenarios)
 
 step "VICE x128 in Chromium (check.mjs)"
-timeout 900 node "$HERE/check.mjs" --out "$OUT" --chromium "$CHROMIUM" \
+timeout 1800 node "$HERE/check.mjs" --out "$OUT" --chromium "$CHROMIUM" \
     --disk "$OUT/bac.d81" --bac40 "$OUT/bac-boot-40.png" --bac80 "$OUT/bac-boot-80.png" \
     --noboot "$OUT/noboot.d81" --bacnoboot40 "$OUT/bac-autostart-40.png" \
     --stdout "$OUT/bac-run-stdout.txt" --font "$ROOT/firmware/glyphs/src/lib.rs" \
     --platform "$OUT/platform.d81" --p40 "$OUT/bac-platform-40.png" --p80 "$OUT/bac-platform-80.png" \
     --p80keys "$OUT/bac-platform-80-keys.png" --pstdout80 "$OUT/bac-platform-80-stdout.txt" \
     --pstdout80keys "$OUT/bac-platform-80-keys-stdout.txt" --platform-keys "$PLATFORM_KEYS" \
-    --game "$OUT/game.d81" --game-shots "$OUT/game" --game-samples "$GAME_SAMPLES" ${VICE_ONLY:+--only "$VICE_ONLY"}
+    --game-dir "$OUT" --game-shots "$OUT/game" ${VICE_ONLY:+--only "$VICE_ONLY"}

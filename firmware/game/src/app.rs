@@ -70,7 +70,15 @@ pub struct App<P: Platform> {
     pub(crate) player_third: Option<u8>,
     /// The Loadstar house bank as last left (None: a fresh bank), kept in the save.
     pub house: Option<Money>,
+    /// The shuffle's seed from the disk's [`SEED_FILE`], if it has a good one: every table
+    /// then deals the same shoe, so a test (or a player) can replay a deal. None: the seed
+    /// comes from the clock, as on the shipped disk.
+    pub(crate) seed: Option<u32>,
 }
+
+/// The file that fixes the shuffle's seed: 4 bytes, a little-endian `u32`. The shipped
+/// disk has none; tests put one on a copy to get the same cards in every emulator.
+pub const SEED_FILE: &[u8] = b"BAC SEED";
 
 impl<P: Platform> App<P> {
     /// The game on `p`, showing `columns` columns until the options say otherwise.
@@ -88,6 +96,7 @@ impl<P: Platform> App<P> {
             view: View::new(),
             player_third: None,
             house: None,
+            seed: None,
         }
     }
 
@@ -119,6 +128,7 @@ impl<P: Platform> App<P> {
     /// Runs the game until the player quits to BASIC.
     pub fn run(&mut self) {
         self.p.set_columns(self.settings.columns, BACKGROUND);
+        self.look_for_seed();
         self.look_for_save();
         loop {
             match self.title() {
@@ -168,6 +178,18 @@ impl<P: Platform> App<P> {
                 }
             }
         }
+    }
+
+    /// Reads [`SEED_FILE`] once: exactly 4 bytes make the seed; a missing file, a short or
+    /// long one, or any disk error leaves the seed to the clock.
+    #[inline(never)]
+    fn look_for_seed(&mut self) {
+        // One byte more than a seed, so a longer file is told apart (TooLong or 5 bytes).
+        let mut buf = [0u8; 5];
+        self.seed = match self.p.read(SEED_FILE, &mut buf) {
+            Ok(4) => Some(u32::from_le_bytes([buf[0], buf[1], buf[2], buf[3]])),
+            _ => None,
+        };
     }
 
     #[inline(never)]

@@ -934,3 +934,31 @@ fn any_save_this_version_writes_loads_or_is_set_aside_safely() {
     }
     assert!(played > 20, "only {played} of 60 saves played a coup");
 }
+
+/// The first settled coup's screen of a Loadstar session (ADA, 100 on Player) that starts
+/// `start` frames after power-on, with `seed` as the disk's `BAC SEED` file if given.
+fn first_coup(seed: Option<&[u8]>, start: u64) -> String {
+    let mut stand = Stand::new(&keys("{R}{R}ADA{R}4P{R} "));
+    stand.frames = start;
+    if let Some(seed) = seed {
+        stand.files.insert(bac_game::app::SEED_FILE.to_vec(), seed.to_vec());
+    }
+    let stand = run(stand);
+    stand.settled_screens.first().cloned().expect("a coup was settled")
+}
+
+#[test]
+fn a_seed_file_replays_the_same_shoe_whatever_the_timing() {
+    // Without a seed the clock shuffles: other start times, other cards.
+    assert_ne!(first_coup(None, 0), first_coup(None, 777), "the clock did not change the deal");
+    // With one, the same cards whenever the table is built; another seed, another shoe.
+    let seed = 1234u32.to_le_bytes();
+    let seeded = first_coup(Some(&seed), 0);
+    assert_eq!(seeded, first_coup(Some(&seed), 777));
+    assert_eq!(seeded, first_coup(Some(&seed), 123_456));
+    assert_ne!(seeded, first_coup(Some(&4321u32.to_le_bytes()), 0));
+    // A file that is not 4 bytes is no seed: the game deals as without one, never fails.
+    for bad in [&b""[..], &b"\x01\x02\x03"[..], &b"\x01\x02\x03\x04\x05"[..], &[7u8; 300][..]] {
+        assert_eq!(first_coup(Some(bad), 777), first_coup(None, 777), "a {}-byte seed file", bad.len());
+    }
+}

@@ -217,7 +217,12 @@ impl<P: Platform> App<P> {
 
     #[inline(never)]
     fn new_table(&mut self) -> Option<Table> {
-        let mut table = Table::new(self.settings.rules(), self.p.ticks() | 1).ok()?;
+        // A seed from the disk (`BAC SEED`) replays the same shoe; else the clock's.
+        let seed = match self.seed {
+            Some(seed) => seed,
+            None => self.p.ticks(),
+        };
+        let mut table = Table::new(self.settings.rules(), seed | 1).ok()?;
         for seat in &self.seats.seats[..usize::from(self.seats.count)] {
             let id = table.sit(seat.kind, Some(seat.bankroll)).ok()?;
             if seat.tie_stake > Money::ZERO {
