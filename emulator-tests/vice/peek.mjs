@@ -8,11 +8,12 @@
 // How the platform drivers were checked on the real ROMs: the platform test program's
 // screens, keys, disk answers and close() look as in our emulator (see README.md).
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { startServer, launchBrowser } from "./vice.mjs";
 const [disk, video, secs, out] = process.argv.slice(2);
 const server = await startServer(new Map([["x.d81", path.resolve(disk)]]));
-const { context } = await launchBrowser("/usr/bin/chromium", "/tmp/peek-profile-" + video);
+const { context } = await launchBrowser("/usr/bin/chromium", fs.mkdtempSync(path.join(os.tmpdir(), `peek-profile-${video}-`)));
 const page = await context.newPage();
 await page.goto(`${server.origin}/?disk=/disk/x.d81&video=${video}&autostart=1`, { timeout: 40000 });
 await page.waitForFunction(() => window.VICE_CHECK.started, null, { timeout: 40000, polling: 250 });
