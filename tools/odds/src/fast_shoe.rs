@@ -4,8 +4,9 @@
 //! same law as shuffling all of it first), so a card is shuffled only when it is dealt and
 //! a new shoe costs nothing. The draws use a multiply instead of a power-of-two rejection
 //! (Lemire's method, rarely more than one word), which the host does in one instruction,
-//! and take 32 bits each from xoshiro256++ (`rand`), which gives 64 bits a step with more
-//! parallelism than a chain of xorshift32 steps.
+//! and take their words from xoshiro256++ (`rand`). A coup's six draws share one 64-bit
+//! word: the six ranges multiplied together stay below 2^53 in the largest shoe, so one
+//! Lemire draw over their product, read digit by digit, is the six draws at once.
 //!
 //! What it deals is not card for card what the C128's shoe deals from the same seed (the
 //! game shuffles all 416 cards at once with xorshift32, in its own order), only the same
@@ -52,6 +53,46 @@ fn below(word: u32, n: u32, rng: &mut Xoshiro256PlusPlus) -> usize {
         }
     }
     (m >> 32) as usize
+}
+
+/// Every product of six ranges [`six_below`] is asked for is below this (the largest shoe,
+/// 416 cards, gives 416 × 415 × … × 411 < 416^6 < 2^53), so a low part at or above it is
+/// above Lemire's threshold `2^64 mod product` too, and the product need not be formed.
+const SIX_BOUND: u64 = 1 << 53;
+const _: () = assert!((bac_rules::shoe::MAX_CARDS as u64).pow(6) < SIX_BOUND);
+
+/// Six independent uniform integers, the `k`th in `0..n - k`, from one word of `rng` (`n`
+/// from 6 to the largest shoe's 416 cards). One Lemire draw of `A` in `0..P`, `P` the
+/// product of the six ranges, read as a mixed-radix number: multiplying the word by each
+/// range in turn and keeping the low 64 bits leaves each range's digit on top, and the low
+/// part after the sixth is `word × P mod 2^64`, on which Lemire's rejection (below
+/// `2^64 mod P`) makes `A`, hence each digit, exactly uniform. `None` when the word is
+/// rejected (about one word in 3,500 in an 8-deck shoe, fewer with fewer cards).
+#[inline(always)]
+fn six_from(word: u64, n: u32) -> Option<[usize; 6]> {
+    let mut low = word;
+    let mut digits = [0usize; 6];
+    for (k, digit) in digits.iter_mut().enumerate() {
+        let wide = u128::from(low) * u128::from(n - k as u32);
+        *digit = (wide >> 64) as usize;
+        low = wide as u64;
+    }
+    if low >= SIX_BOUND {
+        return Some(digits);
+    }
+    let product: u64 = (0..6).map(|k| u64::from(n - k)).product();
+    (low >= product.wrapping_neg() % product).then_some(digits)
+}
+
+/// [`six_from`] with a fresh word of `rng` until one is accepted.
+#[inline(always)]
+fn six_below(n: u32, rng: &mut Xoshiro256PlusPlus) -> [usize; 6] {
+    debug_assert!((6..=bac_rules::shoe::MAX_CARDS as u32).contains(&n));
+    loop {
+        if let Some(digits) = six_from(rng.next_u64(), n) {
+            return digits;
+        }
+    }
 }
 
 impl FastShoe {
@@ -166,13 +207,13 @@ impl FastShoe {
             return None;
         }
         let top = self.cards.len() - 1 - self.dealt;
-        let wide = [self.rng.next_u64(), self.rng.next_u64(), self.rng.next_u64()];
-        let words = wide.map(|w| [w as u32, (w >> 32) as u32]);
+        let picks = six_below(top as u32 + 1, &mut self.rng);
         let mut drawn = [Card::in_fresh_decks(0); 6];
         let cards = &mut self.cards[..=top];
-        for (k, slot) in drawn.iter_mut().enumerate() {
+        for (k, (slot, pick)) in drawn.iter_mut().zip(picks).enumerate() {
             let i = top - k;
-            let j = below(words[k / 2][k % 2], i as u32 + 1, &mut self.rng).min(i);
+            // `pick` is below `i + 1` already; the clamp tells the compiler so.
+            let j = pick.min(i);
             cards.swap(i, j);
             *slot = cards[i];
         }
@@ -202,5 +243,79 @@ impl FastShoe {
         self.dealt = on_table;
         self.coup_start = 0;
         self.cut = Cut::LastCoup;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `six_from` is Lemire's single draw over the product of the ranges, done the long way
+    /// in 128 bits: the same digits and the same rejections, including words picked to land
+    /// just above a multiple of `2^64 / P`, where the rejection is decided.
+    #[test]
+    fn six_from_is_one_lemire_draw_over_the_product() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut rejected = 0;
+        for n in [6u32, 7, 13, 52, 311, 416] {
+            let product: u64 = (0..6).map(|k| u64::from(n - k)).product();
+            let threshold = product.wrapping_neg() % product;
+            for trial in 0..200_000u64 {
+                let word = if trial % 2 == 0 {
+                    rng.next_u64()
+                } else {
+                    // The smallest word whose product passes a random multiple of 2^64:
+                    // its low part is below the product, near the threshold.
+                    let m = u128::from(rng.next_u64() % product);
+                    (m << 64).div_ceil(u128::from(product)) as u64
+                };
+                let wide = u128::from(word) * u128::from(product);
+                let (mut value, low) = ((wide >> 64) as u64, wide as u64);
+                let mut expected = [0usize; 6];
+                for k in (0..6).rev() {
+                    let range = u64::from(n) - k as u64;
+                    expected[k] = (value % range) as usize;
+                    value /= range;
+                }
+                let expected = (low >= threshold).then_some(expected);
+                rejected += usize::from(expected.is_none());
+                assert_eq!(six_from(word, n), expected, "n {n}, word {word:#x}");
+            }
+        }
+        assert!(rejected > 0, "the rejection was exercised");
+    }
+
+    /// Pearson's statistic of `counts` against a uniform spread; below `df + 5 sqrt(2 df)`
+    /// (far beyond the 99.9% point) for a fair draw.
+    fn fair(counts: &[u64]) -> bool {
+        let total: u64 = counts.iter().sum();
+        let expected = total as f64 / counts.len() as f64;
+        let chi2: f64 = counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum();
+        let df = (counts.len() - 1) as f64;
+        chi2 < df + 5.0 * (2.0 * df).sqrt()
+    }
+
+    /// The six draws are uniform and independent: the joint draw over all 720 orderings of
+    /// six cards, and each position alone in a full 8-deck shoe, pass a chi-square test.
+    #[test]
+    fn six_below_is_uniform_over_positions() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
+        let mut joint = vec![0u64; 720];
+        for _ in 0..720 * 300 {
+            let d = six_below(6, &mut rng);
+            let cell = d.iter().zip([6, 5, 4, 3, 2, 1]).fold(0, |acc, (&digit, range)| acc * range + digit);
+            joint[cell] += 1;
+        }
+        assert!(fair(&joint), "joint {joint:?}");
+        let mut by_position = vec![vec![0u64; 416]; 6];
+        for _ in 0..416 * 500 {
+            for (k, digit) in six_below(416, &mut rng).into_iter().enumerate() {
+                by_position[k][digit] += 1;
+            }
+        }
+        for (k, counts) in by_position.iter().enumerate() {
+            assert!(counts[416 - k..].iter().all(|&c| c == 0), "position {k} stays in its range");
+            assert!(fair(&counts[..416 - k]), "position {k}: {counts:?}");
+        }
     }
 }

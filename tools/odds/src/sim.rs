@@ -377,6 +377,26 @@ struct Counter {
     running: i32,
 }
 
+/// Points by card index, 256 entries so that a `u8` index needs no bounds check.
+static POINTS: [u8; 256] = {
+    let mut points = [0; 256];
+    let mut i = 0;
+    while i < Card::PER_DECK {
+        if let Some(card) = Card::from_index(i) {
+            points[i as usize] = card.points();
+        }
+        i += 1;
+    }
+    points
+};
+
+/// Where [`play`] counts a coup: its totals and its cards beyond four, a bit field below
+/// 1024 so that the masked index needs no bounds check.
+#[inline(always)]
+fn ending_slot(player: u8, banker: u8, cards: u8) -> usize {
+    (usize::from(player) << 6 | usize::from(banker) << 2 | usize::from(cards.wrapping_sub(4))) & 1023
+}
+
 /// [`deal_coup`] for the simulator: where the rules leave no choice (Punto Banco's
 /// tableau) and six cards are left, the coup is settled from six drawn cards without a
 /// branch on the cards (a third card's need is a table lookup and a select), and only the
@@ -392,7 +412,7 @@ pub fn deal_coup_fast(
         return deal_coup(tables, shoe, rng, strategy);
     }
     let Some(c) = shoe.draw_six() else { return deal_coup(tables, shoe, rng, strategy) };
-    let p = c.map(|card| card.points());
+    let p = c.map(|card| POINTS[usize::from(card.index())]);
     // Sums of two totals below 10 are below 20: a subtraction, not a division.
     let digit = |x: u8| if x >= 10 { x - 10 } else { x };
     let two_player = digit(p[0] + p[2]);
@@ -432,7 +452,7 @@ fn play(config: &SimConfig, hands: u64, seed: u32, progress: &AtomicU64) -> Resu
         }),
         None => None,
     };
-    let mut endings = [[[0u64; 3]; 10]; 10];
+    let mut endings = [0u64; 1024];
     let mut done = 0;
     while done < hands {
         let batch = PROGRESS_EVERY.min(hands - done);
@@ -461,7 +481,7 @@ fn play(config: &SimConfig, hands: u64, seed: u32, progress: &AtomicU64) -> Resu
                 deal_coup_fast(&tables, &mut shoe, &mut rng, &mut strategy)
             };
             // One count per coup, by its totals and cards; the figures are summed after.
-            endings[usize::from(dealt.player)][usize::from(dealt.banker)][usize::from(dealt.cards - 4)] += 1;
+            endings[ending_slot(dealt.player, dealt.banker, dealt.cards)] += 1;
             if !side.is_empty() {
                 let (ending, first) = (dealt.ending(), dealt.first_four());
                 for (bet, lines) in side.iter().zip(counts.side.iter_mut()) {
@@ -475,9 +495,11 @@ fn play(config: &SimConfig, hands: u64, seed: u32, progress: &AtomicU64) -> Resu
         done += batch;
         progress.fetch_add(batch, Ordering::Relaxed);
     }
-    for (player, row) in endings.iter().enumerate() {
-        for (banker, by_cards) in row.iter().enumerate() {
-            for (extra, &n) in by_cards.iter().enumerate() {
+    for player in 0..10u8 {
+        for banker in 0..10u8 {
+            for extra in 0..3u8 {
+                let n = endings[ending_slot(player, banker, 4 + extra)];
+                let extra = usize::from(extra);
                 match player.cmp(&banker) {
                     std::cmp::Ordering::Greater => counts.player += n,
                     std::cmp::Ordering::Less if banker == 6 => {
