@@ -4,9 +4,10 @@
 //! same law as shuffling all of it first), so a card is shuffled only when it is dealt and
 //! a new shoe costs nothing. The draws use a multiply instead of a power-of-two rejection
 //! (Lemire's method, rarely more than one word), which the host does in one instruction,
-//! and take their words from xoshiro256++ (`rand`). A coup's six draws share one 64-bit
-//! word: the six ranges multiplied together stay below 2^53 in the largest shoe, so one
-//! Lemire draw over their product, read digit by digit, is the six draws at once.
+//! and take their words from xoshiro256++ (`rand`). A coup's six draws take two 64-bit
+//! words, three draws each: three ranges multiplied together stay below 2^27 in the
+//! largest shoe, so one Lemire draw over their product, read digit by digit, is the three
+//! draws at once.
 //!
 //! What it deals is not card for card what the C128's shoe deals from the same seed (the
 //! game shuffles all 416 cards at once with xorshift32, in its own order), only the same
@@ -55,44 +56,75 @@ fn below(word: u32, n: u32, rng: &mut Xoshiro256PlusPlus) -> usize {
     (m >> 32) as usize
 }
 
-/// Every product of six ranges [`six_below`] is asked for is below this (the largest shoe,
-/// 416 cards, gives 416 × 415 × … × 411 < 416^6 < 2^53), so a low part at or above it is
+/// Every product of three ranges [`three_from`] is asked for is below this (the largest
+/// shoe, 416 cards, gives 416 × 415 × 414 < 416^3 < 2^27), so a low part at or above it is
 /// above Lemire's threshold `2^64 mod product` too, and the product need not be formed.
-const SIX_BOUND: u64 = 1 << 53;
-const _: () = assert!((bac_rules::shoe::MAX_CARDS as u64).pow(6) < SIX_BOUND);
+const THREE_BOUND: u64 = 1 << 27;
+const _: () = assert!((bac_rules::shoe::MAX_CARDS as u64).pow(3) < THREE_BOUND);
 
-/// Six independent uniform integers, the `k`th in `0..n - k`, from one word of `rng` (`n`
-/// from 6 to the largest shoe's 416 cards). One Lemire draw of `A` in `0..P`, `P` the
-/// product of the six ranges, read as a mixed-radix number: multiplying the word by each
+/// Three independent uniform integers, the `k`th in `0..n - k` (`n` from 3 to the largest
+/// shoe's 416 cards), from one 64-bit `word`: one Lemire draw of `A` in `0..P`, `P` the
+/// product of the three ranges, read as a mixed-radix number. Multiplying the word by each
 /// range in turn and keeping the low 64 bits leaves each range's digit on top, and the low
-/// part after the sixth is `word × P mod 2^64`, on which Lemire's rejection (below
+/// part after the third is `word × P mod 2^64`, on which Lemire's rejection (below
 /// `2^64 mod P`) makes `A`, hence each digit, exactly uniform. `None` when the word is
-/// rejected (about one word in 3,500 in an 8-deck shoe, fewer with fewer cards).
+/// rejected (fewer than one word in 2^37).
 #[inline(always)]
-fn six_from(word: u64, n: u32) -> Option<[usize; 6]> {
+fn three_from(word: u64, n: u32) -> Option<[usize; 3]> {
+    let (digits, low) = three_digits(word, n);
+    if low >= THREE_BOUND {
+        return Some(digits);
+    }
+    let product: u64 = (0..3).map(|k| u64::from(n - k)).product();
+    (low >= product.wrapping_neg() % product).then_some(digits)
+}
+
+/// [`three_from`]'s digits and the low part its rejection looks at.
+#[inline(always)]
+fn three_digits(word: u64, n: u32) -> ([usize; 3], u64) {
     let mut low = word;
-    let mut digits = [0usize; 6];
+    let mut digits = [0usize; 3];
     for (k, digit) in digits.iter_mut().enumerate() {
         let wide = u128::from(low) * u128::from(n - k as u32);
         *digit = (wide >> 64) as usize;
         low = wide as u64;
     }
-    if low >= SIX_BOUND {
-        return Some(digits);
-    }
-    let product: u64 = (0..6).map(|k| u64::from(n - k)).product();
-    (low >= product.wrapping_neg() % product).then_some(digits)
+    (digits, low)
 }
 
-/// [`six_from`] with a fresh word of `rng` until one is accepted.
+/// [`three_from`] with a fresh word of `rng` until one is accepted.
 #[inline(always)]
-fn six_below(n: u32, rng: &mut Xoshiro256PlusPlus) -> [usize; 6] {
-    debug_assert!((6..=bac_rules::shoe::MAX_CARDS as u32).contains(&n));
+fn three_below(n: u32, rng: &mut Xoshiro256PlusPlus) -> [usize; 3] {
     loop {
-        if let Some(digits) = six_from(rng.next_u64(), n) {
+        if let Some(digits) = three_from(rng.next_u64(), n) {
             return digits;
         }
     }
+}
+
+/// Six independent uniform integers, the `k`th in `0..n - k` (`n` from 6 to 416), from two
+/// words: two chains of three multiplies that the processor runs side by side (one chain
+/// of six, from one word, was slower for its latency).
+#[inline(always)]
+fn six_below(n: u32, rng: &mut Xoshiro256PlusPlus) -> [usize; 6] {
+    debug_assert!((6..=bac_rules::shoe::MAX_CARDS as u32).contains(&n));
+    let (first, second) = (rng.next_u64(), rng.next_u64());
+    let ((high, high_low), (low, low_low)) = (three_digits(first, n), three_digits(second, n - 3));
+    // Both low parts clear of every threshold: one test for the two (nearly always).
+    if high_low.min(low_low) >= THREE_BOUND {
+        return [high[0], high[1], high[2], low[0], low[1], low[2]];
+    }
+    six_below_exactly(n, first, second, rng)
+}
+
+/// [`six_below`] when a low part came near its threshold: each word's draw accepted or
+/// rejected as [`three_from`] says, a rejected one drawn again.
+#[cold]
+#[inline(never)]
+fn six_below_exactly(n: u32, first: u64, second: u64, rng: &mut Xoshiro256PlusPlus) -> [usize; 6] {
+    let high = three_from(first, n).unwrap_or_else(|| three_below(n, rng));
+    let low = three_from(second, n - 3).unwrap_or_else(|| three_below(n - 3, rng));
+    [high[0], high[1], high[2], low[0], low[1], low[2]]
 }
 
 impl FastShoe {
@@ -250,15 +282,15 @@ impl FastShoe {
 mod tests {
     use super::*;
 
-    /// `six_from` is Lemire's single draw over the product of the ranges, done the long way
+    /// `three_from` is Lemire's single draw over the product of the ranges, done the long way
     /// in 128 bits: the same digits and the same rejections, including words picked to land
     /// just above a multiple of `2^64 / P`, where the rejection is decided.
     #[test]
-    fn six_from_is_one_lemire_draw_over_the_product() {
+    fn three_from_is_one_lemire_draw_over_the_product() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         let mut rejected = 0;
-        for n in [6u32, 7, 13, 52, 311, 416] {
-            let product: u64 = (0..6).map(|k| u64::from(n - k)).product();
+        for n in [3u32, 4, 7, 13, 52, 311, 416] {
+            let product: u64 = (0..3).map(|k| u64::from(n - k)).product();
             let threshold = product.wrapping_neg() % product;
             for trial in 0..200_000u64 {
                 let word = if trial % 2 == 0 {
@@ -271,18 +303,38 @@ mod tests {
                 };
                 let wide = u128::from(word) * u128::from(product);
                 let (mut value, low) = ((wide >> 64) as u64, wide as u64);
-                let mut expected = [0usize; 6];
-                for k in (0..6).rev() {
+                let mut expected = [0usize; 3];
+                for k in (0..3).rev() {
                     let range = u64::from(n) - k as u64;
                     expected[k] = (value % range) as usize;
                     value /= range;
                 }
                 let expected = (low >= threshold).then_some(expected);
                 rejected += usize::from(expected.is_none());
-                assert_eq!(six_from(word, n), expected, "n {n}, word {word:#x}");
+                assert_eq!(three_from(word, n), expected, "n {n}, word {word:#x}");
             }
         }
         assert!(rejected > 0, "the rejection was exercised");
+    }
+
+    /// The slow path gives the fast path's digits when both words are accepted, and draws
+    /// again for a rejected one (a word whose low part is 0 is below every threshold).
+    #[test]
+    fn six_below_exactly_agrees_with_the_fast_path() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        for n in [6u32, 52, 416] {
+            for _ in 0..10_000 {
+                let (first, second) = (rng.next_u64(), rng.next_u64());
+                let ((high, _), (low, _)) = (three_digits(first, n), three_digits(second, n - 3));
+                let expected = [high[0], high[1], high[2], low[0], low[1], low[2]];
+                assert_eq!(six_below_exactly(n, first, second, &mut rng.clone()), expected);
+            }
+            // 0 times anything is 0: rejected, so the digits come from fresh words.
+            let mut fresh = rng.clone();
+            let redrawn = six_below_exactly(n, 0, 0, &mut rng);
+            let (high, low) = (three_below(n, &mut fresh), three_below(n - 3, &mut fresh));
+            assert_eq!(redrawn, [high[0], high[1], high[2], low[0], low[1], low[2]]);
+        }
     }
 
     /// Pearson's statistic of `counts` against a uniform spread; below `df + 5 sqrt(2 df)`
