@@ -4,8 +4,10 @@
 //! same law as shuffling all of it first), so a card is shuffled only when it is dealt and
 //! a new shoe costs nothing. The draws use a multiply instead of a power-of-two rejection
 //! (Lemire's method, rarely more than one word), which the host does in one instruction,
-//! and take 32 bits each from xoshiro256++ (`rand`), which gives 64 bits a step with more
-//! parallelism than a chain of xorshift32 steps.
+//! and take their words from xoshiro256++ (`rand`). A coup's six draws take two 64-bit
+//! words, three draws each: three ranges multiplied together stay below 2^27 in the
+//! largest shoe, so one Lemire draw over their product, read digit by digit, is the three
+//! draws at once.
 //!
 //! What it deals is not card for card what the C128's shoe deals from the same seed (the
 //! game shuffles all 416 cards at once with xorshift32, in its own order), only the same
@@ -52,6 +54,77 @@ fn below(word: u32, n: u32, rng: &mut Xoshiro256PlusPlus) -> usize {
         }
     }
     (m >> 32) as usize
+}
+
+/// Every product of three ranges [`three_from`] is asked for is below this (the largest
+/// shoe, 416 cards, gives 416 × 415 × 414 < 416^3 < 2^27), so a low part at or above it is
+/// above Lemire's threshold `2^64 mod product` too, and the product need not be formed.
+const THREE_BOUND: u64 = 1 << 27;
+const _: () = assert!((bac_rules::shoe::MAX_CARDS as u64).pow(3) < THREE_BOUND);
+
+/// Three independent uniform integers, the `k`th in `0..n - k` (`n` from 3 to the largest
+/// shoe's 416 cards), from one 64-bit `word`: one Lemire draw of `A` in `0..P`, `P` the
+/// product of the three ranges, read as a mixed-radix number. Multiplying the word by each
+/// range in turn and keeping the low 64 bits leaves each range's digit on top, and the low
+/// part after the third is `word × P mod 2^64`, on which Lemire's rejection (below
+/// `2^64 mod P`) makes `A`, hence each digit, exactly uniform. `None` when the word is
+/// rejected (fewer than one word in 2^37).
+#[inline(always)]
+fn three_from(word: u64, n: u32) -> Option<[usize; 3]> {
+    let (digits, low) = three_digits(word, n);
+    if low >= THREE_BOUND {
+        return Some(digits);
+    }
+    let product: u64 = (0..3).map(|k| u64::from(n - k)).product();
+    (low >= product.wrapping_neg() % product).then_some(digits)
+}
+
+/// [`three_from`]'s digits and the low part its rejection looks at.
+#[inline(always)]
+fn three_digits(word: u64, n: u32) -> ([usize; 3], u64) {
+    let mut low = word;
+    let mut digits = [0usize; 3];
+    for (k, digit) in digits.iter_mut().enumerate() {
+        let wide = u128::from(low) * u128::from(n - k as u32);
+        *digit = (wide >> 64) as usize;
+        low = wide as u64;
+    }
+    (digits, low)
+}
+
+/// [`three_from`] with a fresh word of `rng` until one is accepted.
+#[inline(always)]
+fn three_below(n: u32, rng: &mut Xoshiro256PlusPlus) -> [usize; 3] {
+    loop {
+        if let Some(digits) = three_from(rng.next_u64(), n) {
+            return digits;
+        }
+    }
+}
+
+/// Six independent uniform integers, the `k`th in `0..n - k` (`n` from 6 to 416), from two
+/// words: two chains of three multiplies that the processor runs side by side (one chain
+/// of six, from one word, was slower for its latency).
+#[inline(always)]
+fn six_below(n: u32, rng: &mut Xoshiro256PlusPlus) -> [usize; 6] {
+    debug_assert!((6..=bac_rules::shoe::MAX_CARDS as u32).contains(&n));
+    let (first, second) = (rng.next_u64(), rng.next_u64());
+    let ((high, high_low), (low, low_low)) = (three_digits(first, n), three_digits(second, n - 3));
+    // Both low parts clear of every threshold: one test for the two (nearly always).
+    if high_low.min(low_low) >= THREE_BOUND {
+        return [high[0], high[1], high[2], low[0], low[1], low[2]];
+    }
+    six_below_exactly(n, first, second, rng)
+}
+
+/// [`six_below`] when a low part came near its threshold: each word's draw accepted or
+/// rejected as [`three_from`] says, a rejected one drawn again.
+#[cold]
+#[inline(never)]
+fn six_below_exactly(n: u32, first: u64, second: u64, rng: &mut Xoshiro256PlusPlus) -> [usize; 6] {
+    let high = three_from(first, n).unwrap_or_else(|| three_below(n, rng));
+    let low = three_from(second, n - 3).unwrap_or_else(|| three_below(n - 3, rng));
+    [high[0], high[1], high[2], low[0], low[1], low[2]]
 }
 
 impl FastShoe {
@@ -166,13 +239,13 @@ impl FastShoe {
             return None;
         }
         let top = self.cards.len() - 1 - self.dealt;
-        let wide = [self.rng.next_u64(), self.rng.next_u64(), self.rng.next_u64()];
-        let words = wide.map(|w| [w as u32, (w >> 32) as u32]);
+        let picks = six_below(top as u32 + 1, &mut self.rng);
         let mut drawn = [Card::in_fresh_decks(0); 6];
         let cards = &mut self.cards[..=top];
-        for (k, slot) in drawn.iter_mut().enumerate() {
+        for (k, (slot, pick)) in drawn.iter_mut().zip(picks).enumerate() {
             let i = top - k;
-            let j = below(words[k / 2][k % 2], i as u32 + 1, &mut self.rng).min(i);
+            // `pick` is below `i + 1` already; the clamp tells the compiler so.
+            let j = pick.min(i);
             cards.swap(i, j);
             *slot = cards[i];
         }
@@ -202,5 +275,99 @@ impl FastShoe {
         self.dealt = on_table;
         self.coup_start = 0;
         self.cut = Cut::LastCoup;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `three_from` is Lemire's single draw over the product of the ranges, done the long way
+    /// in 128 bits: the same digits and the same rejections, including words picked to land
+    /// just above a multiple of `2^64 / P`, where the rejection is decided.
+    #[test]
+    fn three_from_is_one_lemire_draw_over_the_product() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut rejected = 0;
+        for n in [3u32, 4, 7, 13, 52, 311, 416] {
+            let product: u64 = (0..3).map(|k| u64::from(n - k)).product();
+            let threshold = product.wrapping_neg() % product;
+            for trial in 0..200_000u64 {
+                let word = if trial % 2 == 0 {
+                    rng.next_u64()
+                } else {
+                    // The smallest word whose product passes a random multiple of 2^64:
+                    // its low part is below the product, near the threshold.
+                    let m = u128::from(rng.next_u64() % product);
+                    (m << 64).div_ceil(u128::from(product)) as u64
+                };
+                let wide = u128::from(word) * u128::from(product);
+                let (mut value, low) = ((wide >> 64) as u64, wide as u64);
+                let mut expected = [0usize; 3];
+                for k in (0..3).rev() {
+                    let range = u64::from(n) - k as u64;
+                    expected[k] = (value % range) as usize;
+                    value /= range;
+                }
+                let expected = (low >= threshold).then_some(expected);
+                rejected += usize::from(expected.is_none());
+                assert_eq!(three_from(word, n), expected, "n {n}, word {word:#x}");
+            }
+        }
+        assert!(rejected > 0, "the rejection was exercised");
+    }
+
+    /// The slow path gives the fast path's digits when both words are accepted, and draws
+    /// again for a rejected one (a word whose low part is 0 is below every threshold).
+    #[test]
+    fn six_below_exactly_agrees_with_the_fast_path() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        for n in [6u32, 52, 416] {
+            for _ in 0..10_000 {
+                let (first, second) = (rng.next_u64(), rng.next_u64());
+                let ((high, _), (low, _)) = (three_digits(first, n), three_digits(second, n - 3));
+                let expected = [high[0], high[1], high[2], low[0], low[1], low[2]];
+                assert_eq!(six_below_exactly(n, first, second, &mut rng.clone()), expected);
+            }
+            // 0 times anything is 0: rejected, so the digits come from fresh words.
+            let mut fresh = rng.clone();
+            let redrawn = six_below_exactly(n, 0, 0, &mut rng);
+            let (high, low) = (three_below(n, &mut fresh), three_below(n - 3, &mut fresh));
+            assert_eq!(redrawn, [high[0], high[1], high[2], low[0], low[1], low[2]]);
+        }
+    }
+
+    /// Pearson's statistic of `counts` against a uniform spread; below `df + 5 sqrt(2 df)`
+    /// (far beyond the 99.9% point) for a fair draw.
+    fn fair(counts: &[u64]) -> bool {
+        let total: u64 = counts.iter().sum();
+        let expected = total as f64 / counts.len() as f64;
+        let chi2: f64 = counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum();
+        let df = (counts.len() - 1) as f64;
+        chi2 < df + 5.0 * (2.0 * df).sqrt()
+    }
+
+    /// The six draws are uniform and independent: the joint draw over all 720 orderings of
+    /// six cards, and each position alone in a full 8-deck shoe, pass a chi-square test.
+    #[test]
+    fn six_below_is_uniform_over_positions() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
+        let mut joint = vec![0u64; 720];
+        for _ in 0..720 * 300 {
+            let d = six_below(6, &mut rng);
+            let cell = d.iter().zip([6, 5, 4, 3, 2, 1]).fold(0, |acc, (&digit, range)| acc * range + digit);
+            joint[cell] += 1;
+        }
+        assert!(fair(&joint), "joint {joint:?}");
+        let mut by_position = vec![vec![0u64; 416]; 6];
+        for _ in 0..416 * 500 {
+            for (k, digit) in six_below(416, &mut rng).into_iter().enumerate() {
+                by_position[k][digit] += 1;
+            }
+        }
+        for (k, counts) in by_position.iter().enumerate() {
+            assert!(counts[416 - k..].iter().all(|&c| c == 0), "position {k} stays in its range");
+            assert!(fair(&counts[..416 - k]), "position {k}: {counts:?}");
+        }
     }
 }

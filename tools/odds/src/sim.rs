@@ -235,10 +235,17 @@ pub struct RuleTables {
     banker: [[Rule; 11]; 8],
     /// Whether any cell leaves a choice (then every coup asks the strategy).
     free: bool,
-    /// `player`'s draws as flags (the bank's totals 8 and 9 are naturals).
-    player_draws: [bool; 10],
-    /// `banker`'s draws as flags, rows for every total 0–9.
-    banker_draws: [[bool; 11]; 10],
+    /// Both hands' draws at once, by [`draw_slot`] of the two-card totals and the card the
+    /// player would draw: bit 0 the player draws, bit 1 the bank does. One lookup in place
+    /// of two that wait on each other.
+    draws: [u8; 4096],
+}
+
+/// Where [`RuleTables`]' `draws` holds a coup's draws: a bit field below 4096, so that the
+/// masked index needs no bounds check.
+#[inline(always)]
+fn draw_slot(player: u8, banker: u8, player_third: u8) -> usize {
+    (usize::from(player) << 8 | usize::from(banker) << 4 | usize::from(player_third)) & 4095
 }
 
 impl RuleTables {
@@ -249,15 +256,22 @@ impl RuleTables {
             core::array::from_fn(|column| rules.banker(total as u8, (column != PLAYER_STOOD).then_some(column as u8)))
         });
         let free = player.iter().chain(banker.iter().flatten()).any(|&r| r == Rule::Choose);
-        RuleTables {
-            player,
-            banker,
-            free,
-            player_draws: player.map(|r| r == Rule::Draw),
-            banker_draws: core::array::from_fn(|total| {
-                banker.get(total).map_or([false; 11], |row| row.map(|r| r == Rule::Draw))
-            }),
+        let player_draws = player.map(|r| r == Rule::Draw);
+        let banker_draws: [[bool; 11]; 10] =
+            core::array::from_fn(|total| banker.get(total).map_or([false; 11], |row| row.map(|r| r == Rule::Draw)));
+        let mut draws = [0; 4096];
+        for (p, &player_may) in player_draws.iter().enumerate() {
+            for (b, row) in banker_draws.iter().enumerate() {
+                for third in 0..10 {
+                    let natural = p >= 8 || b >= 8;
+                    let player_drew = !natural && player_may;
+                    let banker_drew = !natural && row[if player_drew { third } else { PLAYER_STOOD }];
+                    draws[draw_slot(p as u8, b as u8, third as u8)] =
+                        u8::from(player_drew) | u8::from(banker_drew) << 1;
+                }
+            }
         }
+        RuleTables { player, banker, free, draws }
     }
 }
 
@@ -377,6 +391,26 @@ struct Counter {
     running: i32,
 }
 
+/// Points by card index, 256 entries so that a `u8` index needs no bounds check.
+static POINTS: [u8; 256] = {
+    let mut points = [0; 256];
+    let mut i = 0;
+    while i < Card::PER_DECK {
+        if let Some(card) = Card::from_index(i) {
+            points[i as usize] = card.points();
+        }
+        i += 1;
+    }
+    points
+};
+
+/// Where [`play`] counts a coup: its totals and its cards beyond four, a bit field below
+/// 1024 so that the masked index needs no bounds check.
+#[inline(always)]
+fn ending_slot(player: u8, banker: u8, cards: u8) -> usize {
+    (usize::from(player) << 6 | usize::from(banker) << 2 | usize::from(cards.wrapping_sub(4))) & 1023
+}
+
 /// [`deal_coup`] for the simulator: where the rules leave no choice (Punto Banco's
 /// tableau) and six cards are left, the coup is settled from six drawn cards without a
 /// branch on the cards (a third card's need is a table lookup and a select), and only the
@@ -392,15 +426,14 @@ pub fn deal_coup_fast(
         return deal_coup(tables, shoe, rng, strategy);
     }
     let Some(c) = shoe.draw_six() else { return deal_coup(tables, shoe, rng, strategy) };
-    let p = c.map(|card| card.points());
+    let p = c.map(|card| POINTS[usize::from(card.index())]);
     // Sums of two totals below 10 are below 20: a subtraction, not a division.
     let digit = |x: u8| if x >= 10 { x - 10 } else { x };
     let two_player = digit(p[0] + p[2]);
     let two_banker = digit(p[1] + p[3]);
     let natural = two_player >= 8 || two_banker >= 8;
-    let player_drew = !natural & tables.player_draws[usize::from(two_player)];
-    let column = if player_drew { usize::from(p[4]) } else { PLAYER_STOOD };
-    let banker_drew = !natural & tables.banker_draws[usize::from(two_banker)][column];
+    let draws = tables.draws[draw_slot(two_player, two_banker, p[4])];
+    let (player_drew, banker_drew) = (draws & 1 != 0, draws & 2 != 0);
     let banker_third = if player_drew { p[5] } else { p[4] };
     let player = if player_drew { digit(two_player + p[4]) } else { two_player };
     let banker = if banker_drew { digit(two_banker + banker_third) } else { two_banker };
@@ -432,7 +465,7 @@ fn play(config: &SimConfig, hands: u64, seed: u32, progress: &AtomicU64) -> Resu
         }),
         None => None,
     };
-    let mut endings = [[[0u64; 3]; 10]; 10];
+    let mut endings = [0u64; 1024];
     let mut done = 0;
     while done < hands {
         let batch = PROGRESS_EVERY.min(hands - done);
@@ -461,7 +494,7 @@ fn play(config: &SimConfig, hands: u64, seed: u32, progress: &AtomicU64) -> Resu
                 deal_coup_fast(&tables, &mut shoe, &mut rng, &mut strategy)
             };
             // One count per coup, by its totals and cards; the figures are summed after.
-            endings[usize::from(dealt.player)][usize::from(dealt.banker)][usize::from(dealt.cards - 4)] += 1;
+            endings[ending_slot(dealt.player, dealt.banker, dealt.cards)] += 1;
             if !side.is_empty() {
                 let (ending, first) = (dealt.ending(), dealt.first_four());
                 for (bet, lines) in side.iter().zip(counts.side.iter_mut()) {
@@ -475,9 +508,11 @@ fn play(config: &SimConfig, hands: u64, seed: u32, progress: &AtomicU64) -> Resu
         done += batch;
         progress.fetch_add(batch, Ordering::Relaxed);
     }
-    for (player, row) in endings.iter().enumerate() {
-        for (banker, by_cards) in row.iter().enumerate() {
-            for (extra, &n) in by_cards.iter().enumerate() {
+    for player in 0..10u8 {
+        for banker in 0..10u8 {
+            for extra in 0..3u8 {
+                let n = endings[ending_slot(player, banker, 4 + extra)];
+                let extra = usize::from(extra);
                 match player.cmp(&banker) {
                     std::cmp::Ordering::Greater => counts.player += n,
                     std::cmp::Ordering::Less if banker == 6 => {
