@@ -29,7 +29,7 @@ fn the_game_disk_builds_as_issue_5_asks() {
     let disk = Disk::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(disk.name(), b"BAC128");
     let entries = disk.entries();
-    assert_eq!(entries.len(), 3);
+    assert_eq!(entries.len(), 4);
     assert_eq!((entries[0].name.as_slice(), entries[0].file_type), (&b"BAC"[..], FileType::Prg));
     assert_eq!((entries[1].name.as_slice(), entries[1].file_type), (&b"BAC CODE"[..], FileType::Prg));
     assert_eq!(
@@ -38,15 +38,22 @@ fn the_game_disk_builds_as_issue_5_asks() {
         "the game's bank-1 file, from beside the game"
     );
     assert_eq!((entries[2].name.as_slice(), entries[2].file_type), (&b"BAC HELP"[..], FileType::Seq));
+    assert_eq!((entries[3].name.as_slice(), entries[3].file_type), (&b"BAC AIDE"[..], FileType::Seq));
     assert_eq!(disk.read(b"*").unwrap().data[..2], [0x01, 0x1c], "LOAD\"*\" gets the game");
     assert_eq!(disk.boot_info().unwrap().title, b"BAC128");
     assert!(!disk.is_free(Ts::new(1, 0)));
     // The help text is PETSCII with RETURNs, at most 80 columns a line.
-    let help = disk.read_as(b"BAC HELP", FileType::Seq).unwrap().data;
-    assert!(help.starts_with(&[0xc2, 0xc1, 0xc3, 0xc3, 0xc1, 0xd2, 0xc1, 0xd4]), "BACCARAT");
-    assert!(!help.contains(&b'\n'));
-    for line in help.split(|&b| b == 0x0d) {
-        assert!(line.len() <= 80, "a help line of {} columns", line.len());
+    // Both languages' help texts are PETSCII with RETURNs, at most 80 columns a line.
+    let baccarat = [0xc2, 0xc1, 0xc3, 0xc3, 0xc1, 0xd2, 0xc1];
+    for (name, title) in
+        [(&b"BAC HELP"[..], &baccarat[..]), (b"BAC AIDE", &[&[0xcc, 0xc5, 0x20][..], &baccarat[..6]].concat())]
+    {
+        let help = disk.read_as(name, FileType::Seq).unwrap().data;
+        assert!(help.starts_with(title), "BACCARAT in English, LE BACCARA in French");
+        assert!(!help.contains(&b'\n'));
+        for line in help.split(|&b| b == 0x0d) {
+            assert!(line.len() <= 80, "a help line of {} columns", line.len());
+        }
     }
     assert_eq!(manifest.output.as_deref().map(|p| p.ends_with("target/bac.d81")), Some(true));
 }
@@ -59,7 +66,7 @@ fn a_game_without_a_bank_1_file_goes_on_the_disk_alone() {
     let manifest = Manifest::load(&game_manifest()).unwrap();
     let disk = manifest.build(Some(&game)).unwrap();
     let names: Vec<Vec<u8>> = disk.entries().into_iter().map(|e| e.name).collect();
-    assert_eq!(names, [b"BAC".to_vec(), b"BAC HELP".to_vec()]);
+    assert_eq!(names, [b"BAC".to_vec(), b"BAC HELP".to_vec(), b"BAC AIDE".to_vec()]);
 }
 
 #[test]
