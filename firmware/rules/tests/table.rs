@@ -1,8 +1,8 @@
 //! Tables: bets, limits, money conservation, the Sahara carry and the Chemin de fer bank.
 
 use bac_rules::{
-    Asker, BetResult, Builtin, Decision, Event, Money, Preset, Question, RuleSet, SeatKind, Spot, Table, TableError,
-    TableStep, Winner, Xorshift32,
+    Asker, BetResult, Builtin, Decision, Event, Money, Preset, Question, RuleSet, SeatId, SeatKind, Spot, Table,
+    TableError, TableStep, Winner, Xorshift32,
 };
 
 fn quiet() -> impl FnMut(Event) {
@@ -190,14 +190,21 @@ fn chemin_de_fer_bank_rotates_and_money_moves_between_seats_only() {
     assert!(passes > 50, "{passes}");
 }
 
-#[test]
-fn banco_matches_the_whole_bank_and_returns_other_bets() {
-    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), 7).unwrap();
+/// A Chemin de fer table (seeded with `seed`) where three people sat and drew for the bank:
+/// the table, the banker and the two punters.
+fn three_at_chemin_de_fer(seed: u32) -> (Table, SeatId, Vec<SeatId>) {
+    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), seed).unwrap();
     for _ in 0..3 {
         table.sit(SeatKind::Human, None).unwrap();
     }
     let banker = table.draw_for_bank(&mut quiet()).unwrap();
-    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
+    let others = table.seat_ids().filter(|&s| s != banker).collect();
+    (table, banker, others)
+}
+
+#[test]
+fn banco_matches_the_whole_bank_and_returns_other_bets() {
+    let (mut table, _, others) = three_at_chemin_de_fer(7);
     table.stake_bank(Money::units(200), &mut quiet()).unwrap();
     table.place(others[0], Spot::Player, Money::units(50)).unwrap();
     let mut events = Vec::new();
@@ -218,12 +225,7 @@ fn banco_matches_the_whole_bank_and_returns_other_bets() {
 
 #[test]
 fn an_uncovered_bank_and_excess_bets_go_back() {
-    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), 8).unwrap();
-    for _ in 0..3 {
-        table.sit(SeatKind::Human, None).unwrap();
-    }
-    let banker = table.draw_for_bank(&mut quiet()).unwrap();
-    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
+    let (mut table, banker, others) = three_at_chemin_de_fer(8);
     table.stake_bank(Money::units(100), &mut quiet()).unwrap();
     table.place(others[0], Spot::Player, Money::units(30)).unwrap();
     let mut events = Vec::new();
@@ -356,12 +358,7 @@ fn random_calls_never_panic_and_never_lose_money() {
 /// A punter adding the deficit, or the banker adding the excess, leaves nothing to return.
 #[test]
 fn a_deficit_made_up_or_an_excess_covered_leaves_nothing_to_return() {
-    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), 9).unwrap();
-    for _ in 0..3 {
-        table.sit(SeatKind::Human, None).unwrap();
-    }
-    let banker = table.draw_for_bank(&mut quiet()).unwrap();
-    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
+    let (mut table, _, others) = three_at_chemin_de_fer(9);
     table.stake_bank(Money::units(100), &mut quiet()).unwrap();
     table.place(others[0], Spot::Player, Money::units(30)).unwrap();
     assert_eq!(table.punted(), Money::units(30));
@@ -392,11 +389,7 @@ fn a_deficit_made_up_or_an_excess_covered_leaves_nothing_to_return() {
 /// to the next seat round the table, as when it loses.
 #[test]
 fn a_banker_who_gives_up_the_bank_gets_the_stake_back_and_it_passes_on() {
-    let mut table = Table::new(RuleSet::preset(Preset::ChemDeFer), 10).unwrap();
-    for _ in 0..3 {
-        table.sit(SeatKind::Human, None).unwrap();
-    }
-    let banker = table.draw_for_bank(&mut quiet()).unwrap();
+    let (mut table, banker, _) = three_at_chemin_de_fer(10);
     let total = table.total_money();
     let roll = table.bankroll(banker).unwrap();
     table.stake_bank(Money::units(50), &mut quiet()).unwrap();
