@@ -202,6 +202,23 @@ fn three_at_chemin_de_fer(seed: u32) -> (Table, SeatId, Vec<SeatId>) {
     (table, banker, others)
 }
 
+/// Deals the coup to its end, every question answered with a stand.
+fn play_out_standing(table: &mut Table) {
+    while !matches!(table.step(&mut quiet()).unwrap(), TableStep::Settled(_)) {
+        let _ = table.answer(Decision::Stand, &mut quiet());
+    }
+}
+
+/// The next coup's bets: the banker stakes 40 and the two punters 30 each, 20 over the
+/// bank.
+fn two_punters_over_a_bank_of_40(table: &mut Table) {
+    let banker = table.banker().unwrap();
+    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
+    table.stake_bank(Money::units(40), &mut quiet()).unwrap();
+    table.place(others[0], Spot::Player, Money::units(30)).unwrap();
+    table.place(others[1], Spot::Player, Money::units(30)).unwrap();
+}
+
 #[test]
 fn banco_matches_the_whole_bank_and_returns_other_bets() {
     let (mut table, _, others) = three_at_chemin_de_fer(7);
@@ -232,14 +249,8 @@ fn an_uncovered_bank_and_excess_bets_go_back() {
     table.deal(&mut |e| events.push(e)).unwrap();
     assert!(events.contains(&Event::Returned { seat: banker, amount: Money::units(70) }));
     assert_eq!(table.bank_stake(), Money::units(30));
-    while !matches!(table.step(&mut quiet()).unwrap(), TableStep::Settled(_)) {
-        let _ = table.answer(Decision::Stand, &mut quiet());
-    }
-    let banker = table.banker().unwrap();
-    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
-    table.stake_bank(Money::units(40), &mut quiet()).unwrap();
-    table.place(others[0], Spot::Player, Money::units(30)).unwrap();
-    table.place(others[1], Spot::Player, Money::units(30)).unwrap();
+    play_out_standing(&mut table);
+    two_punters_over_a_bank_of_40(&mut table);
     let mut events = Vec::new();
     table.deal(&mut |e| events.push(e)).unwrap();
     let returned: u32 = events
@@ -369,14 +380,8 @@ fn a_deficit_made_up_or_an_excess_covered_leaves_nothing_to_return() {
     table.deal(&mut |e| events.push(e)).unwrap();
     assert!(!events.iter().any(|e| matches!(e, Event::Returned { .. })), "{events:?}");
     assert_eq!(table.bank_stake(), Money::units(100));
-    while !matches!(table.step(&mut quiet()).unwrap(), TableStep::Settled(_)) {
-        let _ = table.answer(Decision::Stand, &mut quiet());
-    }
-    let banker = table.banker().unwrap();
-    let others: Vec<_> = table.seat_ids().filter(|&s| s != banker).collect();
-    table.stake_bank(Money::units(40), &mut quiet()).unwrap();
-    table.place(others[0], Spot::Player, Money::units(30)).unwrap();
-    table.place(others[1], Spot::Player, Money::units(30)).unwrap();
+    play_out_standing(&mut table);
+    two_punters_over_a_bank_of_40(&mut table);
     // The banker covers the 20 over the bank.
     table.stake_bank(table.punted().checked_sub(table.bank_stake()).unwrap(), &mut quiet()).unwrap();
     let mut events = Vec::new();
@@ -418,9 +423,7 @@ fn the_house_bank_can_be_set_between_coups() {
     table.deal(&mut quiet()).unwrap();
     assert_eq!(table.set_house(Money::units(1_000_000)), Err(TableError::CoupInProgress));
     assert_eq!(table.set_house(Money::MAX), Err(TableError::CoupInProgress));
-    while !matches!(table.step(&mut quiet()).unwrap(), TableStep::Settled(_)) {
-        let _ = table.answer(Decision::Stand, &mut quiet());
-    }
+    play_out_standing(&mut table);
     assert!(table.set_house(Money::MAX).is_err(), "the money at the table would overflow");
     let mut chemin = Table::new(RuleSet::preset(Preset::ChemDeFer), 11).unwrap();
     assert_eq!(chemin.set_house(Money::units(5)), Err(TableError::WrongSide));
