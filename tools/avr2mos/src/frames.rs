@@ -2,28 +2,72 @@
 //! fixed address after `.bss`, so it no longer reads or moves SP. Its prologue's
 //! `in r28, 0x3d` / `in r29, 0x3e` load the fixed address less one (what Y would hold
 //! after the prologue's subtraction of the frame size, which then goes when no flag it
-//! sets is read), and its `out 0x3d/0x3e` that set SP to the frame and back disappear. Frame slots are reached through Y as before; pointers
-//! to them (`movw r24, r28`) are ordinary addresses. Such a function also no longer keeps
-//! the AVR's 2-byte return address footprint, which only SP-relative code needs.
+//! sets is read), and its `out 0x3d/0x3e` that set SP to the frame and back disappear.
+//! Frame slots are then absolute addresses where [`crate::frame_slots`] can follow Y
+//! through the function, and reached through Y otherwise; pointers to them
+//! (`movw r24, r28`) are ordinary addresses. Such a function also no longer keeps the
+//! AVR's 2-byte return address footprint, which only SP-relative code needs.
 //!
 //! Assumes the call graph of [`crate::callgraph`]. A function qualifies when:
 //! - its only SP reads are one `in r28, 0x3d` and one `in r29, 0x3e`, followed at once by
 //!   the frame's subtraction (`sbiw r28, N` or `subi r28, lo; sbci r29, hi`), and it
 //!   writes SP only from r28/r29 (`out 0x3d, r28`, `out 0x3e, r29`);
-//! - nothing else writes r28 or r29 but the epilogue's `adiw r28, N` (or `subi/sbci` by
-//!   -N) and `pop r28`/`pop r29`, so Y is the frame pointer wherever it is used;
-//! - every `ldd`/`std` through Y reaches a slot inside the frame (1..=N), so it reads no
-//!   stack arguments;
+//! - either nothing else writes r28 or r29 but the epilogue's `adiw r28, N` (or
+//!   `subi/sbci` by -N) and `pop r28`/`pop r29`, so Y is the frame pointer wherever it is
+//!   used, and every `ldd`/`std` through Y reaches a slot inside the frame (1..=N), so it
+//!   reads no stack arguments; or [`crate::frame_slots`] follows Y through the function
+//!   (steps for far slots included) and finds every slot inside the frame;
 //! - it is not recursive and nothing it calls calls through a pointer (so it cannot be
 //!   entered again while active), and every function it calls directly either does not
 //!   read SP or qualifies itself (so it passes no arguments on the stack, which a callee
 //!   would read relative to SP).
 //!
-//! Guarantees: each qualifying function gets its own area (no overlap), and the total
-//! size; a function that does not qualify is left exactly as the plain lowering makes it.
+//! Guarantees: each qualifying function gets a frame of its size ([`crate::overlay`]
+//! places them); a function that does not qualify is left exactly as the plain lowering
+//! makes it.
 
+use crate::asm::{Arg, Part, Sym};
 use crate::callgraph::{Reason, Summary};
 use crate::decode::{Insn, Mode, Op, Ptr};
+
+/// The prologue of a function that reads SP only to set up its frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    /// The frame size N.
+    pub size: u32,
+    /// The prologue's subtraction of N from Y (instruction indices).
+    pub subtract: std::ops::Range<usize>,
+    /// Y is the frame pointer wherever it is used, and every slot is inside the frame.
+    pub simple: bool,
+}
+
+/// Where a static frame's first byte is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameBase {
+    /// This AVR data address past `.bss` (placed with it).
+    Bss(u32),
+    /// This C128 address (the entry's frame, at the top of the AVR stack).
+    Fixed(u16),
+}
+
+impl FrameBase {
+    /// The operand for `part` of the frame's address plus `off`.
+    pub fn operand(self, part: Part, off: i32) -> Arg {
+        match self {
+            FrameBase::Bss(x) => Arg::Sym(Sym::Bss(x), part, off),
+            FrameBase::Fixed(a) => {
+                let v = (i32::from(a) + off) as u16;
+                match part {
+                    Part::Lo => Arg::Byte(v as u8),
+                    Part::Hi => Arg::Byte((v >> 8) as u8),
+                    Part::NegLo => Arg::Byte(v.wrapping_neg() as u8),
+                    Part::NegHi => Arg::Byte((v.wrapping_neg() >> 8) as u8),
+                    Part::Word => Arg::Word(v),
+                }
+            }
+        }
+    }
+}
 
 /// A function's static frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,11 +79,15 @@ pub struct Frame {
     /// The prologue's subtraction of N from Y (instruction indices): with Y loaded with
     /// the frame's start less one, it has nothing left to do.
     pub subtract: std::ops::Range<usize>,
+    /// Y is followed through the function and its slots are absolute addresses
+    /// ([`crate::frame_slots`]).
+    pub folded: bool,
 }
 
-/// The frame size N of function `range` if its use of SP and Y has the shape above, and
-/// the indices of the prologue's subtraction.
-fn frame_shape(insns: &[Insn], range: std::ops::Range<usize>) -> Option<(u32, std::ops::Range<usize>)> {
+/// The frame size N of function `range` if it reads SP only in its prologue and writes it
+/// only from Y, the indices of the prologue's subtraction, and whether Y is simple (the
+/// frame pointer wherever it is used, every slot inside the frame).
+pub fn frame_shape(insns: &[Insn], range: std::ops::Range<usize>) -> Option<Shape> {
     let first = range.start;
     let code = &insns[range];
     let y_writes = |i: &Insn| crate::callgraph::writes_of(i) & (0b11 << 28) != 0;
@@ -58,6 +106,7 @@ fn frame_shape(insns: &[Insn], range: std::ops::Range<usize>) -> Option<(u32, st
         return None;
     }
     let neg = 0x1_0000 - size;
+    let mut simple = true;
     let mut k = 0;
     while k < code.len() {
         let i = &code[k];
@@ -74,7 +123,7 @@ fn frame_shape(insns: &[Insn], range: std::ops::Range<usize>) -> Option<(u32, st
         if let Op::Ld(Ptr::Y, Mode::Disp) | Op::St(Ptr::Y, Mode::Disp) = i.op
             && (i.k == 0 || i.k > size)
         {
-            return None;
+            simple = false;
         }
         let epilogue = match (i.op, code.get(k + 1)) {
             (Op::Adiw, _) if i.d == 28 && i.k == size => 1,
@@ -87,36 +136,40 @@ fn frame_shape(insns: &[Insn], range: std::ops::Range<usize>) -> Option<(u32, st
             continue;
         }
         if y_writes(i) {
-            return None;
+            simple = false;
         }
         k += 1;
     }
-    Some((size, first + p + 2..first + p + prologue_len))
+    Some(Shape { size, subtract: first + p + 2..first + p + prologue_len, simple })
 }
 
-/// Which functions get a static frame, and where (offsets from the start of the static
-/// frames), and the frames' total size. `ranges` are each function's instructions.
-pub fn plan(insns: &[Insn], ranges: &[std::ops::Range<usize>], sums: &[Summary]) -> (Vec<Option<Frame>>, u32) {
-    let n = sums.len();
-    let shape: Vec<Option<(u32, std::ops::Range<usize>)>> = (0..n)
+/// The frame shape of every function that reads SP.
+pub fn shapes(insns: &[Insn], ranges: &[std::ops::Range<usize>], sums: &[Summary]) -> Vec<Option<Shape>> {
+    (0..sums.len())
         .map(|f| if sums[f].reasons.contains(&Reason::ReadsSp) { frame_shape(insns, ranges[f].clone()) } else { None })
-        .collect();
+        .collect()
+}
+
+/// Which functions get a static frame (at offset 0: [`crate::overlay`] places them).
+/// `shapes` come from [`shapes`]; `folded` says whose Y [`crate::frame_slots`] follows (a
+/// shape that is not simple needs it).
+pub fn plan(shapes: &[Option<Shape>], folded: &[bool], sums: &[Summary]) -> Vec<Option<Frame>> {
+    let n = sums.len();
     let reads_sp = |g: usize| sums[g].reasons.contains(&Reason::ReadsSp);
+    let usable = |g: usize| shapes[g].as_ref().is_some_and(|s| s.simple || folded[g]);
     let mut frames = vec![None; n];
-    let mut total = 0;
     for f in 0..n {
-        let Some((size, subtract)) = shape[f].clone() else { continue };
+        let Some(shape) = shapes[f].clone().filter(|_| usable(f)) else { continue };
         let s = &sums[f];
         let blocked =
             s.reasons.iter().any(|r| matches!(r, Reason::Recursive | Reason::IndirectCall | Reason::Interpreted))
                 || s.reaches_pointer_call
-                || s.callees.iter().any(|&g| reads_sp(g) && shape[g].is_none());
+                || s.callees.iter().any(|&g| reads_sp(g) && !usable(g));
         if !blocked {
-            frames[f] = Some(Frame { offset: total, size, subtract });
-            total += size;
+            frames[f] = Some(Frame { offset: 0, size: shape.size, subtract: shape.subtract, folded: folded[f] });
         }
     }
-    (frames, total)
+    frames
 }
 
 #[cfg(test)]
@@ -146,15 +199,15 @@ mod tests {
     #[test]
     fn the_prologue_and_epilogue_shape_gives_the_frame_size() {
         let code = insns(&FRAME4);
-        assert_eq!(frame_shape(&code, 0..code.len()), Some((4, 4..5)));
+        assert_eq!(frame_shape(&code, 0..code.len()), Some(Shape { size: 4, subtract: 4..5, simple: true }));
     }
 
     #[test]
-    fn a_slot_beyond_the_frame_is_a_stack_argument_and_blocks_it() {
+    fn a_slot_beyond_the_frame_is_a_stack_argument_and_is_not_simple() {
         let mut w = FRAME4;
         w[8] = 0x818D; // ldd r24, Y+5
         let code = insns(&w);
-        assert_eq!(frame_shape(&code, 0..code.len()), None);
+        assert!(!frame_shape(&code, 0..code.len()).unwrap().simple);
     }
 
     #[test]
@@ -166,10 +219,10 @@ mod tests {
     }
 
     #[test]
-    fn any_other_write_to_y_blocks_it() {
+    fn any_other_write_to_y_is_not_simple() {
         let mut w = FRAME4;
         w[8] = 0x2FC8; // mov r28, r24
         let code = insns(&w);
-        assert_eq!(frame_shape(&code, 0..code.len()), None);
+        assert!(!frame_shape(&code, 0..code.len()).unwrap().simple);
     }
 }

@@ -13,7 +13,9 @@
 //! [`callgraph`] analyses the whole program (the call graph, each function's summary, and
 //! why a function must stay out of optimisations across functions; the listing says so
 //! under its name); [`frames`] gives functions that cannot be active twice a static frame
-//! instead of one on the AVR stack. [`OptLevel::Plain`] (`--opt-level 0`) lowers each
+//! instead of one on the AVR stack, [`frame_slots`] follows Y through such a function so
+//! that its slots are absolute addresses, and [`overlay`] lets the frames of functions
+//! never active together share bytes. [`OptLevel::Plain`] (`--opt-level 0`) lowers each
 //! instruction on its own, for hunting a miscompile; the default also fuses flags across
 //! moves, specialises runtime calls, tracks values in A and makes frames static.
 //! [`symbolic`] renders the translation with named operands for the precise-output tests
@@ -63,12 +65,14 @@ pub mod callgraph;
 pub mod decode;
 pub mod error;
 pub mod flags;
+pub mod frame_slots;
 pub mod frames;
 pub mod interp;
 pub mod link;
 pub mod listing;
 pub mod lower;
 pub mod mmap;
+pub mod overlay;
 pub mod pipeline;
 pub mod program;
 pub mod runtime;

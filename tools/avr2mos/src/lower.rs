@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
+use crate::asm::{Asm, Item, Label, Part, Sym, op::*};
 use crate::decode::{Insn, Mode, Op};
 use crate::error::TranslateError;
 use crate::flags::{self, C, CZNV, FlagSet, T, V, Z};
@@ -51,11 +51,14 @@ pub struct Ctx<'a> {
     pub interp: &'a [bool],
     /// [`crate::OptLevel::Full`]: fuse across moves and specialise runtime calls.
     pub optimise: bool,
-    /// Each function's static frame ([`crate::frames`]): the `.bss` address of its first
-    /// byte; `in r28/r29, SP` load that address less one instead of SP.
-    pub frames: &'a [Option<u32>],
+    /// Each function's static frame ([`crate::frames`]): where its first byte is;
+    /// `in r28/r29, SP` load that address less one instead of SP.
+    pub frames: &'a [Option<crate::frames::FrameBase>],
     /// The prologue subtractions of static frames, which have nothing left to do.
     pub frame_set_up: &'a [bool],
+    /// What becomes of each instruction of a static frame's function whose Y is followed
+    /// ([`crate::frame_slots`]).
+    pub slots: &'a [crate::frame_slots::Action],
 }
 
 /// The label of instruction `i`.
@@ -198,8 +201,43 @@ impl Ctx<'_> {
     }
 
     /// The static frame of instruction `i`'s function, if it has one.
-    fn static_frame(&self, i: usize) -> Option<u32> {
+    fn static_frame(&self, i: usize) -> Option<crate::frames::FrameBase> {
         self.func_of[i].and_then(|f| self.frames[f])
+    }
+
+    /// Emits instruction `i` as [`crate::frame_slots`] decided, if it decided anything:
+    /// a slot is an absolute address (a plain `LDA`/`STA`: frames are RAM below the I/O
+    /// area), a copy of Y a constant, and what only kept Y up to date nothing.
+    fn frame_slot(&self, i: usize, a: &mut Asm) -> bool {
+        use crate::frame_slots::{Action, Half};
+        let insn = self.insns[i];
+        let Some(base) = self.static_frame(i) else { return false };
+        let at = |off: u16| base.operand(Part::Word, i32::from(off));
+        match self.slots[i] {
+            Action::Keep => return false,
+            Action::Drop => {}
+            Action::Slot(off) if matches!(insn.op, Op::Ld(..)) => {
+                a.items.push(Item::Ins(LDA_ABS, at(off)));
+                a.b(STA_ZP, r(insn.d));
+            }
+            Action::Slot(off) => {
+                a.b(LDA_ZP, r(insn.d));
+                a.items.push(Item::Ins(STA_ABS, at(off)));
+            }
+            Action::Pointer(off, half) => {
+                let off = i32::from(off as i16);
+                let parts: &[(Part, u8)] = match half {
+                    Half::Word => &[(Part::Lo, insn.d), (Part::Hi, insn.d + 1)],
+                    Half::Lo => &[(Part::Lo, insn.d)],
+                    Half::Hi => &[(Part::Hi, insn.d)],
+                };
+                for &(part, d) in parts {
+                    a.items.push(Item::Ins(LDA_IMM, base.operand(part, off)));
+                    a.b(STA_ZP, r(d));
+                }
+            }
+        }
+        true
     }
 
     fn adjusting(&self, i: usize) -> bool {
@@ -318,6 +356,9 @@ impl Ctx<'_> {
         let mut a = Asm::default();
         if self.frame_set_up[i] {
             // A static frame's Y is loaded already set up.
+            return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
+        }
+        if self.frame_slot(i, &mut a) {
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
         if let Some(f) = self.func_of[i]
@@ -539,6 +580,7 @@ impl Ctx<'_> {
                 let mut n = 1usize;
                 while let Some(next) = self.insns.get(i + n)
                     && !self.is_target[i + n]
+                    && self.slots[i + n] == crate::frame_slots::Action::Keep
                     && next.op == insn.op
                     && i16::from(next.d) == i16::from(d) + step * n as i16
                     && n < 32
@@ -561,7 +603,7 @@ impl Ctx<'_> {
                     && let Some(base) = self.static_frame(i) =>
             {
                 let part = if k == 0x3D { Part::Lo } else { Part::Hi };
-                a.items.push(Item::Ins(LDA_IMM, Arg::Sym(Sym::Bss(base), part, -1)));
+                a.items.push(Item::Ins(LDA_IMM, base.operand(part, -1)));
                 a.b(STA_ZP, rd);
             }
             // A static frame's function never moves SP.

@@ -8,6 +8,7 @@ use crate::asm::{Item, Part, Sym};
 use crate::decode::{self, DecodeError, Insn, Op};
 use crate::error::TranslateError;
 use crate::flags;
+use crate::frames::FrameBase;
 use crate::interp;
 use crate::link::{self, Chunk, DataPlacement, Owner};
 use crate::lower::{Ctx, insn_label};
@@ -467,16 +468,69 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
             start..func_of.partition_point(|g| g.is_none_or(|g| g <= f))
         })
         .collect();
-    let (frames, frames_len) = if opts.opt_level == OptLevel::Full && !opts.adjust_all {
-        crate::frames::plan(&insns, &ranges, &summaries)
+    let static_frames = opts.opt_level == OptLevel::Full && !opts.adjust_all;
+    let shapes = if static_frames {
+        crate::frames::shapes(&insns, &ranges, &summaries)
     } else {
-        (vec![None; prog.functions.len()], 0)
+        vec![None; prog.functions.len()]
     };
+    // Y followed through each framed function: its slots become absolute addresses.
+    let relocated = |i: usize| prog.text_relocs.contains_key(&addrs[i]);
+    let slot_actions: Vec<Result<Vec<crate::frame_slots::Action>, crate::frame_slots::Why>> = shapes
+        .iter()
+        .enumerate()
+        .map(|(f, shape)| {
+            let shape = shape.as_ref().ok_or("no frame")?;
+            crate::frame_slots::fold(
+                &insns,
+                ranges[f].clone(),
+                shape.size,
+                &succs,
+                &live_out,
+                &inert,
+                &is_target,
+                &relocated,
+            )
+        })
+        .collect();
+    let folded: Vec<bool> = slot_actions.iter().map(Result::is_ok).collect();
+    let mut frames = crate::frames::plan(&shapes, &folded, &summaries);
+    let avr_stack_top = if opts.stack.is_some() { IMAGE_END_ALL_RAM - 1 } else { STACK_TOP };
+    let stack_bottom = match opts.stack {
+        Some(n) => IMAGE_END_ALL_RAM - n,
+        None => STACK_LIMIT,
+    };
+    // The entry's frame, and those of the functions only the entry calls, go where their
+    // stack frames would have been, at the top of the AVR stack: they cost no RAM of
+    // their own (`overlay::at_stack_top`).
+    let entry_fn = func_starts.get(&prog.entry).copied();
+    let on_top = match entry_fn {
+        // They were on the stack before; still, leave it 256 bytes at least.
+        Some(e) => {
+            let limit = u32::from(avr_stack_top - stack_bottom).saturating_sub(256);
+            crate::overlay::at_stack_top(&mut frames, &summaries, e, limit)
+        }
+        None => Vec::new(),
+    };
+    let stack_top = avr_stack_top - on_top.iter().map(|&(_, depth, _)| depth).max().unwrap_or(0) as u16;
+    let (frames_len, frames_unshared) = crate::overlay::overlay(&mut frames, &summaries);
     let frames_base = prog.data_base + prog.data.len() as u32 + prog.bss_len;
-    let frame_starts: Vec<Option<u32>> =
-        frames.iter().map(|fr| fr.as_ref().map(|fr| frames_base + fr.offset)).collect();
+    let mut frame_starts: Vec<Option<FrameBase>> =
+        frames.iter().map(|fr| fr.as_ref().map(|fr| FrameBase::Bss(frames_base + fr.offset))).collect();
+    for (f, depth, fr) in &on_top {
+        frame_starts[*f] = Some(FrameBase::Fixed(avr_stack_top + 1 - *depth as u16));
+        frames[*f] = Some(fr.clone());
+    }
+    let mut slots = vec![crate::frame_slots::Action::Keep; insns.len()];
+    for (f, fr) in frames.iter().enumerate() {
+        if let (Some(fr), Ok(actions)) = (fr, &slot_actions[f])
+            && fr.folded
+        {
+            slots[ranges[f].clone()].copy_from_slice(actions);
+        }
+    }
     let mut frame_set_up = vec![false; insns.len()];
-    for fr in frames.iter().flatten() {
+    for fr in frames.iter().flatten().filter(|fr| !fr.folded) {
         // Only when no flag it sets is read after it and nothing jumps into it.
         let last = fr.subtract.end - 1;
         if live_out[last] & flags::defs(&insns[last]) == 0 && !fr.subtract.clone().any(|j| is_target[j]) {
@@ -504,6 +558,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         optimise: opts.opt_level == OptLevel::Full,
         frames: &frame_starts,
         frame_set_up: &frame_set_up,
+        slots: &slots,
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
 
@@ -532,11 +587,6 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     if opts.key_buffer && opts.memory != MemoryMode::AllRam {
         return Err(TranslateError::Settings("key_buffer needs memory = \"all-ram\"".into()));
     }
-    let stack_top = if opts.stack.is_some() { IMAGE_END_ALL_RAM - 1 } else { STACK_TOP };
-    let stack_bottom = match opts.stack {
-        Some(n) => IMAGE_END_ALL_RAM - n,
-        None => STACK_LIMIT,
-    };
     let place = match opts.bank1 {
         Some(_) => interp::CopyPlace::Bank1 { home: opts.memory.mmu_config() },
         None => interp::CopyPlace::Inline,
@@ -752,7 +802,17 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         .iter()
         .enumerate()
         .filter_map(|(f, s)| match frames[f] {
-            Some(ref fr) => Some((f, format!("static frame: {} bytes at frames+{}", fr.size, fr.offset))),
+            Some(ref fr) if on_top.iter().any(|&(g, _, _)| g == f) => Some((
+                f,
+                format!("static frame: {} bytes at the top of the AVR stack, slots at fixed addresses", fr.size),
+            )),
+            Some(ref fr) => {
+                let how = match &slot_actions[f] {
+                    Ok(_) => ", slots at fixed addresses".to_string(),
+                    Err(why) => format!(", reached through Y ({why})"),
+                };
+                Some((f, format!("static frame: {} bytes at frames+{}{how}", fr.size, fr.offset)))
+            }
             None => (!s.safe()).then(|| (f, format!("not optimised across functions: {}", s.why()))),
         })
         .collect();
@@ -850,9 +910,22 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let _ = writeln!(map, "{data_addr:04x} data ({} bytes, AVR data address {:#06x})", data.len(), prog.data_base);
     let _ = writeln!(map, "{bss_addr:04x} bss ({} bytes)", prog.bss_len);
     if frames_len > 0 {
-        let _ = writeln!(map, "{:04x} static frames ({frames_len} bytes)", bss_addr + prog.bss_len);
+        let _ = writeln!(
+            map,
+            "{:04x} static frames ({frames_len} bytes, overlaid along the call graph; {frames_unshared} one after \
+             another)",
+            bss_addr + prog.bss_len
+        );
     }
     let _ = writeln!(map, "{end:04x} end");
+    if stack_top != avr_stack_top {
+        let _ = writeln!(
+            map,
+            "{:04x} the static frames of the entry and what only it calls ({} bytes)",
+            stack_top + 1,
+            avr_stack_top - stack_top
+        );
+    }
     let _ = writeln!(map, "{stack_top:04x} avr_stack_top (grows down to {stack_bottom:04x})");
     let _ = writeln!(
         map,
