@@ -13,6 +13,7 @@ pub mod help;
 pub mod num;
 pub mod platform;
 pub mod play;
+pub mod roads;
 pub mod save;
 pub mod scoreboard;
 pub mod settings;
