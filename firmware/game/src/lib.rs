@@ -11,6 +11,7 @@ pub mod app;
 pub mod draw;
 pub mod help;
 pub mod num;
+pub mod panel;
 pub mod platform;
 pub mod play;
 pub mod roads;

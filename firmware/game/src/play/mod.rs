@@ -42,45 +42,79 @@ const CHIPS: [u32; 8] = [1, 5, 25, 100, 500, 1_000, 5_000, 10_000];
 const CHIP_LABELS: [&[u8]; 8] = [b"1", b"5", b"25", b"100", b"500", b"1K", b"5K", b"10K"];
 /// Frames between two cards: half a second on PAL, a dealer's pace.
 const DEAL_FRAMES: u8 = 25;
+/// What is left of each pause of a coup the player hurried with SPACE: the cards still
+/// land one at a time, each with its sound.
+const HURRIED_FRAMES: u8 = 2;
 const MAX_EVENTS: usize = 24;
 
 /// Where things go on a screen of 40 or 80 columns.
 struct Layout {
+    /// Columns of the table itself: all 40, or 52 of 80 (the scoreboard panel takes the
+    /// rest, from [`crate::panel::X`]).
+    width: u8,
     player_x: u8,
     banker_x: u8,
     card_step: u8,
     name_w: u8,
     roll_end: u8,
     stake_end: [u8; 3],
+    /// The seats' grid lines: a rule under the heads and a bar right of each column
+    /// (80 columns only; 40 have no cell to spare).
+    grid: bool,
     bead_w: u8,
     road_x: u8,
     road_w: u8,
 }
 
+#[inline(never)]
 fn layout(cols: u8) -> Layout {
     if cols == 80 {
         Layout {
+            width: crate::panel::X,
             player_x: 6,
-            banker_x: 46,
+            banker_x: 30,
             card_step: CARD_W + 1,
-            name_w: 12,
-            roll_end: 30,
-            stake_end: [44, 58, 72],
-            bead_w: 24,
-            road_x: 26,
-            road_w: 54,
+            name_w: 10,
+            roll_end: 24,
+            stake_end: [33, 42, 51],
+            grid: true,
+            bead_w: 0,
+            road_x: 0,
+            road_w: 0,
         }
     } else {
         Layout {
+            width: 40,
             player_x: 1,
             banker_x: 21,
             card_step: CARD_W,
             name_w: 9,
             roll_end: 19,
             stake_end: [26, 33, 40],
+            grid: false,
             bead_w: 12,
             road_x: 13,
             road_w: 27,
+        }
+    }
+}
+
+impl Layout {
+    /// Where a row of the 40-column table goes on this screen. The rows are named for 40
+    /// columns; at 80 the cards own rows 1-10 of the table's 52 columns, so the messages,
+    /// the chips and the seats' grid (with its rule, a row more) move below them.
+    #[inline(never)]
+    fn row(&self, row: u8) -> u8 {
+        if !self.grid {
+            return row;
+        }
+        match row {
+            ROW_MSG => 11,
+            ROW_MSG2 => 12,
+            ROW_CHIPS => 14,
+            ROW_SEATS_HEAD => 16,
+            r if (ROW_SEATS..ROW_BOARD).contains(&r) => r - ROW_SEATS + 18,
+            r => r,
         }
     }
 }
@@ -128,6 +162,19 @@ pub struct View {
     typed: Option<Money>,
     /// Coups settled since the program started.
     coups: u16,
+    /// Whether a coup is being dealt, and at what pace.
+    pace: Pace,
+}
+
+/// The pace of the table's pauses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pace {
+    /// No coup is being dealt: pauses run whole, and SPACE is a key like any other.
+    Betting,
+    /// A coup is dealt at a dealer's pace; SPACE hurries it.
+    Dealing,
+    /// The player hurried this coup: its pauses are cut to [`HURRIED_FRAMES`].
+    Hurried,
 }
 
 impl View {
@@ -141,6 +188,7 @@ impl View {
             chip: 0,
             typed: None,
             coups: 0,
+            pace: Pace::Betting,
         }
     }
 }
@@ -265,9 +313,9 @@ impl<P: Platform> App<P> {
         if humans_ok && players_ok {
             return;
         }
-        draw::clear_rows(&mut self.p, ROW_MSG, 2);
+        self.clear_lines(ROW_MSG, 2);
         let msg = self.t(Msg::Broke);
-        draw::centred(&mut self.p, ROW_MSG, msg, HIGHLIGHT);
+        self.message(ROW_MSG, &[msg], HIGHLIGHT);
         self.wait_key();
         let start = table.rules().starting_bankroll;
         for seat in self.seats.seats[..count].iter_mut() {
