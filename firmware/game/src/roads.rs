@@ -14,16 +14,25 @@
 //!
 //! So a road starts at the second entry of column `N` (counting from 0), or at the first
 //! entry of column `N + 1` when column `N` holds one entry. The marks are then laid out
-//! like the big road ([`Grid`]): a column per run of one colour, six rows, a long run
-//! turning right along the lowest free row.
+//! like the big road: a column per run of one colour, six rows, a long run turning right
+//! along its row when it reaches the bottom or a mark below.
 //!
-//! Assumes: the results of one shoe in order, oldest first. Guarantees: no money is
-//! involved, nothing panics, at most one mark per road per result. This module runs
-//! interpreted (it is not in game-prg's translated list), so it costs bank 1, not bank 0.
+//! [`Roads`] does it as the shoe goes, a result at a time, and keeps of each road only what
+//! the screen shows (its last [`WIDE`] or [`NARROW`] columns) and the tails of long runs that later
+//! runs may meet: the game draws the roads several times a coup, and a layout from the
+//! shoe's first result each time would take seconds in the interpreter.
+//!
+//! Assumes: the results of one shoe in order, oldest first, at most 255 columns to a road.
+//! Guarantees: no money is involved, nothing panics, at most one mark per road per result,
+//! and each road's window as a layout of the whole road would show it (tested against one).
+//! This module runs interpreted (it is not in game-prg's translated list), so it costs
+//! bank 1, not bank 0.
 
 use bac_rules::Winner;
 
-use crate::scoreboard::{MAX_COUPS, ROWS};
+#[cfg(test)]
+use crate::scoreboard::MAX_COUPS;
+use crate::scoreboard::ROWS;
 
 /// The three derived roads, in the order casinos post them.
 pub const ROADS: usize = 3;
@@ -31,48 +40,207 @@ pub const ROADS: usize = 3;
 /// pig.
 pub const OFFSETS: [u8; ROADS] = [1, 2, 3];
 
-/// Calls `mark(road, red)` for each mark of the three roads, in the order of the results
-/// that make them (`road` indexes [`OFFSETS`]).
-#[inline(never)]
-pub fn marks(results: &[Winner], mut mark: impl FnMut(usize, bool)) {
-    // Lengths of the latest big-road columns: [0] the current one, [1] the one before...
-    // Four columns back is as far as the cockroach pig looks.
-    let mut lens = [0u8; 5];
-    let mut columns: u16 = 0;
-    let mut last = Winner::Tie;
-    for &w in results {
+/// Where the big road stands, for the derived roads' marks: the lengths of its latest
+/// columns ([0] the current one, [1] the one before...; four back is as far as the
+/// cockroach pig looks), how many columns it has, and the side of the last entry.
+#[derive(Clone, Copy, Debug)]
+struct Marker {
+    lens: [u8; 5],
+    columns: u8,
+    last: Winner,
+}
+
+impl Marker {
+    const fn new() -> Marker {
+        Marker { lens: [0; 5], columns: 0, last: Winner::Tie }
+    }
+
+    /// Takes the next result; calls `mark(road, red)` for each road it marks.
+    fn next(&mut self, w: Winner, mut mark: impl FnMut(usize, bool)) {
         if w == Winner::Tie {
-            continue;
+            return;
         }
-        if w != last {
-            lens = [0, lens[0], lens[1], lens[2], lens[3]];
-            columns += 1;
-            last = w;
+        let lens = &mut self.lens;
+        if w != self.last {
+            *lens = [0, lens[0], lens[1], lens[2], lens[3]];
+            self.columns = self.columns.saturating_add(1);
+            self.last = w;
         }
         let row = lens[0];
         lens[0] = lens[0].saturating_add(1);
-        let col = columns - 1;
+        let col = self.columns - 1;
         for (road, &n) in OFFSETS.iter().enumerate() {
             let back = usize::from(n);
             if row == 0 {
-                if col > u16::from(n) {
+                if col > n {
                     mark(road, lens[1] == lens[1 + back]);
                 }
-            } else if col >= u16::from(n) {
+            } else if col >= n {
                 mark(road, lens[back] != row);
             }
         }
     }
 }
 
-/// Columns a laid-out road can need: one per mark at most.
-pub const GRID_COLS: usize = MAX_COUPS + 1;
+/// Calls `mark(road, red)` for each mark of the three roads, in the order of the results
+/// that make them (`road` indexes [`OFFSETS`]).
+pub fn marks(results: &[Winner], mut mark: impl FnMut(usize, bool)) {
+    let mut marker = Marker::new();
+    for &w in results {
+        marker.next(w, &mut mark);
+    }
+}
 
-/// A road of red and blue marks laid out on [`ROWS`] rows, as the big road is: a new
-/// colour starts a column right of where the last run started, a run goes down until
-/// the bottom or a mark below, then turns right along its row.
+/// Columns of big eye boy the screen shows: the panel's width.
+pub const WIDE: usize = 27;
+/// Columns of the small road and of the cockroach pig, side by side under it.
+pub const NARROW: usize = 13;
+
+/// One derived road laid out as it grows (see the module docs): the last `W` columns'
+/// marks, and what placing the next mark needs. Small: the game keeps three in the 2 KB
+/// below the program with the rest of its state.
+#[derive(Clone, Copy, Debug)]
+pub struct Road<const W: usize> {
+    /// Column `c`'s marks at `c % W`: a bit per row holding one (bit 0 the top), and the
+    /// same bits eight higher for the red ones.
+    cells: [u16; W],
+    /// Columns used.
+    width: u8,
+    /// The last mark's column and row, and [`LAST`], [`RED`] and [`TURNED`].
+    last_col: u8,
+    last_row: u8,
+    flags: u8,
+    /// Column of the current run's first mark.
+    run_col: u8,
+    /// By row, the last column of the tail of a run that turned right along it (0: none),
+    /// which a later run going down may meet. A tail starts right of its run's first
+    /// column, so left of any later run's: its end alone says where it reaches.
+    tail_end: [u8; ROWS as usize],
+}
+
+/// [`Road::flags`]: there is a last mark...
+const LAST: u8 = 1;
+/// ...it is red...
+const RED: u8 = 2;
+/// ...and its run has turned right.
+const TURNED: u8 = 4;
+
+impl<const W: usize> Default for Road<W> {
+    fn default() -> Road<W> {
+        Road::new()
+    }
+}
+
+impl<const W: usize> Road<W> {
+    /// An empty road.
+    pub const fn new() -> Road<W> {
+        Road { cells: [0; W], width: 0, last_col: 0, last_row: 0, flags: 0, run_col: 0, tail_end: [0; ROWS as usize] }
+    }
+
+    /// Places the next mark.
+    #[inline(never)]
+    pub fn push(&mut self, red: bool) {
+        let colour = if red { RED } else { 0 };
+        let (col, row) = if self.flags & LAST == 0 {
+            (0, 0)
+        } else if self.flags & RED != colour {
+            self.run_col = self.run_col.saturating_add(1);
+            self.flags &= !TURNED;
+            (self.run_col, 0)
+        } else {
+            let (col, row) = (self.last_col, self.last_row);
+            let below = usize::from(row + 1);
+            let blocked = self.tail_end.get(below).is_none_or(|&end| end >= col && end != 0);
+            if self.flags & TURNED == 0 && !blocked {
+                (col, row + 1)
+            } else {
+                // Along the row: the tail there ends one column further.
+                self.flags |= TURNED;
+                let next = col.saturating_add(1);
+                self.tail_end[usize::from(row)] = next;
+                (next, row)
+            }
+        };
+        self.last_col = col;
+        self.last_row = row;
+        self.flags = (self.flags & TURNED) | LAST | colour;
+        // New columns come in empty; a mark left of the window is not kept.
+        while self.width <= col {
+            self.cells[usize::from(self.width) % W] = 0;
+            self.width += 1;
+        }
+        if usize::from(col) + W < usize::from(self.width) {
+            return;
+        }
+        let bit = 1u16 << row;
+        self.cells[usize::from(col) % W] |= if red { bit | bit << 8 } else { bit };
+    }
+
+    /// Columns used.
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+
+    /// Column `col`'s marks, if it is in the window: a bit per row (bit 0 the top), and the
+    /// same bits eight higher for the red ones.
+    pub fn column(&self, col: u8) -> Option<u16> {
+        let shown = usize::from(col) < usize::from(self.width) && usize::from(col) + W >= usize::from(self.width);
+        shown.then(|| self.cells[usize::from(col) % W])
+    }
+
+    /// The mark at a column and row, if shown: `Some(true)` for red.
+    pub fn at(&self, col: u8, row: u8) -> Option<bool> {
+        let bits = self.column(col)?;
+        let bit = 1u16.checked_shl(u32::from(row))?;
+        (bits & bit != 0).then_some(bits & bit << 8 != 0)
+    }
+}
+
+/// The three derived roads of a shoe, kept up a result at a time.
+#[derive(Clone, Copy, Debug)]
+pub struct Roads {
+    marker: Marker,
+    /// Big eye boy.
+    pub big_eye: Road<WIDE>,
+    /// Small road.
+    pub small: Road<NARROW>,
+    /// Cockroach pig.
+    pub cockroach: Road<NARROW>,
+}
+
+impl Default for Roads {
+    fn default() -> Roads {
+        Roads::new()
+    }
+}
+
+impl Roads {
+    /// No results yet: a fresh shoe.
+    pub const fn new() -> Roads {
+        Roads { marker: Marker::new(), big_eye: Road::new(), small: Road::new(), cockroach: Road::new() }
+    }
+
+    /// Takes the next result of the shoe.
+    #[inline(never)]
+    pub fn push(&mut self, w: Winner) {
+        let (big_eye, small, cockroach) = (&mut self.big_eye, &mut self.small, &mut self.cockroach);
+        self.marker.next(w, |road, red| match road {
+            0 => big_eye.push(red),
+            1 => small.push(red),
+            _ => cockroach.push(red),
+        });
+    }
+}
+
+/// Columns a laid-out road can need: one per mark at most.
+#[cfg(test)]
+const GRID_COLS: usize = MAX_COUPS + 1;
+
+/// A whole road of red and blue marks laid out on [`ROWS`] rows at once, as the big road
+/// is: the reference the tests hold [`Road`] to.
+#[cfg(test)]
 #[derive(Clone, Debug)]
-pub struct Grid {
+struct Grid {
     /// Rows holding a mark, a bit per row (bit 0 the top), by column.
     taken: [u8; GRID_COLS],
     /// Rows whose mark is red, by column.
@@ -87,22 +255,16 @@ pub struct Grid {
     turned: bool,
 }
 
-impl Default for Grid {
-    fn default() -> Grid {
-        Grid::new()
-    }
-}
-
+#[cfg(test)]
 impl Grid {
     /// An empty road.
-    pub const fn new() -> Grid {
+    const fn new() -> Grid {
         Grid { taken: [0; GRID_COLS], red: [0; GRID_COLS], width: 0, last: None, run_col: 0, turned: false }
     }
 
     /// Places the next mark. Marks past [`GRID_COLS`] columns are dropped (a shoe of eight
     /// decks deals at most 104 coups).
-    #[inline(never)]
-    pub fn push(&mut self, red: bool) {
+    fn push(&mut self, red: bool) {
         let (col, row) = match self.last {
             Some((col, row, was_red)) if was_red == red => {
                 let below = row + 1;
@@ -133,12 +295,12 @@ impl Grid {
     }
 
     /// Columns used.
-    pub fn width(&self) -> u8 {
+    fn width(&self) -> u8 {
         self.width
     }
 
     /// The mark at a column and row: `None` for none, `Some(true)` for red.
-    pub fn at(&self, col: u8, row: u8) -> Option<bool> {
+    fn at(&self, col: u8, row: u8) -> Option<bool> {
         let i = usize::from(col);
         let bit = 1u8.checked_shl(u32::from(row))?;
         let taken = *self.taken.get(i)?;
@@ -147,8 +309,8 @@ impl Grid {
 }
 
 /// Lays out one road of the results: `road` indexes [`OFFSETS`].
-#[inline(never)]
-pub fn grid(results: &[Winner], road: usize) -> Grid {
+#[cfg(test)]
+fn grid(results: &[Winner], road: usize) -> Grid {
     let mut g = Grid::new();
     marks(results, |r, red| {
         if r == road {
@@ -284,6 +446,58 @@ mod tests {
             // All red: one run, six down, then along the bottom.
             let marks = MAX_COUPS - 1 - road - 1;
             assert_eq!(usize::from(g.width()), marks - 5);
+        }
+    }
+
+    /// Every mark sequence of a few kinds (chops, dragons, random runs): the road kept a
+    /// mark at a time shows, on its window, exactly what the whole layout has there.
+    #[test]
+    fn the_kept_road_shows_what_the_whole_layout_has() {
+        let mut seed = 0x1234_5678u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        for case in 0..400 {
+            let len = 1 + next() as usize % MAX_COUPS;
+            // Longer runs in some cases, so that tails pass under later columns and off
+            // the window's left edge.
+            let stay = [2, 8, 30, 60][case % 4];
+            let mut red = next() & 1 == 0;
+            let (mut road, mut whole) = (Road::<WIDE>::new(), Grid::new());
+            for _ in 0..len {
+                if next() % 64 >= stay {
+                    red = !red;
+                }
+                road.push(red);
+                whole.push(red);
+                assert_eq!(road.width(), whole.width(), "case {case}");
+                let first = road.width().saturating_sub(WIDE as u8);
+                for col in first..road.width() {
+                    for row in 0..ROWS {
+                        assert_eq!(road.at(col, row), whole.at(col, row), "case {case}: column {col} row {row}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn roads_keep_each_road_as_marks_lays_it_out() {
+        let shoe = [B, B, P, B, B, B, P, P, B, P, T, P, P, B, B, B, B, B, B, B, P];
+        let mut roads = Roads::new();
+        shoe.iter().for_each(|&w| roads.push(w));
+        let kept: [&dyn Fn(u8, u8) -> Option<bool>; ROADS] =
+            [&|c, r| roads.big_eye.at(c, r), &|c, r| roads.small.at(c, r), &|c, r| roads.cockroach.at(c, r)];
+        for (road, at) in kept.iter().enumerate() {
+            let whole = grid(&shoe, road);
+            for col in 0..whole.width() {
+                for row in 0..ROWS {
+                    assert_eq!(at(col, row), whole.at(col, row), "road {road}: column {col} row {row}");
+                }
+            }
         }
     }
 }

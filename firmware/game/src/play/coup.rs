@@ -136,6 +136,7 @@ impl<P: Platform> App<P> {
             match event {
                 Event::Shoe(ShoeNews::Shuffled) => {
                     self.view.history.clear();
+                    self.view.roads = Roads::new();
                     self.say(ROW_MSG, Msg::Shuffling, HIGHLIGHT);
                     self.sound(Sound::Shuffle);
                     self.deal_pause(2 * DEAL_FRAMES);
@@ -245,6 +246,7 @@ impl<P: Platform> App<P> {
             }
         }
         self.view.history.push(outcome.winner, natural);
+        self.view.roads.push(outcome.winner);
         self.view.coups = self.view.coups.wrapping_add(1);
         self.p.settled(self.view.coups, before, table.total_money().in_cents());
         self.draw_seats(table, None);

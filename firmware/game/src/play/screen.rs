@@ -68,7 +68,7 @@ impl<P: Platform> App<P> {
     pub(super) fn draw_board(&mut self) {
         let l = layout(self.p.columns());
         if l.grid {
-            crate::panel::roads(&mut self.p, self.settings.lang, &self.view.history);
+            crate::panel::roads(&mut self.p, self.settings.lang, &self.view.history, &self.view.roads);
             return;
         }
         scoreboard::bead_plate(&mut self.p, 0, ROW_BOARD, l.bead_w, &self.view.history);
@@ -77,11 +77,13 @@ impl<P: Platform> App<P> {
     }
 
     /// The seats' grid at 80 columns: a rule under the heads on row `head` and a bar after
-    /// the name, the bankroll and each spot. Interpreted, like [`Self::draw_counts`].
+    /// the bankroll and each spot but the last. None between the name and its bankroll,
+    /// which read as one (`ADA  1,500`, as the VICE check reads a seat). Interpreted, like
+    /// [`Self::draw_counts`].
     #[inline(never)]
     fn draw_grid_lines(&mut self, l: &Layout, head: u8) {
         self.p.fill(0, head + 1, l.width, 1, glyph::LINE_H, colour::LIGHT_GREY);
-        for x in [l.name_w + 2, l.roll_end, l.stake_end[0], l.stake_end[1]] {
+        for x in [l.roll_end, l.stake_end[0], l.stake_end[1]] {
             self.p.fill(x, head, 1, 2 + self.seats.count, glyph::LINE_V, colour::LIGHT_GREY);
             self.p.put(x, head + 1, glyph::CROSS, colour::LIGHT_GREY);
         }
@@ -100,7 +102,7 @@ impl<P: Platform> App<P> {
     pub(super) fn draw_seats(&mut self, table: &Table, active: Option<SeatId>) {
         let l = layout(self.p.columns());
         self.clear_lines(ROW_SEATS_HEAD, 1 + crate::save::MAX_SAVED_SEATS as u8);
-        let head = l.row(ROW_SEATS_HEAD);
+        let (head, seats) = (l.row(ROW_SEATS_HEAD), l.row(ROW_SEATS));
         let chemin = table.rules().banking == Banking::Seats;
         // A head only over a spot that takes bets here (Sahara has no banker bets, Loadstar
         // neither banker nor tie bets).
@@ -118,10 +120,10 @@ impl<P: Platform> App<P> {
             draw::text_right(&mut self.p, *end, head, h, colour::LIGHT_GREY);
         }
         if l.grid {
-            self.draw_grid_lines(&l, head);
+            self.draw_grid_lines(l, head);
         }
         for id in 0..self.seats.count {
-            let y = l.row(ROW_SEATS + id);
+            let y = seats + id;
             let seat = self.seats.seats[usize::from(id)];
             let ink = if Some(id) == active { HIGHLIGHT } else { INK };
             let x = u8::from(l.grid);
