@@ -352,9 +352,10 @@ fn bets_typed_at_speed_are_all_placed() {
         g.type_blind("5P4B3T{WAIT 100}");
         let text = g.text();
         let seat = text.lines().find(|l| l.split_whitespace().next() == Some("ADA")).unwrap_or_default();
-        // The figures of the row; at 80 columns the grid's bars and the panel are not.
-        let figures: Vec<&str> =
-            seat.split_whitespace().skip(1).filter(|w| w.chars().all(|c| c.is_ascii_digit() || c == ',')).collect();
+        // The figures of the row, between spaces or the grid's bars (80 columns), before
+        // the scoreboard panel's border.
+        let table = seat.split('│').take(4).collect::<Vec<_>>().join(" ");
+        let figures: Vec<&str> = table.split_whitespace().skip(1).collect();
         assert_eq!(figures, ["375", "500", "100", "25"], "bankroll and the three bets, {eighty}:\n{}", g.text());
     }
 }
