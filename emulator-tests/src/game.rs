@@ -26,6 +26,12 @@ pub fn key_routine(map: &str) -> Option<u16> {
     symbol(map, |name| name.contains("C128") && name.ends_with("Platform3key"))
 }
 
+/// The address of `<C128 as Platform>::frame` (the game's wait for the next frame) in the
+/// symbol map.
+pub fn frame_routine(map: &str) -> Option<u16> {
+    symbol(map, |name| name.contains("C128") && name.ends_with("Platform5frame"))
+}
+
 /// The address of `<C128 as Platform>::ticks` (the shuffle's seed) in the symbol map.
 pub fn ticks_routine(map: &str) -> Option<u16> {
     symbol(map, |name| name.contains("C128") && name.ends_with("Platform5ticks"))
@@ -218,6 +224,54 @@ impl Game {
             self.press(event);
             self.wait_for_key_request();
         }
+    }
+
+    /// Types `script` as [`Game::keys`] does, then holds the keys of `held` (if any) down
+    /// from when the script's last key is let go until the game next asks for a key, and
+    /// lets them go there. Returns how many times the program entered `routine` on that
+    /// way (with the frame routine: the frames the game waited, say while it dealt).
+    pub fn keys_holding(&mut self, script: &str, held: Option<&str>, routine: u16) -> u64 {
+        let mut events = parse_keys(script).unwrap_or_else(|e| panic!("{script:?}: {e}"));
+        let last = events.pop().unwrap_or_else(|| panic!("{script:?}: no key"));
+        for event in events {
+            self.press(event);
+            self.wait_for_key_request();
+        }
+        self.press(last);
+        let held: Vec<_> = match held.map(parse_keys) {
+            Some(Ok(events)) => events
+                .into_iter()
+                .flat_map(|e| match e {
+                    KeyEvent::Press(p) => p.keys,
+                    KeyEvent::Wait(_) => Vec::new(),
+                })
+                .collect(),
+            Some(Err(e)) => panic!("{held:?}: {e}"),
+            None => Vec::new(),
+        };
+        for &k in &held {
+            self.m.bus_mut().keyboard.set_key(k, true);
+        }
+        let mut entered = 0;
+        let limit = self.key_deadline();
+        while self.exit.is_none() && self.run_to(&[self.key_routine, routine], limit) && !self.at_key_request() {
+            if self.m.cpu.cycles >= limit {
+                panic!("the game has not asked for a key for {MAX_FRAMES_PER_KEY} frames:\n{}", self.text());
+            }
+            entered += 1;
+        }
+        for &k in &held {
+            self.m.bus_mut().keyboard.set_key(k, false);
+        }
+        self.note_settle();
+        entered
+    }
+
+    /// Runs `frames` frames with no key down, then until the game asks for a key.
+    pub fn idle(&mut self, frames: u64) {
+        let frame = self.frame_cycles();
+        self.step(frames * frame);
+        self.wait_for_key_request();
     }
 
     /// Types a key without waiting for the game to ask: it goes down at once and stays down

@@ -15,6 +15,8 @@ pub struct Built {
     pub key_routine: u16,
     /// The 6502 address of `<C128 as Platform>::ticks`, the shuffle's seed.
     pub ticks_routine: u16,
+    /// The 6502 address of `<C128 as Platform>::frame`, the wait for the next frame.
+    pub frame_routine: u16,
 }
 
 /// Builds the game and its disk once for the whole test binary.
@@ -27,7 +29,8 @@ pub fn built() -> &'static Built {
         let map = std::fs::read_to_string(&report.map).unwrap();
         let key_routine = emulator_tests::game::key_routine(&map).expect("the key routine in the symbol map");
         let ticks_routine = emulator_tests::game::ticks_routine(&map).expect("the ticks routine in the symbol map");
-        Built { image: disk.as_bytes().to_vec(), key_routine, ticks_routine }
+        let frame_routine = emulator_tests::game::frame_routine(&map).expect("the frame routine in the symbol map");
+        Built { image: disk.as_bytes().to_vec(), key_routine, ticks_routine, frame_routine }
     })
 }
 

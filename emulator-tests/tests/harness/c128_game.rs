@@ -216,7 +216,40 @@ fn title_betting_and_dealt_coup_match_the_golden_screens() {
         g.keys("{RETURN}");
         assert_eq!(g.settles.len(), 1, "one coup dealt:\n{}", g.text());
         shot(&g, "coup");
+        // Deep in the shoe: the bead plate, the big road and, at 80 columns, the derived
+        // roads (each coup hurried with SPACE held).
+        for _ in 0..29 {
+            g.keys("{RETURN}1P");
+            g.keys_holding("{RETURN}", Some(" "), built().frame_routine);
+        }
+        assert_eq!(g.settles.len(), 30, "thirty coups dealt:\n{}", g.text());
+        shot(&g, "shoe");
     }
+}
+
+/// SPACE held while a coup is dealt (a player hurrying the dealer) cuts each of its pauses
+/// from half a second to two frames, and is no key: the settled coup still waits, and takes
+/// the next key typed.
+#[test]
+fn space_hurries_the_deal_and_is_not_taken_as_a_key() {
+    let mut g = boot(&built().image, false);
+    g.fix_seed(built().ticks_routine, 0x0012_3456);
+    g.keys("{RETURN}{RIGHT}{RIGHT}{RETURN}ADA{RETURN}5P");
+    let frame = built().frame_routine;
+    let dealer = g.keys_holding("{RETURN}", None, frame);
+    assert_eq!(g.settles.len(), 1, "{}", g.text());
+    g.keys("{RETURN}5P");
+    let hurried = g.keys_holding("{RETURN}", Some(" "), frame);
+    assert_eq!(g.settles.len(), 2, "{}", g.text());
+    // Four cards at least, 25 frames before each at a dealer's pace; hurried, two each.
+    assert!(dealer >= 4 * 25, "{dealer} frames at a dealer's pace");
+    assert!(hurried < 25, "{hurried} frames hurried");
+    // SPACE is up again: the settled coup still waits for a key, and the next one deals.
+    g.idle(10);
+    assert!(g.text().contains("PRESS A KEY FOR THE NEXT COUP"), "SPACE was taken as a key:\n{}", g.text());
+    assert_eq!(g.settles.len(), 2);
+    g.keys("{RETURN}");
+    assert!(g.text().contains("YOUR BETS"), "{}", g.text());
 }
 
 #[test]
@@ -319,7 +352,10 @@ fn bets_typed_at_speed_are_all_placed() {
         g.type_blind("5P4B3T{WAIT 100}");
         let text = g.text();
         let seat = text.lines().find(|l| l.split_whitespace().next() == Some("ADA")).unwrap_or_default();
-        let figures: Vec<&str> = seat.split_whitespace().skip(1).collect();
+        // The figures of the row, between spaces or the grid's bars (80 columns), before
+        // the scoreboard panel's border.
+        let table = seat.split('│').take(4).collect::<Vec<_>>().join(" ");
+        let figures: Vec<&str> = table.split_whitespace().skip(1).collect();
         assert_eq!(figures, ["375", "500", "100", "25"], "bankroll and the three bets, {eighty}:\n{}", g.text());
     }
 }

@@ -144,6 +144,26 @@ mod buffer {
         (HEAD.read() == head).then_some(down)
     }
 
+    /// Whether row `bit` of `line` is down in the newest reading or in one waiting in the
+    /// ring; if so, sets it down in every waiting reading, so that taking them shows that
+    /// key held from the first to the last.
+    pub fn mark_if_down(line: usize, bit: u8) -> bool {
+        let (tail, head) = (TAIL.read(), HEAD.read());
+        let byte = |at: u8| Reg8::at(RING + u16::from(at) + line as u16);
+        let mut down = Reg8::at(LAST + line as u16).read() & bit != 0;
+        let mut at = tail;
+        while at != head {
+            down |= byte(at).read() & bit != 0;
+            at = at.wrapping_add(SLOT);
+        }
+        at = tail;
+        while down && at != head {
+            byte(at).write(byte(at).read() | bit);
+            at = at.wrapping_add(SLOT);
+        }
+        down
+    }
+
     /// Takes the oldest reading out of the ring.
     pub fn take() {
         // The ring is one page: the offset wraps by itself.
@@ -235,6 +255,39 @@ fn new_key(down: [u8; LINES]) -> Option<u8> {
         _ => PLAIN[index],
     };
     (code != 0).then_some(code)
+}
+
+/// Where SPACE is in the matrix: (line, row bit).
+const SPACE: (usize, u8) = (7, 0x10);
+
+/// Whether SPACE went down since the last call or is down now, taking those presses:
+/// [`poll`] will not report them, and every other key stays for it, in order. For a game
+/// that lets a player hurry it along with SPACE while it reads no other key.
+///
+/// With the key buffer, the readings still in the ring are marked with SPACE down from
+/// the first one on (so [`poll`], going through them in order, sees SPACE held, never
+/// going down), and SPACE counts as reported until a reading shows it up. The interrupt
+/// writes only the slot at the ring's head, never one waiting to be taken, so marking
+/// them needs no pause of it.
+pub fn take_space() -> bool {
+    let (line, bit) = SPACE;
+    let down = if buffer::kept() { buffer::mark_if_down(line, bit) } else { space_down() };
+    if down {
+        let mut seen = SEEN.get();
+        seen[line] |= bit;
+        SEEN.set(seen);
+    }
+    down
+}
+
+/// Whether SPACE is down now, read from the matrix.
+fn space_down() -> bool {
+    DDR_A.write(0xFF);
+    DDR_B.write(0x00);
+    PORT_A.write(!(1u8 << SPACE.0));
+    let down = PORT_B.read() & SPACE.1 == 0;
+    PORT_A.write(0xFF);
+    down
 }
 
 /// Whether RUN/STOP is held down now.

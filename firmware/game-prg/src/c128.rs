@@ -82,6 +82,11 @@ impl Platform for C128 {
     }
 
     #[inline(never)]
+    fn hurry(&mut self) -> bool {
+        keyboard::take_space()
+    }
+
+    #[inline(never)]
     fn frame(&mut self) {
         frame::wait();
         sound::tick();

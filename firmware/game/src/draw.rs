@@ -47,6 +47,14 @@ pub mod glyph {
     pub const CIRCLE: u8 = 0x57;
     /// Space.
     pub const SPACE: u8 = 0x20;
+    /// Lines crossing: where the seats' rule meets a column's bar.
+    pub const CROSS: u8 = 0x5B;
+    /// The left half of the cell lit: two half-size marks, one above the other.
+    pub const LEFT_HALF: u8 = 0x61;
+    /// The top left quarter lit: a half-size mark in the upper half.
+    pub const TOP_LEFT_QUARTER: u8 = 0x7E;
+    /// The bottom left quarter lit: a half-size mark in the lower half.
+    pub const BOTTOM_LEFT_QUARTER: u8 = 0x7B;
     /// The reverse-video bit.
     pub const REVERSE: u8 = 0x80;
 }

@@ -119,6 +119,11 @@ pub trait Platform {
     fn fill(&mut self, x: u8, y: u8, w: u8, h: u8, code: u8, colour: Colour);
     /// A key that went down since the last call.
     fn key(&mut self) -> Option<u8>;
+    /// Whether the player taps or holds SPACE to hurry the deal: SPACE went down since the
+    /// last call or is down now. Those presses of SPACE are taken (no later [`Self::key`]
+    /// reports them) and every other key stays for [`Self::key`], so a deal that asks
+    /// cannot swallow a key meant for the screen after it.
+    fn hurry(&mut self) -> bool;
     /// Waits for the next frame (1/50 s on PAL, 1/60 on NTSC) and moves sound effects on.
     fn frame(&mut self);
     /// Starts a sound effect.

@@ -17,6 +17,7 @@ pub const ROWS: u8 = 6;
 pub struct History {
     results: [Winner; MAX_COUPS],
     len: usize,
+    naturals: u16,
 }
 
 impl Default for History {
@@ -28,11 +29,13 @@ impl Default for History {
 impl History {
     /// An empty history: a fresh shoe.
     pub const fn new() -> History {
-        History { results: [Winner::Tie; MAX_COUPS], len: 0 }
+        History { results: [Winner::Tie; MAX_COUPS], len: 0, naturals: 0 }
     }
 
-    /// Records a coup; the oldest is forgotten when full.
-    pub fn push(&mut self, w: Winner) {
+    /// Records a coup, and whether either hand was a natural; the oldest result is
+    /// forgotten when full.
+    pub fn push(&mut self, w: Winner, natural: bool) {
+        self.naturals += u16::from(natural);
         if self.len == MAX_COUPS {
             self.results.copy_within(1.., 0);
             self.len -= 1;
@@ -44,6 +47,12 @@ impl History {
     /// Forgets everything (the shoe was shuffled).
     pub fn clear(&mut self) {
         self.len = 0;
+        self.naturals = 0;
+    }
+
+    /// Coups of this shoe won with a natural (or tied on one).
+    pub fn naturals(&self) -> u16 {
+        self.naturals
     }
 
     /// The results, oldest first.
@@ -61,6 +70,7 @@ fn winner_look(w: Winner) -> (u8, u8) {
 }
 
 /// Draws the bead plate in `cols` columns at (x, y): the latest coups, six per column.
+#[inline(never)]
 pub fn bead_plate(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &History) {
     p.fill(x, y, cols, ROWS, glyph::SPACE, colour::WHITE);
     let results = history.results();
@@ -130,6 +140,7 @@ pub fn big_road(history: &History, mut emit: impl FnMut(Bead)) {
 }
 
 /// Draws the right-hand end of the big road in `cols` columns at (x, y).
+#[inline(never)]
 pub fn draw_big_road(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &History) {
     p.fill(x, y, cols, ROWS, glyph::SPACE, colour::WHITE);
     let mut width = 0u16;
@@ -144,15 +155,17 @@ pub fn draw_big_road(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &Hi
     });
 }
 
-/// The counts line: `P 12  B 10  T 2`.
-pub fn counts(p: &mut impl Platform, x: u8, y: u8, tally: Tally) -> u8 {
+/// The counts line: `P 12 B 10 T 2 NAT 5`, the naturals under the label `nat`.
+#[inline(never)]
+pub fn counts(p: &mut impl Platform, x: u8, y: u8, tally: Tally, nat: &[u8], naturals: u16) -> u8 {
     let mut at = x;
-    for (letter, n, ink) in [
-        (b'P', tally.player, draw::PLAYER_INK),
-        (b'B', tally.banker, colour::LIGHT_RED),
-        (b'T', tally.tie, colour::YELLOW),
+    for (label, n, ink) in [
+        (b"P".as_slice(), tally.player, draw::PLAYER_INK),
+        (b"B", tally.banker, colour::LIGHT_RED),
+        (b"T", tally.tie, colour::YELLOW),
+        (nat, naturals, colour::LIGHT_GREY),
     ] {
-        at = draw::text(p, at, y, &[letter, b' '], ink);
+        at = draw::text(p, at, y, label, ink) + 1;
         at = draw::text(p, at, y, crate::num::number(u32::from(n)).as_bytes(), draw::INK) + 1;
     }
     at
@@ -165,7 +178,7 @@ mod tests {
 
     fn road(results: &[Winner]) -> std::vec::Vec<Bead> {
         let mut h = History::new();
-        results.iter().for_each(|&w| h.push(w));
+        results.iter().for_each(|&w| h.push(w, false));
         let mut out: std::vec::Vec<Bead> = std::vec::Vec::new();
         big_road(&h, |b| {
             out.retain(|o| (o.col, o.row) != (b.col, b.row));
@@ -202,11 +215,13 @@ mod tests {
     fn history_keeps_the_latest() {
         let mut h = History::new();
         for i in 0..MAX_COUPS + 5 {
-            h.push(if i % 2 == 0 { P } else { B });
+            h.push(if i % 2 == 0 { P } else { B }, i % 3 == 0);
         }
         assert_eq!(h.results().len(), MAX_COUPS);
         assert_eq!(h.results()[0], B);
+        assert_eq!(h.naturals(), 42, "every third coup of 125 was a natural, forgotten or not");
         h.clear();
         assert!(h.results().is_empty());
+        assert_eq!(h.naturals(), 0);
     }
 }

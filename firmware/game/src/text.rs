@@ -80,6 +80,12 @@ messages! {
     Bankroll => b"BANKROLL", b"CAISSE";
     CardsLeft => b"SHOE", b"SABOT";
     Cut => b"CUT", b"COUPE";
+    Naturals => b"NAT", b"NAT";
+    BeadPlate => b"BEAD PLATE", b"PERLES";
+    BigRoad => b"BIG ROAD", b"GRANDE ROUTE";
+    BigEyeBoy => b"BIG EYE BOY", b"GRAND OEIL";
+    SmallRoad => b"SMALL ROAD", b"PETITE ROUTE";
+    Cockroach => b"COCKROACH", b"CAFARD";
     Chip => b"CHIP", b"JETON";
     Amount => b"SUM", b"SOMME";
     TypeAmount => b"TYPE AN AMOUNT, RETURN: ", b"TAPEZ UNE SOMME, RETURN: ";

@@ -38,6 +38,12 @@ struct Stand {
     /// the coups settled so far and answers with more keys (as [`keys`] reads them); an
     /// empty answer lets the way-out keys end the game.
     player: Option<Box<Reader>>,
+    /// SPACE held down all along: every deal is hurried.
+    space_held: bool,
+    /// The frame count when the game last took a key, and for each settled coup the frames
+    /// from then (the key that dealt it) to its settlement.
+    last_key_frame: u64,
+    deal_frames: Vec<u64>,
 }
 
 impl Stand {
@@ -59,6 +65,9 @@ impl Stand {
             record_frames: false,
             sounds: Vec::new(),
             player: None,
+            space_held: false,
+            last_key_frame: 0,
+            deal_frames: Vec::new(),
         }
     }
 
@@ -118,11 +127,15 @@ impl Platform for Stand {
                 self.keys.extend(keys(&player(&screen, settled)));
             }
         }
+        self.last_key_frame = self.frames;
         if let Some(k) = self.keys.pop_front() {
             return Some(k);
         }
         self.way_out = self.way_out.wrapping_mul(1_103_515_245).wrapping_add(12_345);
         Some(WAY_OUT[(self.way_out >> 16) % WAY_OUT.len()])
+    }
+    fn hurry(&mut self) -> bool {
+        self.space_held
     }
     fn frame(&mut self) {
         if self.record_frames {
@@ -185,6 +198,7 @@ impl Platform for Stand {
     }
     fn settled(&mut self, coups: u16, before: u32, after: u32) {
         self.settles.push((coups, before, after));
+        self.deal_frames.push(self.frames - self.last_key_frame);
     }
 }
 
@@ -960,5 +974,27 @@ fn a_seed_file_replays_the_same_shoe_whatever_the_timing() {
     // A file that is not 4 bytes is no seed: the game deals as without one, never fails.
     for bad in [&b""[..], &b"\x01\x02\x03"[..], &b"\x01\x02\x03\x04\x05"[..], &[7u8; 300][..]] {
         assert_eq!(first_coup(Some(bad), 777), first_coup(None, 777), "a {}-byte seed file", bad.len());
+    }
+}
+
+/// SPACE held through the deal (as a player taps to hurry the dealer) cuts every pause of
+/// the coup to two frames: the same cards, the same results and the same screens, sooner.
+#[test]
+fn space_hurries_the_deal_and_changes_nothing_else() {
+    let script = format!("{{R}}{{G}}{{G}}{{R}}DEE{{R}}{}", "1P{R} ".repeat(5));
+    let play = |space_held: bool| {
+        let mut stand = Stand::new(&keys(&script));
+        stand.space_held = space_held;
+        run(stand)
+    };
+    let (dealer, hurried) = (play(false), play(true));
+    assert_eq!(dealer.settles.len(), 5);
+    assert_eq!(dealer.settled_screens, hurried.settled_screens, "hurrying changed a coup");
+    assert_eq!(dealer.settles, hurried.settles);
+    // Four cards at least, half a second before each at a dealer's pace; two frames each
+    // when hurried (the first coup also shuffles the shoe: one more pause).
+    for (coup, (&slow, &fast)) in dealer.deal_frames.iter().zip(&hurried.deal_frames).enumerate() {
+        assert!(slow >= 4 * 25, "coup {coup}: {slow} frames at a dealer's pace");
+        assert!(fast <= 2 * 7, "coup {coup}: {fast} frames hurried");
     }
 }

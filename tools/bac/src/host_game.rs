@@ -235,6 +235,18 @@ impl Platform for Host {
         }
     }
 
+    fn hurry(&mut self) -> bool {
+        // A terminal reports key presses, not keys held: a SPACE typed during the deal is
+        // taken from the queue, every other key stays. A script's keys are all for screens.
+        if !matches!(self.keys, Keys::Terminal { .. }) {
+            return false;
+        }
+        self.poll_terminal();
+        let before = self.queue.len();
+        self.queue.retain(|&k| k != key::SPACE);
+        self.queue.len() != before
+    }
+
     fn frame(&mut self) {
         self.frames = self.frames.wrapping_add(1);
         if let Keys::Terminal { .. } = self.keys {

@@ -31,13 +31,13 @@ impl<P: Platform> App<P> {
                 }
                 key::RETURN => break,
                 key::STOP | key::ESC => {
-                    draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+                    self.clear_lines(ROW_MSG2, 1);
                     return;
                 }
                 _ => self.sound(Sound::Error),
             }
         }
-        draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+        self.clear_lines(ROW_MSG2, 1);
         if units == 0 {
             return;
         }

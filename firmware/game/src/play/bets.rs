@@ -47,7 +47,7 @@ impl<P: Platform> App<P> {
                     let _ = table.give_up_bank(&mut log);
                     let gives_up = self.t(Msg::GivesUpBank);
                     self.message(ROW_MSG, &[name.as_bytes(), gives_up], HIGHLIGHT);
-                    draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+                    self.clear_lines(ROW_MSG2, 1);
                     self.pause(DEAL_FRAMES);
                     self.shoe_news(&log);
                 }
@@ -130,7 +130,7 @@ impl<P: Platform> App<P> {
                 self.announce(table, banker, Msg::Covers, over);
             }
         }
-        draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+        self.clear_lines(ROW_MSG2, 1);
     }
 
     /// Whether seat `id` puts `amount` more on the table: a person is asked (`yes` or `no`),
@@ -151,7 +151,7 @@ impl<P: Platform> App<P> {
         let name = self.seats.seats[usize::from(id)].name;
         let keys = self.t(keys);
         self.message(ROW_MSG2, &[name.as_bytes(), keys], HIGHLIGHT);
-        draw::clear_rows(&mut self.p, ROW_KEYS, 1);
+        self.clear_lines(ROW_KEYS, 1);
         self.draw_seats(table, Some(id));
         loop {
             match self.wait_key() {
@@ -168,7 +168,7 @@ impl<P: Platform> App<P> {
         let what = self.t(what);
         let m = num::money(amount, self.settings.lang);
         self.message(ROW_MSG, &[name.as_bytes(), what, m.as_bytes()], HIGHLIGHT);
-        draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+        self.clear_lines(ROW_MSG2, 1);
         self.draw_seats(table, Some(id));
         self.sound(Sound::Chip);
         self.pause(DEAL_FRAMES);
@@ -198,7 +198,7 @@ impl<P: Platform> App<P> {
         let name = self.seats.seats[usize::from(id)].name;
         let says = self.t(Msg::CallsBanco);
         self.message(ROW_MSG, &[name.as_bytes(), says], HIGHLIGHT);
-        draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+        self.clear_lines(ROW_MSG2, 1);
         self.draw_seats(table, Some(id));
         self.sound(Sound::Chip);
         self.pause(DEAL_FRAMES);
@@ -236,7 +236,7 @@ impl<P: Platform> App<P> {
                 self.draw_board();
                 let p = self.t(prompt);
                 self.message(ROW_MSG, &[name.as_bytes(), b": ", p], HIGHLIGHT);
-                draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+                self.clear_lines(ROW_MSG2, 1);
                 self.draw_chips();
                 let k = self.t(keys);
                 self.message(ROW_KEYS, &[spots, k], colour::LIGHT_GREY);
@@ -312,7 +312,7 @@ impl<P: Platform> App<P> {
             match result {
                 Ok(()) => {
                     if !redraw {
-                        draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+                        self.clear_lines(ROW_MSG2, 1);
                     }
                     self.sound(Sound::Chip);
                 }
@@ -357,7 +357,7 @@ impl<P: Platform> App<P> {
                 b'Y' | b'Q' => return Some(Leave::Quit),
                 b'O' | key::F1 => return Some(Leave::Options),
                 b'N' | key::STOP | key::ESC | key::RETURN => {
-                    draw::clear_rows(&mut self.p, ROW_MSG2, 1);
+                    self.clear_lines(ROW_MSG2, 1);
                     return None;
                 }
                 _ => {}

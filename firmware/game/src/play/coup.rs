@@ -5,8 +5,31 @@
 use super::*;
 
 impl<P: Platform> App<P> {
-    #[inline(never)]
+    /// Deals the coup and settles it; SPACE, tapped or held, hurries its pauses.
     pub(super) fn deal_coup(&mut self, table: &mut Table) {
+        self.view.pace = Pace::Dealing;
+        self.deal_and_settle(table);
+        self.view.pace = Pace::Betting;
+    }
+
+    /// Waits `frames` frames, or [`HURRIED_FRAMES`] once the player has hurried the coup
+    /// being dealt. Only SPACE is looked at, and taken: every other key stays for the
+    /// question or the screen it was typed for.
+    #[inline(never)]
+    fn deal_pause(&mut self, frames: u8) {
+        for done in 0..frames {
+            if self.view.pace == Pace::Dealing && self.p.hurry() {
+                self.view.pace = Pace::Hurried;
+            }
+            if self.view.pace == Pace::Hurried && done >= HURRIED_FRAMES {
+                return;
+            }
+            self.p.frame();
+        }
+    }
+
+    #[inline(never)]
+    fn deal_and_settle(&mut self, table: &mut Table) {
         let before = table.total_money().in_cents();
         let mut log = Log::new();
         let dealt = table.deal(&mut log);
@@ -21,9 +44,9 @@ impl<P: Platform> App<P> {
             self.pause(2 * DEAL_FRAMES);
             return;
         }
-        draw::clear_rows(&mut self.p, ROW_MSG, 3);
+        self.clear_lines(ROW_MSG, 3);
         // The betting keys are over: during the deal the only keys are a question's.
-        draw::clear_rows(&mut self.p, ROW_KEYS, 1);
+        self.clear_lines(ROW_KEYS, 1);
         let l = layout(self.p.columns());
         for x in [l.player_x, l.banker_x] {
             self.p.fill(x, ROW_CARDS, 3 * l.card_step, CARD_H, glyph::SPACE, INK);
@@ -43,7 +66,7 @@ impl<P: Platform> App<P> {
                     if count[i] == 2 {
                         self.explain_draw(side, total, count[0] == 3);
                     }
-                    self.pause(DEAL_FRAMES);
+                    self.deal_pause(DEAL_FRAMES);
                     let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
                     draw::card(&mut self.p, x, ROW_CARDS, Some(card));
                     self.sound(Sound::Card);
@@ -113,26 +136,27 @@ impl<P: Platform> App<P> {
             match event {
                 Event::Shoe(ShoeNews::Shuffled) => {
                     self.view.history.clear();
+                    self.view.roads = Roads::new();
                     self.say(ROW_MSG, Msg::Shuffling, HIGHLIGHT);
                     self.sound(Sound::Shuffle);
-                    self.pause(2 * DEAL_FRAMES);
+                    self.deal_pause(2 * DEAL_FRAMES);
                 }
                 // The marker's coup and one more are the shoe's last (`ShoeNews::CutCardOut`).
                 Event::Shoe(ShoeNews::CutCardOut) => {
                     self.say(ROW_MSG2, Msg::CutCardOut, HIGHLIGHT);
-                    self.pause(DEAL_FRAMES);
+                    self.deal_pause(DEAL_FRAMES);
                 }
                 Event::Shoe(ShoeNews::Replenished) => {
                     self.say(ROW_MSG2, Msg::Replenished, HIGHLIGHT);
                     self.sound(Sound::Shuffle);
-                    self.pause(DEAL_FRAMES);
+                    self.deal_pause(DEAL_FRAMES);
                 }
                 Event::Returned { seat, amount } => {
                     let name = self.seats.seats[usize::from(*seat)].name;
                     let back = self.t(Msg::GetsBack);
                     let m = num::money(*amount, self.settings.lang);
                     self.message(ROW_MSG2, &[name.as_bytes(), back, m.as_bytes()], INK);
-                    self.pause(DEAL_FRAMES);
+                    self.deal_pause(DEAL_FRAMES);
                 }
                 _ => {}
             }
@@ -186,7 +210,8 @@ impl<P: Platform> App<P> {
     #[inline(never)]
     pub(super) fn settle(&mut self, table: &Table, outcome: &Outcome, log: &Log, count: [u8; 2], before: u32) {
         let (pt, bt) = (outcome.player_total(), outcome.banker_total());
-        if outcome.natural() {
+        let natural = outcome.natural();
+        if natural {
             let n = num::number(u32::from(pt.max(bt)));
             let natural = self.t(Msg::Natural);
             self.message(ROW_MSG, &[natural, n.as_bytes()], INK);
@@ -220,7 +245,8 @@ impl<P: Platform> App<P> {
                 }
             }
         }
-        self.view.history.push(outcome.winner);
+        self.view.history.push(outcome.winner, natural);
+        self.view.roads.push(outcome.winner);
         self.view.coups = self.view.coups.wrapping_add(1);
         self.p.settled(self.view.coups, before, table.total_money().in_cents());
         self.draw_seats(table, None);

@@ -19,10 +19,12 @@ impl<P: Platform> App<P> {
             return;
         }
         let m = num::money(table.house(), self.settings.lang);
-        let right = self.p.columns();
-        draw::text_right(&mut self.p, right, ROW_HEAD + 1, m.as_bytes(), INK);
+        // Right of the counts at 40 columns; at 80, on the head row beside the game's name.
+        let l = layout(self.p.columns());
+        let (right, y) = (l.width, if l.grid { ROW_HEAD } else { ROW_HEAD + 1 });
+        draw::text_right(&mut self.p, right, y, m.as_bytes(), INK);
         let label = self.t(Msg::Bank);
-        draw::text_right(&mut self.p, right - m.len() - 1, ROW_HEAD + 1, label, colour::LIGHT_GREY);
+        draw::text_right(&mut self.p, right - m.len() - 1, y, label, colour::LIGHT_GREY);
     }
 
     /// Remembers the bank for the save and the next table.

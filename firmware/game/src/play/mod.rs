@@ -22,6 +22,7 @@ use crate::draw::{self, BACKGROUND, CARD_H, CARD_W, HIGHLIGHT, INK, glyph};
 use crate::help;
 use crate::num;
 use crate::platform::{Colour, Platform, Sound, colour, key};
+use crate::roads::Roads;
 use crate::scoreboard::{self, History};
 use crate::settings::Settings;
 use crate::text::Msg;
@@ -42,46 +43,102 @@ const CHIPS: [u32; 8] = [1, 5, 25, 100, 500, 1_000, 5_000, 10_000];
 const CHIP_LABELS: [&[u8]; 8] = [b"1", b"5", b"25", b"100", b"500", b"1K", b"5K", b"10K"];
 /// Frames between two cards: half a second on PAL, a dealer's pace.
 const DEAL_FRAMES: u8 = 25;
+/// What is left of each pause of a coup the player hurried with SPACE: the cards still
+/// land one at a time, each with its sound.
+const HURRIED_FRAMES: u8 = 2;
 const MAX_EVENTS: usize = 24;
 
 /// Where things go on a screen of 40 or 80 columns.
 struct Layout {
+    /// Columns of the table itself: all 40, or 52 of 80 (the scoreboard panel takes the
+    /// rest, from [`crate::panel::X`]).
+    width: u8,
+    /// Where each row of the 40-column table goes on this screen (see [`Layout::row`]); 32
+    /// entries, so that a row number masked to five bits needs no bounds check.
+    rows: [u8; 32],
     player_x: u8,
     banker_x: u8,
     card_step: u8,
     name_w: u8,
     roll_end: u8,
     stake_end: [u8; 3],
+    /// The seats' grid lines: a rule under the heads and bars between the money columns
+    /// (80 columns only; 40 have no cell to spare).
+    grid: bool,
     bead_w: u8,
     road_x: u8,
     road_w: u8,
 }
 
-fn layout(cols: u8) -> Layout {
-    if cols == 80 {
-        Layout {
-            player_x: 6,
-            banker_x: 46,
-            card_step: CARD_W + 1,
-            name_w: 12,
-            roll_end: 30,
-            stake_end: [44, 58, 72],
-            bead_w: 24,
-            road_x: 26,
-            road_w: 54,
-        }
-    } else {
-        Layout {
-            player_x: 1,
-            banker_x: 21,
-            card_step: CARD_W,
-            name_w: 9,
-            roll_end: 19,
-            stake_end: [26, 33, 40],
-            bead_w: 12,
-            road_x: 13,
-            road_w: 27,
-        }
+/// The 40-column table's rows, where they are.
+const ROWS_40: [u8; 32] = {
+    let mut rows = [0u8; 32];
+    let mut r = 0;
+    while r < 32 {
+        rows[r] = r as u8;
+        r += 1;
+    }
+    rows
+};
+
+/// At 80 columns the cards own rows 1-10 of the table's 52 columns, so the messages, the
+/// chips and the seats' grid (with its rule, a row more) move below them.
+const ROWS_80: [u8; 32] = {
+    let mut rows = ROWS_40;
+    rows[ROW_MSG as usize] = 11;
+    rows[ROW_MSG2 as usize] = 12;
+    rows[ROW_CHIPS as usize] = 14;
+    rows[ROW_SEATS_HEAD as usize] = 16;
+    let mut r = ROW_SEATS;
+    while r < ROW_BOARD {
+        rows[r as usize] = r - ROW_SEATS + 18;
+        r += 1;
+    }
+    rows
+};
+
+/// Both layouts, by `columns == 80`: static, so that a translated caller reads its fields
+/// where they are and the interpreter never builds one.
+static LAYOUTS: [Layout; 2] = [
+    Layout {
+        width: 40,
+        rows: ROWS_40,
+        player_x: 1,
+        banker_x: 21,
+        card_step: CARD_W,
+        name_w: 9,
+        roll_end: 19,
+        stake_end: [26, 33, 40],
+        grid: false,
+        bead_w: 12,
+        road_x: 13,
+        road_w: 27,
+    },
+    Layout {
+        width: crate::panel::X,
+        rows: ROWS_80,
+        player_x: 6,
+        banker_x: 30,
+        card_step: CARD_W + 1,
+        name_w: 10,
+        roll_end: 24,
+        stake_end: [33, 42, 51],
+        grid: true,
+        bead_w: 0,
+        road_x: 0,
+        road_w: 0,
+    },
+];
+
+fn layout(cols: u8) -> &'static Layout {
+    &LAYOUTS[usize::from(cols == 80)]
+}
+
+impl Layout {
+    /// Where a row of the 40-column table goes on this screen. The rows are named for 40
+    /// columns; at 80 some move (see [`ROWS_80`]).
+    fn row(&self, row: u8) -> u8 {
+        self.rows[usize::from(row & 31)]
     }
 }
 
@@ -115,6 +172,8 @@ impl EventSink for Log {
 pub struct View {
     /// The results of this shoe.
     pub history: History,
+    /// Its derived roads, kept as the results come.
+    roads: Roads,
     /// How each seat's bets ended, shown until the next bets.
     results: [[Option<(Money, BetResult)>; 3]; crate::save::MAX_SAVED_SEATS],
     /// Cards drawn for the bank, shown beside the seats.
@@ -128,6 +187,19 @@ pub struct View {
     typed: Option<Money>,
     /// Coups settled since the program started.
     coups: u16,
+    /// Whether a coup is being dealt, and at what pace.
+    pace: Pace,
+}
+
+/// The pace of the table's pauses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pace {
+    /// No coup is being dealt: pauses run whole, and SPACE is a key like any other.
+    Betting,
+    /// A coup is dealt at a dealer's pace; SPACE hurries it.
+    Dealing,
+    /// The player hurried this coup: its pauses are cut to [`HURRIED_FRAMES`].
+    Hurried,
 }
 
 impl View {
@@ -135,12 +207,14 @@ impl View {
     pub const fn new() -> View {
         View {
             history: History::new(),
+            roads: Roads::new(),
             results: [[None; 3]; crate::save::MAX_SAVED_SEATS],
             drew: [None; crate::save::MAX_SAVED_SEATS],
             drawing_for_bank: false,
             chip: 0,
             typed: None,
             coups: 0,
+            pace: Pace::Betting,
         }
     }
 }
@@ -265,9 +339,9 @@ impl<P: Platform> App<P> {
         if humans_ok && players_ok {
             return;
         }
-        draw::clear_rows(&mut self.p, ROW_MSG, 2);
+        self.clear_lines(ROW_MSG, 2);
         let msg = self.t(Msg::Broke);
-        draw::centred(&mut self.p, ROW_MSG, msg, HIGHLIGHT);
+        self.message(ROW_MSG, &[msg], HIGHLIGHT);
         self.wait_key();
         let start = table.rules().starting_bankroll;
         for seat in self.seats.seats[..count].iter_mut() {

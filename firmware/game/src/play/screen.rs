@@ -18,21 +18,39 @@ impl<P: Platform> App<P> {
     }
 
     pub(super) fn draw_head(&mut self, table: &Table) {
-        let cols = self.p.columns();
-        draw::clear_rows(&mut self.p, ROW_HEAD, 2);
+        let l = layout(self.p.columns());
+        // At 80 columns row 1 of the table is the cards' own.
+        self.clear_lines(ROW_HEAD, if l.grid { 1 } else { 2 });
         self.draw_house(table);
         let name = self.t(Msg::preset(table.rules().preset));
         let end = draw::text_reversed(&mut self.p, 0, ROW_HEAD, b" ", HIGHLIGHT);
         let end = draw::text_reversed(&mut self.p, end, ROW_HEAD, name, HIGHLIGHT);
         draw::text_reversed(&mut self.p, end, ROW_HEAD, b" ", HIGHLIGHT);
+        self.draw_counts(table);
+    }
+
+    /// The shoe's counts and the cards left: under the head at 40 columns, at the top of
+    /// the scoreboard panel at 80. Interpreted (not in game-prg's translated list): bank 0
+    /// has no room for it, and it runs once a coup.
+    #[inline(never)]
+    pub(super) fn draw_counts(&mut self, table: &Table) {
+        let l = layout(self.p.columns());
         let shoe = table.shoe();
-        if shoe.remaining() == 0 {
-            // Not shuffled yet: the first deal shuffles.
-            scoreboard::counts(&mut self.p, 1, ROW_HEAD + 1, table.tally());
+        let (remaining, cut) = (shoe.remaining(), shoe.before_cut());
+        let naturals = self.view.history.naturals();
+        if l.grid {
+            let shoe = (remaining > 0).then_some((remaining, cut));
+            crate::panel::counts(&mut self.p, self.settings.lang, table.tally(), naturals, shoe);
             return;
         }
-        let mut right = cols;
-        if let Some(cut) = shoe.before_cut() {
+        let nat = self.t(Msg::Naturals);
+        scoreboard::counts(&mut self.p, 1, ROW_HEAD + 1, table.tally(), nat, naturals);
+        if remaining == 0 {
+            // Not shuffled yet: the first deal shuffles.
+            return;
+        }
+        let mut right = l.width;
+        if let Some(cut) = cut {
             let n = num::number(u32::from(cut));
             draw::text_right(&mut self.p, right, ROW_HEAD, n.as_bytes(), INK);
             right -= n.len() + 1;
@@ -40,25 +58,51 @@ impl<P: Platform> App<P> {
             draw::text_right(&mut self.p, right, ROW_HEAD, label, colour::LIGHT_GREY);
             right -= label.len() as u8 + 1;
         }
-        let n = num::number(u32::from(shoe.remaining()));
+        let n = num::number(u32::from(remaining));
         draw::text_right(&mut self.p, right, ROW_HEAD, n.as_bytes(), INK);
         right -= n.len() + 1;
         let label = self.t(Msg::CardsLeft);
         draw::text_right(&mut self.p, right, ROW_HEAD, label, colour::LIGHT_GREY);
-        scoreboard::counts(&mut self.p, 1, ROW_HEAD + 1, table.tally());
     }
 
     pub(super) fn draw_board(&mut self) {
         let l = layout(self.p.columns());
+        if l.grid {
+            crate::panel::roads(&mut self.p, self.settings.lang, &self.view.history, &self.view.roads);
+            return;
+        }
         scoreboard::bead_plate(&mut self.p, 0, ROW_BOARD, l.bead_w, &self.view.history);
         self.p.fill(l.bead_w, ROW_BOARD, 1, scoreboard::ROWS, glyph::LINE_V, colour::LIGHT_GREY);
         scoreboard::draw_big_road(&mut self.p, l.road_x, ROW_BOARD, l.road_w, &self.view.history);
     }
 
+    /// The seats' grid at 80 columns: a rule under the heads on row `head` and a bar after
+    /// the bankroll and each spot but the last. None between the name and its bankroll,
+    /// which read as one (`ADA  1,500`, as the VICE check reads a seat). Interpreted, like
+    /// [`Self::draw_counts`].
+    #[inline(never)]
+    fn draw_grid_lines(&mut self, l: &Layout, head: u8) {
+        self.p.fill(0, head + 1, l.width, 1, glyph::LINE_H, colour::LIGHT_GREY);
+        for x in [l.roll_end, l.stake_end[0], l.stake_end[1]] {
+            self.p.fill(x, head, 1, 2 + self.seats.count, glyph::LINE_V, colour::LIGHT_GREY);
+            self.p.put(x, head + 1, glyph::CROSS, colour::LIGHT_GREY);
+        }
+    }
+
+    /// Blanks rows of the table (40-column rows, placed by [`Layout::row`]), leaving the
+    /// scoreboard panel of 80 columns alone.
+    #[inline(never)]
+    pub(super) fn clear_lines(&mut self, row: u8, h: u8) {
+        let l = layout(self.p.columns());
+        for r in row..row + h {
+            self.p.fill(0, l.row(r), l.width, 1, glyph::SPACE, INK);
+        }
+    }
+
     pub(super) fn draw_seats(&mut self, table: &Table, active: Option<SeatId>) {
         let l = layout(self.p.columns());
-        let cols = self.p.columns();
-        draw::clear_rows(&mut self.p, ROW_SEATS_HEAD, 1 + crate::save::MAX_SAVED_SEATS as u8);
+        self.clear_lines(ROW_SEATS_HEAD, 1 + crate::save::MAX_SAVED_SEATS as u8);
+        let (head, seats) = (l.row(ROW_SEATS_HEAD), l.row(ROW_SEATS));
         let chemin = table.rules().banking == Banking::Seats;
         // A head only over a spot that takes bets here (Sahara has no banker bets, Loadstar
         // neither banker nor tie bets).
@@ -70,16 +114,19 @@ impl<P: Platform> App<P> {
             [Msg::Player, open(Spot::Banker, Msg::Banker), open(Spot::Tie, Msg::Tie)]
         };
         let bankroll = self.t(Msg::Bankroll);
-        draw::text_right(&mut self.p, l.roll_end, ROW_SEATS_HEAD, bankroll, colour::LIGHT_GREY);
-        for (end, head) in l.stake_end.iter().zip(heads) {
-            let h = self.t(head);
-            draw::text_right(&mut self.p, *end, ROW_SEATS_HEAD, h, colour::LIGHT_GREY);
+        draw::text_right(&mut self.p, l.roll_end, head, bankroll, colour::LIGHT_GREY);
+        for (end, msg) in l.stake_end.iter().zip(heads) {
+            let h = self.t(msg);
+            draw::text_right(&mut self.p, *end, head, h, colour::LIGHT_GREY);
+        }
+        if l.grid {
+            self.draw_grid_lines(l, head);
         }
         for id in 0..self.seats.count {
-            let y = ROW_SEATS + id;
+            let y = seats + id;
             let seat = self.seats.seats[usize::from(id)];
             let ink = if Some(id) == active { HIGHLIGHT } else { INK };
-            let x = if cols == 80 { 2 } else { 0 };
+            let x = u8::from(l.grid);
             let name = seat.name.as_bytes();
             let name = &name[..name.len().min(usize::from(l.name_w))];
             if Some(id) == active {
@@ -122,12 +169,16 @@ impl<P: Platform> App<P> {
         }
     }
 
+    /// Writes a message centred on a row of the table (a 40-column row: see
+    /// [`Layout::row`]).
     pub(super) fn message(&mut self, row: u8, parts: &[&[u8]], ink: Colour) {
-        draw::clear_rows(&mut self.p, row, 1);
+        self.clear_lines(row, 1);
+        let l = layout(self.p.columns());
         let len: usize = parts.iter().map(|p| p.len()).sum();
-        let mut x = self.p.columns().saturating_sub(len as u8) / 2;
+        let mut x = l.width.saturating_sub(len as u8) / 2;
+        let y = l.row(row);
         for part in parts {
-            x = draw::text(&mut self.p, x, row, part, ink);
+            x = draw::text(&mut self.p, x, y, part, ink);
         }
     }
 
@@ -137,29 +188,31 @@ impl<P: Platform> App<P> {
     }
 
     pub(super) fn draw_chips(&mut self) {
-        draw::clear_rows(&mut self.p, ROW_CHIPS, 1);
+        self.clear_lines(ROW_CHIPS, 1);
+        let l = layout(self.p.columns());
+        let y = l.row(ROW_CHIPS);
         // The label, the chips' 26 cells, then a typed amount in hand or "A:" and the word
         // for one. A long amount at 40 columns leaves out the label.
         let typed = self.view.typed.map(|m| num::money(m, self.settings.lang));
         let word = self.t(Msg::Amount);
         let tail = typed.map_or(2 + word.len() as u8, |t| t.len());
         let label = self.t(Msg::Chip);
-        let cols = self.p.columns();
+        let cols = l.width;
         let label = if label.len() as u8 + 27 + tail > cols { b"".as_slice() } else { label };
         let mut x = cols.saturating_sub(label.len() as u8 + 27 + tail) / 2;
-        x = draw::text(&mut self.p, x, ROW_CHIPS, label, colour::LIGHT_GREY) + u8::from(!label.is_empty());
+        x = draw::text(&mut self.p, x, y, label, colour::LIGHT_GREY) + u8::from(!label.is_empty());
         for (i, chip) in CHIP_LABELS.iter().enumerate() {
             x = if i as u8 == self.view.chip && typed.is_none() {
-                draw::text_reversed(&mut self.p, x, ROW_CHIPS, chip, HIGHLIGHT)
+                draw::text_reversed(&mut self.p, x, y, chip, HIGHLIGHT)
             } else {
-                draw::text(&mut self.p, x, ROW_CHIPS, chip, INK)
+                draw::text(&mut self.p, x, y, chip, INK)
             } + 1;
         }
         match typed {
-            Some(t) => draw::text_reversed(&mut self.p, x, ROW_CHIPS, t.as_bytes(), HIGHLIGHT),
+            Some(t) => draw::text_reversed(&mut self.p, x, y, t.as_bytes(), HIGHLIGHT),
             None => {
-                x = draw::text(&mut self.p, x, ROW_CHIPS, b"A:", colour::LIGHT_GREY);
-                draw::text(&mut self.p, x, ROW_CHIPS, word, colour::LIGHT_GREY)
+                x = draw::text(&mut self.p, x, y, b"A:", colour::LIGHT_GREY);
+                draw::text(&mut self.p, x, y, word, colour::LIGHT_GREY)
             }
         };
     }
