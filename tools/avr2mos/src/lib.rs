@@ -12,7 +12,7 @@
 //!
 //! [`callgraph`] analyses the whole program (the call graph, each function's summary, and
 //! why a function must stay out of optimisations across functions; the listing says so
-//! under its name); [`frames`] gives functions that cannot be active twice a static frame
+//! under its name); [`liveness`] finds which registers are live after each instruction; [`frames`] gives functions that cannot be active twice a static frame
 //! instead of one on the AVR stack. [`OptLevel::Plain`] (`--opt-level 0`) lowers each
 //! instruction on its own, for hunting a miscompile; the default also fuses flags across
 //! moves, specialises runtime calls, tracks values in A and makes frames static.
@@ -67,6 +67,7 @@ pub mod frames;
 pub mod interp;
 pub mod link;
 pub mod listing;
+pub mod liveness;
 pub mod lower;
 pub mod mmap;
 pub mod pipeline;
