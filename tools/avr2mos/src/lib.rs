@@ -12,10 +12,12 @@
 //!
 //! [`callgraph`] analyses the whole program (the call graph, each function's summary, and
 //! why a function must stay out of optimisations across functions; the listing says so
-//! under its name); [`liveness`] finds which registers are live after each instruction; [`frames`] gives functions that cannot be active twice a static frame
-//! instead of one on the AVR stack. [`OptLevel::Plain`] (`--opt-level 0`) lowers each
-//! instruction on its own, for hunting a miscompile; the default also fuses flags across
-//! moves, specialises runtime calls, tracks values in A and makes frames static.
+//! under its name); [`liveness`] finds which registers are live after each instruction;
+//! [`frames`] gives functions that cannot be active twice a static frame instead of one on
+//! the AVR stack; [`saves`] leaves out the prologue saves no caller needs.
+//! [`OptLevel::Plain`] (`--opt-level 0`) lowers each instruction on its own, for hunting a
+//! miscompile; the default also fuses flags across moves, specialises runtime calls, tracks
+//! values in A, makes frames static and saves only what callers need.
 //! [`symbolic`] renders the translation with named operands for the precise-output tests
 //! (`tests/filetests`).
 //!
@@ -73,6 +75,7 @@ pub mod mmap;
 pub mod pipeline;
 pub mod program;
 pub mod runtime;
+pub mod saves;
 pub mod specialise;
 pub mod symbolic;
 pub mod translate;

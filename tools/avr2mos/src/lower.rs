@@ -56,6 +56,11 @@ pub struct Ctx<'a> {
     pub frames: &'a [Option<u32>],
     /// The prologue subtractions of static frames, which have nothing left to do.
     pub frame_set_up: &'a [bool],
+    /// Prologue pushes and epilogue pops of saves no caller needs ([`crate::saves`]).
+    pub dropped_saves: &'a [bool],
+    /// Keep SP as the AVR has it (the lockstep setting): a left-out save is still pushed,
+    /// and its pops only move SP back, so stack addresses agree with the simulator's.
+    pub keep_stack: bool,
 }
 
 /// The label of instruction `i`.
@@ -326,6 +331,12 @@ impl Ctx<'_> {
         {
             a.to(JSR, Routine::Enter.label());
         }
+        if self.dropped_saves[i] && !(self.keep_stack && insn.op == Op::Push) {
+            if self.keep_stack {
+                a.to(JSR, Routine::Pop.label());
+            }
+            return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
+        }
         if let Some(consumed) = self.compare_chain(i, &mut a)? {
             return Ok(Lowered { asm: a, consumed, carry_out: false });
         }
@@ -539,6 +550,7 @@ impl Ctx<'_> {
                 let mut n = 1usize;
                 while let Some(next) = self.insns.get(i + n)
                     && !self.is_target[i + n]
+                    && !(self.dropped_saves[i + n] && !(self.keep_stack && next.op == Op::Push))
                     && next.op == insn.op
                     && i16::from(next.d) == i16::from(d) + step * n as i16
                     && n < 32
