@@ -94,6 +94,14 @@ fn frame_shape(insns: &[Insn], range: std::ops::Range<usize>) -> Option<(u32, st
     Some((size, first + p + 2..first + p + prologue_len))
 }
 
+/// Whether a function can never be active twice at once: it is not recursive, not
+/// interpreted, and neither it nor anything it calls calls through a pointer (which could
+/// enter it again).
+pub fn once(s: &Summary) -> bool {
+    !s.reasons.iter().any(|r| matches!(r, Reason::Recursive | Reason::IndirectCall | Reason::Interpreted))
+        && !s.reaches_pointer_call
+}
+
 /// Which functions get a static frame, and where (offsets from the start of the static
 /// frames), and the frames' total size. `ranges` are each function's instructions.
 pub fn plan(insns: &[Insn], ranges: &[std::ops::Range<usize>], sums: &[Summary]) -> (Vec<Option<Frame>>, u32) {
@@ -107,10 +115,7 @@ pub fn plan(insns: &[Insn], ranges: &[std::ops::Range<usize>], sums: &[Summary])
     for f in 0..n {
         let Some((size, subtract)) = shape[f].clone() else { continue };
         let s = &sums[f];
-        let blocked =
-            s.reasons.iter().any(|r| matches!(r, Reason::Recursive | Reason::IndirectCall | Reason::Interpreted))
-                || s.reaches_pointer_call
-                || s.callees.iter().any(|&g| reads_sp(g) && shape[g].is_none());
+        let blocked = !once(s) || s.callees.iter().any(|&g| reads_sp(g) && shape[g].is_none());
         if !blocked {
             frames[f] = Some(Frame { offset: total, size, subtract });
             total += size;

@@ -58,6 +58,8 @@ pub struct Ctx<'a> {
     pub frame_set_up: &'a [bool],
     /// Prologue pushes and epilogue pops of saves no caller needs ([`crate::saves`]).
     pub dropped_saves: &'a [bool],
+    /// The static slot (a data address) of a save's push or pop ([`crate::saves`]).
+    pub save_slots: &'a [Option<u32>],
     /// Keep SP as the AVR has it (the lockstep setting): a left-out save is still pushed,
     /// and its pops only move SP back, so stack addresses agree with the simulator's.
     pub keep_stack: bool,
@@ -337,6 +339,16 @@ impl Ctx<'_> {
             }
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
+        if let Some(slot) = self.save_slots[i] {
+            let at = Arg::Sym(Sym::Bss(slot), Part::Word, 0);
+            if insn.op == Op::Push {
+                a.b(LDA_ZP, r(insn.d)).items.push(Item::Ins(STA_ABS, at));
+            } else {
+                a.items.push(Item::Ins(LDA_ABS, at));
+                a.b(STA_ZP, r(insn.d));
+            }
+            return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
+        }
         if let Some(consumed) = self.compare_chain(i, &mut a)? {
             return Ok(Lowered { asm: a, consumed, carry_out: false });
         }
@@ -551,6 +563,7 @@ impl Ctx<'_> {
                 while let Some(next) = self.insns.get(i + n)
                     && !self.is_target[i + n]
                     && !(self.dropped_saves[i + n] && !(self.keep_stack && next.op == Op::Push))
+                    && self.save_slots[i + n].is_none()
                     && next.op == insn.op
                     && i16::from(next.d) == i16::from(d) + step * n as i16
                     && n < 32

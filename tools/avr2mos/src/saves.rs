@@ -9,7 +9,9 @@
 //! f. This is a fixed point over the call graph: the sets only grow.
 //!
 //! Assumes the call graph of [`crate::callgraph`] and liveness computed with the exits of
-//! [`exits`]. A function is vouched for (its saves may go) when the call graph has no
+//! [`exits`]. A call from an interpreted function counts like any other: the interpreter
+//! runs the same AVR instructions and keeps its own state outside the registers
+//! ([`crate::interp`]), so the liveness of its code holds. A function is vouched for (its saves may go) when the call graph has no
 //! reason against it but that it is the program's entry (the start-up code reads no
 //! register after it but r24) or that it reads SP for a static frame ([`crate::frames`]:
 //! its Y slots are all inside the frame, so no stack argument moves with fewer pushes),
@@ -19,8 +21,12 @@
 //! a `ret` or a tail call): then the remaining pushes and pops still pair up, and the
 //! frame and anything pushed later sit where they did relative to SP.
 //!
+//! A save that stays goes to a static slot instead of the AVR stack when the function
+//! cannot be active twice (the conditions of [`crate::frames`]), with the same conditions
+//! on its pushes and pops.
+//!
 //! Guarantees: for each function, the set of prologue pushes (and matching epilogue pops)
-//! that may be left out, such that every caller still finds in every register it reads
+//! that may be left out, and of those that stay the ones that may use a static slot, such that every caller still finds in every register it reads
 //! after a call the value it had before; and for the listing, why each other save stayed.
 
 use crate::callgraph::{Reason, RegSet, Summary};
@@ -74,6 +80,9 @@ pub struct Plan {
     pub dropped: RegSet,
     /// The callee-saved registers its prologue saves that stay, each with why.
     pub kept: Vec<(u8, Kept)>,
+    /// Of those, the ones saved in static slots (the function cannot be active twice): a
+    /// load and a store each way (7 cycles) instead of `rt_pushrun`'s 17 a register.
+    pub in_slots: RegSet,
 }
 
 /// What the pass needs to know about the program.
@@ -97,6 +106,9 @@ pub struct Program<'a> {
     pub succs: &'a [Vec<usize>],
     /// Each instruction's function.
     pub func_of: &'a [Option<usize>],
+    /// Which functions can never be active twice (as for [`crate::frames`]): their saves
+    /// may go to static slots.
+    pub once: &'a [bool],
 }
 
 /// Whether function `f` is vouched for (see the module doc).
@@ -165,7 +177,6 @@ pub fn plan(p: &Program, vouched: &[bool], live_out: &[RegSet]) -> Vec<Plan> {
     // need[f]: the callee-saved registers calls of f must keep, with the first reason.
     let mut need: Vec<RegSet> = (0..n).map(|f| if vouched[f] { 0 } else { CALLEE_SAVED }).collect();
     let mut why: Vec<[Option<Kept>; 32]> = vec![[None; 32]; n];
-    let interpreted = |g: usize| p.sums[g].reasons.contains(&Reason::Interpreted);
     loop {
         let mut changed = false;
         for (i, c) in p.callees.iter().enumerate() {
@@ -175,7 +186,6 @@ pub fn plan(p: &Program, vouched: &[bool], live_out: &[RegSet]) -> Vec<Plan> {
             }
             let (add, reason) = match p.func_of[i] {
                 None => (CALLEE_SAVED, Kept::LiveAfter(i)),
-                Some(g) if interpreted(g) => (CALLEE_SAVED, Kept::LiveAfter(i)),
                 Some(g) if tail => (need[g], Kept::Through(g)),
                 Some(g) => {
                     let live = live_out[i] & CALLEE_SAVED;
@@ -199,11 +209,12 @@ pub fn plan(p: &Program, vouched: &[bool], live_out: &[RegSet]) -> Vec<Plan> {
         .map(|f| {
             let saves = p.sums[f].saves & CALLEE_SAVED;
             if !vouched[f] {
-                return Plan { vouched: false, dropped: 0, kept: Vec::new() };
+                return Plan::default();
             }
             let shape_ok = droppable(p.insns, p.ranges[f].clone(), saves);
             let free = saves & shape_ok & !need[f];
-            let bridged = bridges(saves & !free, free);
+            let in_slots = if p.once[f] { saves & shape_ok & need[f] } else { 0 };
+            let bridged = if in_slots != 0 { 0 } else { bridges(saves & !free, free) };
             let dropped = free & !bridged;
             let kept = (0..32u8)
                 .filter(|&r| (saves & !dropped) & (1 << r) != 0)
@@ -219,7 +230,7 @@ pub fn plan(p: &Program, vouched: &[bool], live_out: &[RegSet]) -> Vec<Plan> {
                     (r, reason)
                 })
                 .collect();
-            Plan { vouched: true, dropped, kept }
+            Plan { vouched: true, dropped, kept, in_slots }
         })
         .collect()
 }
@@ -287,6 +298,7 @@ mod tests {
             callees: &callees,
             succs: &succs,
             func_of: &func_of,
+            once: &[false; 3],
         };
         let vouched: Vec<bool> = (0..3).map(|f| super::vouched(&p, f)).collect();
         assert_eq!(vouched, [true; 3]);

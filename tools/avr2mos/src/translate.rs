@@ -428,8 +428,22 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
     translate_with(prog, &Options::default())
 }
 
-/// Translates with explicit [`Options`].
+/// Translates with explicit [`Options`]. Saves in static slots ([`crate::saves`]) make
+/// code faster and larger: when the program with them does not fit, or they would push
+/// `.bss` out of the low area it has below the program, it is translated without them.
 pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, TranslateError> {
+    match translate_once(prog, opts, true) {
+        Ok(Some(t)) => Ok(t),
+        Ok(None) | Err(TranslateError::TooLarge { .. }) => {
+            translate_once(prog, opts, false)?.ok_or_else(|| TranslateError::BadElf("no layout".into()))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// One translation, with static save slots or without; `None` when the slots would move
+/// `.bss` out of the low area it fits in without them.
+fn translate_once(prog: &AvrProgram, opts: &Options, slots: bool) -> Result<Option<Translation>, TranslateError> {
     let (addrs, insns) = decode_all(prog)?;
     let index: HashMap<u32, usize> = addrs.iter().enumerate().map(|(i, &a)| (a, i)).collect();
     let func_starts: HashMap<u32, usize> = prog.functions.iter().enumerate().map(|(i, f)| (f.addr, i)).collect();
@@ -506,18 +520,32 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         &frames,
         &reads_sp,
         opts.opt_level == OptLevel::Full,
+        slots && !opts.adjust_all,
     );
     let mut dropped_saves = vec![false; insns.len()];
+    // Static save slots follow the static frames.
+    let mut save_slots: Vec<Option<u32>> = vec![None; insns.len()];
+    let bodies = crate::liveness::bodies(&insns, &func_of, prog.functions.len());
+    let mut slots_len = 0;
     for (f, plan) in save_plans.iter().enumerate() {
-        let range = ranges[f].clone();
-        let body = crate::liveness::bodies(&insns, &func_of, prog.functions.len())[f];
-        for i in range {
-            let push = insns[i].op == Op::Push && i < body;
-            if (push || insns[i].op == Op::Pop) && plan.dropped & (1 << insns[i].d) != 0 {
+        let mut slot_of = [None; 32];
+        for r in (0..32).filter(|r| plan.in_slots & (1 << r) != 0) {
+            slot_of[r] = Some(frames_base + frames_len + slots_len);
+            slots_len += 1;
+        }
+        for i in ranges[f].clone() {
+            let push = insns[i].op == Op::Push && i < bodies[f];
+            if !(push || insns[i].op == Op::Pop) {
+                continue;
+            }
+            let r = usize::from(insns[i].d);
+            if plan.dropped & (1 << r) != 0 {
                 dropped_saves[i] = true;
             }
+            save_slots[i] = slot_of[r];
         }
     }
+    let frames_len = frames_len + slots_len;
     let bss_len = prog.bss_len + frames_len;
     let ctx = Ctx {
         prog,
@@ -535,6 +563,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         frames: &frame_starts,
         frame_set_up: &frame_set_up,
         dropped_saves: &dropped_saves,
+        save_slots: &save_slots,
         keep_stack: opts.adjust_all,
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
@@ -645,7 +674,11 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let link::Layout { labels, long, size: code_len } = link::layout(&chunks, CODE_START)?;
     let data_addr = u32::from(CODE_START) + code_len;
     let data_end = data_addr + prog.data.len() as u32;
-    let low_bss = opts.stack.is_some() && bss_len <= u32::from(LOW_BSS_END - LOW_BSS_START);
+    let low_room = u32::from(LOW_BSS_END - LOW_BSS_START);
+    let low_bss = opts.stack.is_some() && bss_len <= low_room;
+    if opts.stack.is_some() && !low_bss && bss_len - slots_len <= low_room {
+        return Ok(None);
+    }
     let (bss_addr, end) = if low_bss { (u32::from(LOW_BSS_START), data_end) } else { (data_end, data_end + bss_len) };
     let limit = match opts.stack {
         Some(_) => u32::from(stack_bottom),
@@ -904,7 +937,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         &crate::symbolic::Source { prog, addrs: &addrs, insns: &insns, spans: &placed.spans, notes: &notes },
     );
     let live_in = addrs.iter().zip(&live.live_in).map(|(&a, &l)| (a, l)).collect();
-    Ok(Translation { prg, bank1, map, listing, stats, pc_map, symbols, relocated_text, symbolic, live_in })
+    Ok(Some(Translation { prg, bank1, map, listing, stats, pc_map, symbols, relocated_text, symbolic, live_in }))
 }
 
 /// The decoded program's control flow, as the whole-program passes need it.
@@ -917,7 +950,9 @@ struct Flow<'a> {
 }
 
 /// Runs [`crate::liveness`] and [`crate::saves`]: which prologue saves go (none unless
-/// `optimise`), and the registers live before each instruction once they have gone.
+/// `optimise`) and which use static slots (none unless `slots`; the lockstep setting keeps
+/// every save on the AVR stack, as the simulator has it), and the registers live before
+/// each instruction once they have gone.
 fn plan_saves(
     prog: &AvrProgram,
     flow: &Flow,
@@ -925,6 +960,7 @@ fn plan_saves(
     frames: &[Option<crate::frames::Frame>],
     reads_sp: &[bool],
     optimise: bool,
+    slots: bool,
 ) -> (Vec<crate::saves::Plan>, crate::liveness::Liveness) {
     use crate::liveness::{self, Input};
     let n = prog.functions.len();
@@ -934,12 +970,15 @@ fn plan_saves(
     let bodies = liveness::bodies(flow.insns, flow.func_of, n);
     let kills = liveness::kills(summaries);
     let static_frame: Vec<bool> = frames.iter().map(Option::is_some).collect();
+    let once: Vec<bool> = summaries.iter().map(|s| slots && crate::frames::once(s)).collect();
+    let once = &once;
     let program = crate::saves::Program {
         insns: flow.insns,
         ranges: flow.ranges,
         sums: summaries,
         static_frame: &static_frame,
         reads_sp,
+        once,
         callees: &callees,
         succs: flow.succs,
         func_of: flow.func_of,
@@ -966,6 +1005,9 @@ fn save_notes(prog: &AvrProgram, addrs: &[u32], plan: &crate::saves::Plan) -> Ve
     let mut lines = Vec::new();
     if plan.dropped != 0 {
         lines.push(format!("saves left out: {} (no caller reads them after the call)", reg_list(plan.dropped)));
+    }
+    if plan.in_slots != 0 {
+        lines.push(format!("saves in static slots: {} (never active twice)", reg_list(plan.in_slots)));
     }
     // Group the kept registers by reason, in register order of each reason's first.
     let mut groups: Vec<(Kept, RegSet)> = Vec::new();
