@@ -143,6 +143,14 @@ pub fn frame_shape(insns: &[Insn], range: std::ops::Range<usize>) -> Option<Shap
     Some(Shape { size, subtract: first + p + 2..first + p + prologue_len, simple })
 }
 
+/// Whether a function can never be active twice at once: it is not recursive, not
+/// interpreted, and neither it nor anything it calls calls through a pointer (which could
+/// enter it again).
+pub fn once(s: &Summary) -> bool {
+    !s.reasons.iter().any(|r| matches!(r, Reason::Recursive | Reason::IndirectCall | Reason::Interpreted))
+        && !s.reaches_pointer_call
+}
+
 /// The frame shape of every function that reads SP.
 pub fn shapes(insns: &[Insn], ranges: &[std::ops::Range<usize>], sums: &[Summary]) -> Vec<Option<Shape>> {
     (0..sums.len())
@@ -161,10 +169,7 @@ pub fn plan(shapes: &[Option<Shape>], folded: &[bool], sums: &[Summary]) -> Vec<
     for f in 0..n {
         let Some(shape) = shapes[f].clone().filter(|_| usable(f)) else { continue };
         let s = &sums[f];
-        let blocked =
-            s.reasons.iter().any(|r| matches!(r, Reason::Recursive | Reason::IndirectCall | Reason::Interpreted))
-                || s.reaches_pointer_call
-                || s.callees.iter().any(|&g| reads_sp(g) && !usable(g));
+        let blocked = !once(s) || s.callees.iter().any(|&g| reads_sp(g) && !usable(g));
         if !blocked {
             frames[f] = Some(Frame { offset: 0, size: shape.size, subtract: shape.subtract, folded: folded[f] });
         }

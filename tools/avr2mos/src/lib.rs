@@ -12,12 +12,15 @@
 //!
 //! [`callgraph`] analyses the whole program (the call graph, each function's summary, and
 //! why a function must stay out of optimisations across functions; the listing says so
-//! under its name); [`frames`] gives functions that cannot be active twice a static frame
-//! instead of one on the AVR stack, [`frame_slots`] follows Y through such a function so
-//! that its slots are absolute addresses, and [`overlay`] lets the frames of functions
-//! never active together share bytes. [`OptLevel::Plain`] (`--opt-level 0`) lowers each
-//! instruction on its own, for hunting a miscompile; the default also fuses flags across
-//! moves, specialises runtime calls, tracks values in A and makes frames static.
+//! under its name); [`liveness`] finds which registers are live after each instruction;
+//! [`frames`] gives functions that cannot be active twice a static frame instead of one on
+//! the AVR stack, [`frame_slots`] follows Y through such a function so that its slots are
+//! absolute addresses, and [`overlay`] lets the frames of functions never active together
+//! share bytes; [`saves`] leaves out the prologue saves no caller needs and moves those
+//! that stay to static slots where the function can never be active twice.
+//! [`OptLevel::Plain`] (`--opt-level 0`) lowers each instruction on its own, for hunting a
+//! miscompile; the default also fuses flags across moves, specialises runtime calls, tracks
+//! values in A, makes frames static and saves only what callers need.
 //! [`symbolic`] renders the translation with named operands for the precise-output tests
 //! (`tests/filetests`).
 //!
@@ -70,12 +73,14 @@ pub mod frames;
 pub mod interp;
 pub mod link;
 pub mod listing;
+pub mod liveness;
 pub mod lower;
 pub mod mmap;
 pub mod overlay;
 pub mod pipeline;
 pub mod program;
 pub mod runtime;
+pub mod saves;
 pub mod specialise;
 pub mod symbolic;
 pub mod translate;

@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use crate::asm::{Asm, Item, Label, Part, Sym, op::*};
+use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 use crate::decode::{Insn, Mode, Op};
 use crate::error::TranslateError;
 use crate::flags::{self, C, CZNV, FlagSet, T, V, Z};
@@ -59,6 +59,13 @@ pub struct Ctx<'a> {
     /// What becomes of each instruction of a static frame's function whose Y is followed
     /// ([`crate::frame_slots`]).
     pub slots: &'a [crate::frame_slots::Action],
+    /// Prologue pushes and epilogue pops of saves no caller needs ([`crate::saves`]).
+    pub dropped_saves: &'a [bool],
+    /// The static slot (a data address) of a save's push or pop ([`crate::saves`]).
+    pub save_slots: &'a [Option<u32>],
+    /// Keep SP as the AVR has it (the lockstep setting): a left-out save is still pushed,
+    /// and its pops only move SP back, so stack addresses agree with the simulator's.
+    pub keep_stack: bool,
 }
 
 /// The label of instruction `i`.
@@ -367,6 +374,22 @@ impl Ctx<'_> {
         {
             a.to(JSR, Routine::Enter.label());
         }
+        if self.dropped_saves[i] && !(self.keep_stack && insn.op == Op::Push) {
+            if self.keep_stack {
+                a.to(JSR, Routine::Pop.label());
+            }
+            return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
+        }
+        if let Some(slot) = self.save_slots[i] {
+            let at = Arg::Sym(Sym::Bss(slot), Part::Word, 0);
+            if insn.op == Op::Push {
+                a.b(LDA_ZP, r(insn.d)).items.push(Item::Ins(STA_ABS, at));
+            } else {
+                a.items.push(Item::Ins(LDA_ABS, at));
+                a.b(STA_ZP, r(insn.d));
+            }
+            return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
+        }
         if let Some(consumed) = self.compare_chain(i, &mut a)? {
             return Ok(Lowered { asm: a, consumed, carry_out: false });
         }
@@ -581,6 +604,8 @@ impl Ctx<'_> {
                 while let Some(next) = self.insns.get(i + n)
                     && !self.is_target[i + n]
                     && self.slots[i + n] == crate::frame_slots::Action::Keep
+                    && !(self.dropped_saves[i + n] && !(self.keep_stack && next.op == Op::Push))
+                    && self.save_slots[i + n].is_none()
                     && next.op == insn.op
                     && i16::from(next.d) == i16::from(d) + step * n as i16
                     && n < 32

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::asm::{Item, Part, Sym};
+use crate::callgraph::RegSet;
 use crate::decode::{self, DecodeError, Insn, Op};
 use crate::error::TranslateError;
 use crate::flags;
@@ -119,6 +120,9 @@ pub struct Translation {
     /// The translated functions with symbolic operands ([`crate::symbolic`]): what the
     /// precise-output tests compare.
     pub symbolic: String,
+    /// The registers live before each AVR instruction, by address, sorted
+    /// ([`crate::liveness`], after [`crate::saves`]): the lockstep compares only these.
+    pub live_in: Vec<(u32, RegSet)>,
 }
 
 /// How hard the translator works.
@@ -177,6 +181,12 @@ impl Translation {
     pub fn avr_address_of(&self, pc: u16) -> Option<u32> {
         let i = self.pc_map.partition_point(|&(a, _)| a <= pc);
         (i > 0).then(|| self.pc_map[i - 1].1)
+    }
+
+    /// The registers live before the AVR instruction at `addr` (all of them for an
+    /// address that is no instruction).
+    pub fn live_at(&self, addr: u32) -> RegSet {
+        self.live_in.binary_search_by_key(&addr, |&(a, _)| a).map_or(!0, |k| self.live_in[k].1)
     }
 
     /// The 6502 address of a symbol.
@@ -419,22 +429,37 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
     translate_with(prog, &Options::default())
 }
 
-/// Translates with explicit [`Options`].
+/// Translates with explicit [`Options`]. Saves in static slots ([`crate::saves`]) make
+/// code faster and larger: when the program with them does not fit, or they would push
+/// `.bss` out of the low area it has below the program, it is translated without them.
 pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, TranslateError> {
+    match translate_once(prog, opts, true) {
+        Ok(Some(t)) => Ok(t),
+        Ok(None) | Err(TranslateError::TooLarge { .. }) => {
+            translate_once(prog, opts, false)?.ok_or_else(|| TranslateError::BadElf("no layout".into()))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// One translation, with static save slots or without; `None` when the slots would move
+/// `.bss` out of the low area it fits in without them.
+fn translate_once(prog: &AvrProgram, opts: &Options, save_slots_on: bool) -> Result<Option<Translation>, TranslateError> {
     let (addrs, insns) = decode_all(prog)?;
     let index: HashMap<u32, usize> = addrs.iter().enumerate().map(|(i, &a)| (a, i)).collect();
     let func_starts: HashMap<u32, usize> = prog.functions.iter().enumerate().map(|(i, f)| (f.addr, i)).collect();
     let func_of: Vec<Option<usize>> =
         addrs.iter().map(|&a| prog.functions.partition_point(|f| f.addr <= a).checked_sub(1)).collect();
-    let mut adjusts = vec![opts.adjust_all; prog.functions.len()];
+    let mut reads_sp = vec![false; prog.functions.len()];
     for (i, insn) in insns.iter().enumerate() {
         if insn.op == Op::In
             && (insn.k == 0x3D || insn.k == 0x3E)
             && let Some(f) = func_of[i]
         {
-            adjusts[f] = true;
+            reads_sp[f] = true;
         }
     }
+    let mut adjusts: Vec<bool> = reads_sp.iter().map(|&r| r || opts.adjust_all).collect();
     let succs: Vec<Vec<usize>> = insns
         .iter()
         .enumerate()
@@ -542,6 +567,39 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
             adjusts[f] = false;
         }
     }
+    let (save_plans, live) = plan_saves(
+        prog,
+        &Flow { addrs: &addrs, insns: &insns, succs: &succs, func_of: &func_of, ranges: &ranges },
+        &summaries,
+        &frames,
+        &reads_sp,
+        opts.opt_level == OptLevel::Full,
+        save_slots_on && !opts.adjust_all,
+    );
+    let mut dropped_saves = vec![false; insns.len()];
+    // Static save slots follow the static frames.
+    let mut save_slots: Vec<Option<u32>> = vec![None; insns.len()];
+    let bodies = crate::liveness::bodies(&insns, &func_of, prog.functions.len());
+    let mut slots_len = 0;
+    for (f, plan) in save_plans.iter().enumerate() {
+        let mut slot_of = [None; 32];
+        for r in (0..32).filter(|r| plan.in_slots & (1 << r) != 0) {
+            slot_of[r] = Some(frames_base + frames_len + slots_len);
+            slots_len += 1;
+        }
+        for i in ranges[f].clone() {
+            let push = insns[i].op == Op::Push && i < bodies[f];
+            if !(push || insns[i].op == Op::Pop) {
+                continue;
+            }
+            let r = usize::from(insns[i].d);
+            if plan.dropped & (1 << r) != 0 {
+                dropped_saves[i] = true;
+            }
+            save_slots[i] = slot_of[r];
+        }
+    }
+    let frames_len = frames_len + slots_len;
     let bss_len = prog.bss_len + frames_len;
     let ctx = Ctx {
         prog,
@@ -559,6 +617,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         frames: &frame_starts,
         frame_set_up: &frame_set_up,
         slots: &slots,
+        dropped_saves: &dropped_saves,
+        save_slots: &save_slots,
+        keep_stack: opts.adjust_all,
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
 
@@ -663,7 +724,11 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let link::Layout { labels, long, size: code_len } = link::layout(&chunks, CODE_START)?;
     let data_addr = u32::from(CODE_START) + code_len;
     let data_end = data_addr + prog.data.len() as u32;
-    let low_bss = opts.stack.is_some() && bss_len <= u32::from(LOW_BSS_END - LOW_BSS_START);
+    let low_room = u32::from(LOW_BSS_END - LOW_BSS_START);
+    let low_bss = opts.stack.is_some() && bss_len <= low_room;
+    if opts.stack.is_some() && !low_bss && bss_len - slots_len <= low_room {
+        return Ok(None);
+    }
     let (bss_addr, end) = if low_bss { (u32::from(LOW_BSS_START), data_end) } else { (data_end, data_end + bss_len) };
     let limit = match opts.stack {
         Some(_) => u32::from(stack_bottom),
@@ -801,19 +866,23 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let notes: HashMap<usize, String> = summaries
         .iter()
         .enumerate()
-        .filter_map(|(f, s)| match frames[f] {
-            Some(ref fr) if on_top.iter().any(|&(g, _, _)| g == f) => Some((
-                f,
-                format!("static frame: {} bytes at the top of the AVR stack, slots at fixed addresses", fr.size),
-            )),
-            Some(ref fr) => {
-                let how = match &slot_actions[f] {
-                    Ok(_) => ", slots at fixed addresses".to_string(),
-                    Err(why) => format!(", reached through Y ({why})"),
-                };
-                Some((f, format!("static frame: {} bytes at frames+{}{how}", fr.size, fr.offset)))
-            }
-            None => (!s.safe()).then(|| (f, format!("not optimised across functions: {}", s.why()))),
+        .filter_map(|(f, s)| {
+            let mut lines: Vec<String> = match frames[f] {
+                Some(ref fr) if on_top.iter().any(|&(g, _, _)| g == f) => {
+                    vec![format!("static frame: {} bytes at the top of the AVR stack, slots at fixed addresses", fr.size)]
+                }
+                Some(ref fr) => {
+                    let how = match &slot_actions[f] {
+                        Ok(_) => ", slots at fixed addresses".to_string(),
+                        Err(why) => format!(", reached through Y ({why})"),
+                    };
+                    vec![format!("static frame: {} bytes at frames+{}{how}", fr.size, fr.offset)]
+                }
+                None if !s.safe() => vec![format!("not optimised across functions: {}", s.why())],
+                None => vec![],
+            };
+            lines.extend(save_notes(prog, &addrs, &save_plans[f]));
+            (!lines.is_empty()).then(|| (f, lines.join("\n  ; ")))
         })
         .collect();
     let mut pc_map = Vec::new();
@@ -939,7 +1008,125 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         &chunks,
         &crate::symbolic::Source { prog, addrs: &addrs, insns: &insns, spans: &placed.spans, notes: &notes },
     );
-    Ok(Translation { prg, bank1, map, listing, stats, pc_map, symbols, relocated_text, symbolic })
+    let live_in = addrs.iter().zip(&live.live_in).map(|(&a, &l)| (a, l)).collect();
+    Ok(Some(Translation { prg, bank1, map, listing, stats, pc_map, symbols, relocated_text, symbolic, live_in }))
+}
+
+/// The decoded program's control flow, as the whole-program passes need it.
+struct Flow<'a> {
+    addrs: &'a [u32],
+    insns: &'a [Insn],
+    succs: &'a [Vec<usize>],
+    func_of: &'a [Option<usize>],
+    ranges: &'a [std::ops::Range<usize>],
+}
+
+/// Runs [`crate::liveness`] and [`crate::saves`]: which prologue saves go (none unless
+/// `optimise`) and which use static slots (none unless `slots`; the lockstep setting keeps
+/// every save on the AVR stack, as the simulator has it), and the registers live before
+/// each instruction once they have gone.
+fn plan_saves(
+    prog: &AvrProgram,
+    flow: &Flow,
+    summaries: &[crate::callgraph::Summary],
+    frames: &[Option<crate::frames::Frame>],
+    reads_sp: &[bool],
+    optimise: bool,
+    slots: bool,
+) -> (Vec<crate::saves::Plan>, crate::liveness::Liveness) {
+    use crate::liveness::{self, Input};
+    let n = prog.functions.len();
+    let starts: HashMap<u32, usize> = prog.functions.iter().enumerate().map(|(i, f)| (f.addr, i)).collect();
+    let code: std::collections::HashSet<u32> = flow.addrs.iter().copied().collect();
+    let callees = liveness::callees(flow.insns, &starts, &prog.absolute, |a| code.contains(&a));
+    let bodies = liveness::bodies(flow.insns, flow.func_of, n);
+    let kills = liveness::kills(summaries);
+    let static_frame: Vec<bool> = frames.iter().map(Option::is_some).collect();
+    let once: Vec<bool> = summaries.iter().map(|s| slots && crate::frames::once(s)).collect();
+    let once = &once;
+    let program = crate::saves::Program {
+        insns: flow.insns,
+        ranges: flow.ranges,
+        sums: summaries,
+        static_frame: &static_frame,
+        reads_sp,
+        once,
+        callees: &callees,
+        succs: flow.succs,
+        func_of: flow.func_of,
+    };
+    let vouched: Vec<bool> = (0..n).map(|f| optimise && crate::saves::vouched(&program, f)).collect();
+    let exits = crate::saves::exits(&vouched);
+    let input = Input {
+        insns: flow.insns,
+        succs: flow.succs,
+        callees: &callees,
+        func_of: flow.func_of,
+        bodies: &bodies,
+        kills: &kills,
+        exits: &exits,
+    };
+    let live = liveness::analyse(&input);
+    let plans = crate::saves::plan(&program, &vouched, &live.live_out);
+    (plans, live)
+}
+
+/// The listing's lines on a function's saves: which went, and why the others stayed.
+fn save_notes(prog: &AvrProgram, addrs: &[u32], plan: &crate::saves::Plan) -> Vec<String> {
+    use crate::saves::Kept;
+    let mut lines = Vec::new();
+    if plan.dropped != 0 {
+        lines.push(format!("saves left out: {} (no caller reads them after the call)", reg_list(plan.dropped)));
+    }
+    if plan.in_slots != 0 {
+        lines.push(format!("saves in static slots: {} (never active twice)", reg_list(plan.in_slots)));
+    }
+    // Group the kept registers by reason, in register order of each reason's first.
+    let mut groups: Vec<(Kept, RegSet)> = Vec::new();
+    for &(r, why) in &plan.kept {
+        match groups.iter_mut().find(|(w, _)| *w == why) {
+            Some((_, set)) => *set |= 1 << r,
+            None => groups.push((why, 1 << r)),
+        }
+    }
+    for (why, set) in groups {
+        let because = match why {
+            Kept::LiveAfter(i) => {
+                let at = prog.locate(addrs[i]);
+                format!("live after the call at {at}")
+            }
+            Kept::Through(g) => format!("the callers of {} need them", prog.functions[g].name),
+            Kept::Shape => "pushed or popped outside the prologue and epilogues".into(),
+            Kept::Bridge => "between kept saves: one run of pushes is cheaper than two".into(),
+        };
+        lines.push(format!("saves kept: {} ({because})", reg_list(set)));
+    }
+    lines
+}
+
+/// A register set as `r2-r17, r28, r29`.
+fn reg_list(set: RegSet) -> String {
+    let mut parts = Vec::new();
+    let mut r = 0;
+    while r < 32 {
+        if set & (1 << r) == 0 {
+            r += 1;
+            continue;
+        }
+        let mut end = r;
+        while end + 1 < 32 && set & (1 << (end + 1)) != 0 {
+            end += 1;
+        }
+        parts.push(if end > r + 1 {
+            format!("r{r}-r{end}")
+        } else if end == r + 1 {
+            format!("r{r}, r{end}")
+        } else {
+            format!("r{r}")
+        });
+        r = end + 1;
+    }
+    parts.join(", ")
 }
 
 #[cfg(test)]

@@ -11,54 +11,18 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use avr2mos::program::{AvrProgram, Function};
 use avr2mos::{OptLevel, Options};
+
+mod common;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filetests")
 }
 
-/// The program and the description of one input file.
-fn parse(path: &Path, text: &str) -> Result<(AvrProgram, String), String> {
-    let mut words: Vec<u16> = Vec::new();
-    let mut functions = Vec::new();
-    let mut about = String::new();
-    for (n, line) in text.lines().enumerate() {
-        let (code, comment) = line.split_once(';').unwrap_or((line, ""));
-        if code.trim().is_empty() {
-            if functions.is_empty() && !comment.is_empty() {
-                let _ = writeln!(about, ";{comment}");
-            }
-            continue;
-        }
-        if let Some(name) = code.trim().strip_prefix("fn ") {
-            functions.push(Function { name: name.trim().to_string(), addr: 2 * words.len() as u32 });
-            continue;
-        }
-        if functions.is_empty() {
-            return Err(format!("{}:{}: code before the first `fn`", path.display(), n + 1));
-        }
-        for w in code.split_whitespace() {
-            let v = u16::from_str_radix(w, 16)
-                .map_err(|e| format!("{}:{}: {w:?} is not a hex word: {e}", path.display(), n + 1))?;
-            words.push(v);
-        }
-    }
-    let prog = AvrProgram {
-        text: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
-        data_base: 0x200,
-        functions,
-        entry: 0,
-        absolute: avr2mos::runtime::NATIVE.iter().map(|&(n, a, _)| (a, n.to_string())).collect(),
-        ..Default::default()
-    };
-    Ok((prog, about))
-}
-
 /// The listing one input file must produce.
 fn render(path: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (prog, about) = parse(path, &text)?;
+    let (prog, about) = common::parse_avr(path, &text)?;
     let mut out = about;
     for (level, name) in [(OptLevel::Plain, "0"), (OptLevel::Full, "1")] {
         let opts = Options { opt_level: level, ..Default::default() };
@@ -164,6 +128,6 @@ fn the_diff_shows_changed_lines_with_context() {
 
 #[test]
 fn a_bad_word_is_reported_with_its_line() {
-    let e = parse(Path::new("t.avr"), "fn main\n  95g8\n").unwrap_err();
+    let e = common::parse_avr(Path::new("t.avr"), "fn main\n  95g8\n").unwrap_err();
     assert!(e.contains("t.avr:2") && e.contains("95g8"), "{e}");
 }
