@@ -18,7 +18,7 @@ use bac_rules::{
 };
 
 use crate::app::{App, Leave};
-use crate::draw::{self, BACKGROUND, CARD_H, CARD_W, HIGHLIGHT, INK, glyph};
+use crate::draw::{self, BACKGROUND, HIGHLIGHT, INK, glyph};
 use crate::help;
 use crate::num;
 use crate::platform::{Colour, Platform, Sound, colour, key};
@@ -48,7 +48,10 @@ const MAX_EVENTS: usize = 24;
 struct Layout {
     player_x: u8,
     banker_x: u8,
+    /// From one card to the next of the same hand.
     card_step: u8,
+    /// Rows a card takes ([`draw::card_size`]).
+    card_h: u8,
     name_w: u8,
     roll_end: u8,
     stake_end: [u8; 3],
@@ -60,9 +63,12 @@ struct Layout {
 fn layout(cols: u8) -> Layout {
     if cols == 80 {
         Layout {
-            player_x: 6,
-            banker_x: 46,
-            card_step: CARD_W + 1,
+            // The cards and their heads keep to columns 0-51, the scoreboard's panel
+            // takes the rest.
+            player_x: 1,
+            banker_x: 27,
+            card_step: 8,
+            card_h: 5,
             name_w: 12,
             roll_end: 30,
             stake_end: [44, 58, 72],
@@ -74,7 +80,8 @@ fn layout(cols: u8) -> Layout {
         Layout {
             player_x: 1,
             banker_x: 21,
-            card_step: CARD_W,
+            card_step: 5,
+            card_h: 4,
             name_w: 9,
             roll_end: 19,
             stake_end: [26, 33, 40],
