@@ -262,13 +262,14 @@ fn vdc_cell(code: u8, colour: u8) -> (u8, u8) {
 }
 
 /// Shows a card's white face behind the 4 x 4 cells from column `x`, row `y` (40
-/// columns; the VDC draws its faces cell by cell), or hides face `slot` (0-7) for `None`.
+/// columns; the VDC draws its faces cell by cell), or hides face `slot` (0-7) for `None`
+/// (or a place off the screen).
 pub fn card_paper(slot: u8, at: Option<(u8, u8)>) {
     if width() != Width::Forty {
         return;
     }
     let bit = 1u8 << (slot & 7);
-    let Some((x, y)) = at else {
+    let Some((x, y)) = at.filter(|&(x, y)| x < 40 && y < ROWS) else {
         SPRITE_ENABLE.modify(|v| v & !bit);
         return;
     };
