@@ -273,12 +273,11 @@ pub fn card_paper(slot: u8, at: Option<(u8, u8)>) {
         SPRITE_ENABLE.modify(|v| v & !bit);
         return;
     };
-    // Sprite X 24, Y 50 is the text area's top left.
-    let sx = 24 + u16::from(x) * 8;
-    let reg = 0xD000 + u16::from(slot & 7) * 2;
-    Reg8::at(reg).write(sx as u8);
-    Reg8::at(reg + 1).write(50 + y * 8);
-    SPRITE_X_HIGH.modify(|v| if sx > 0xFF { v | bit } else { v & !bit });
+    // Sprite X 24, Y 50 is the text area's top left; X passes 255 from column 29 on.
+    let reg = 0xD000 + u16::from((slot & 7) << 1);
+    Reg8::at(reg).write((x << 3).wrapping_add(24));
+    Reg8::at(reg + 1).write((y << 3) + 50);
+    SPRITE_X_HIGH.modify(|v| if x >= 29 { v | bit } else { v & !bit });
     SPRITE_ENABLE.modify(|v| v | bit);
 }
 
@@ -332,25 +331,10 @@ pub fn fill(x: u8, y: u8, w: u8, h: u8, code: u8, colour: u8) {
     }
 }
 
-/// Copies the glyphs and their reverse images to $E800 for the VIC, and sets up the eight
-/// card-face sprites (hidden): shape, pointers, white, expanded, behind the text.
+/// Copies the glyphs and their reverse images to $E800 for the VIC, and sets up the
+/// card faces' sprites.
 fn install_vic() {
-    for at in 0..63u16 {
-        // 16 pixels by 16 lines: the first two bytes of the first 16 lines.
-        let solid = at < 48 && at % 3 != 2;
-        // SAFETY: $E400-$E43E is RAM under the KERNAL ROM, set aside for the shape.
-        unsafe { core::ptr::write_volatile(usize::from(SPRITE_SHAPE + at) as *mut u8, if solid { 0xFF } else { 0 }) };
-    }
-    for n in 0..8u16 {
-        // SAFETY: $E3F8-$E3FF are the screen's sprite pointers, outside its 1,000 cells.
-        unsafe { core::ptr::write_volatile(usize::from(SPRITE_POINTERS + n) as *mut u8, SPRITE_BLOCK) };
-        Reg8::at(SPRITE_COLOUR + n).write(colour::WHITE);
-    }
-    SPRITE_ENABLE.write(0);
-    SPRITE_TALL.write(0xFF);
-    SPRITE_WIDE.write(0xFF);
-    SPRITE_BEHIND.write(0xFF);
-    SPRITE_MULTI.write(0);
+    install_sprites();
     let mut at = VIC_CHARSET;
     for glyph in UPPER.iter() {
         for &row in glyph {
@@ -362,6 +346,34 @@ fn install_vic() {
             at += 1;
         }
     }
+}
+
+/// Sets up the eight card-face sprites, hidden: shape, pointers, white, expanded, behind
+/// the text. Not inlined: a program short of room may run it interpreted (it runs once).
+#[inline(never)]
+pub fn install_sprites() {
+    let mut at = usize::from(SPRITE_SHAPE);
+    for line in 0..21u8 {
+        // 16 pixels by 16 lines: the first two of each line's three bytes, 16 lines.
+        let solid = if line < 16 { 0xFF } else { 0 };
+        // SAFETY: $E400-$E43E is RAM under the KERNAL ROM, set aside for the shape.
+        unsafe {
+            core::ptr::write_volatile(at as *mut u8, solid);
+            core::ptr::write_volatile((at + 1) as *mut u8, solid);
+            core::ptr::write_volatile((at + 2) as *mut u8, 0);
+        }
+        at += 3;
+    }
+    for n in 0..8u16 {
+        // SAFETY: $E3F8-$E3FF are the screen's sprite pointers, outside its 1,000 cells.
+        unsafe { core::ptr::write_volatile(usize::from(SPRITE_POINTERS + n) as *mut u8, SPRITE_BLOCK) };
+        Reg8::at(SPRITE_COLOUR + n).write(colour::WHITE);
+    }
+    SPRITE_ENABLE.write(0);
+    SPRITE_TALL.write(0xFF);
+    SPRITE_WIDE.write(0xFF);
+    SPRITE_BEHIND.write(0xFF);
+    SPRITE_MULTI.write(0);
 }
 
 /// Copies the glyphs and their reverse images to the VDC's character set: 8 bytes of

@@ -1,8 +1,8 @@
-//! A card as `draw::card` lays it out: a white face (every cell `ON_PAPER`, the platform
+//! A card as `face::card` lays it out: a white face (every cell `ON_PAPER`, the platform
 //! told where the face goes), red hearts and diamonds, black spades and clubs, the rank
 //! and suit in the top left and bottom right corners, at both widths.
 
-use bac_game::draw;
+use bac_game::face;
 use bac_game::platform::colour::{BLACK, ON_PAPER, RED};
 use bac_game::platform::{Colour, DiskError, Platform, Sound};
 use bac_game::text::Lang;
@@ -90,10 +90,10 @@ fn a_card_is_a_white_face_with_its_rank_and_suit_in_two_corners_at_both_widths()
         (Suit::Clubs, BLACK, bac_glyphs::code::CLUB),
     ];
     for (cols, (w, h)) in [(40, (4, 4)), (80, (7, 5))] {
-        assert_eq!(draw::card_size(cols), (w, h));
+        assert_eq!(face::card_size(cols), (w, h));
         for (suit, ink, pip) in cases {
             let mut s = Screen::new(cols);
-            draw::card(&mut s, 2, 10, 3, Card::new(12, suit).unwrap());
+            face::card(&mut s, 2, 10, 3, Card::new(12, suit).unwrap());
             assert_eq!(s.faces, [(2, Some((10, 3)))], "{cols} columns");
             let ink = ink | ON_PAPER;
             // Every cell of the face is on the paper, and nothing outside it is drawn.
@@ -115,7 +115,7 @@ fn a_card_is_a_white_face_with_its_rank_and_suit_in_two_corners_at_both_widths()
     }
     // A ten takes two cells in each corner.
     let mut s = Screen::new(80);
-    draw::card(&mut s, 0, 0, 1, Card::new(10, Suit::Clubs).unwrap());
+    face::card(&mut s, 0, 0, 1, Card::new(10, Suit::Clubs).unwrap());
     let black = BLACK | ON_PAPER;
     assert_eq!((s.at(0, 1), s.at(1, 1)), (Some((code(b'1'), black)), Some((code(b'0'), black))));
     assert_eq!((s.at(5, 5), s.at(6, 5)), (Some((code(b'1'), black)), Some((code(b'0'), black))));
@@ -124,6 +124,6 @@ fn a_card_is_a_white_face_with_its_rank_and_suit_in_two_corners_at_both_widths()
 #[test]
 fn clearing_the_screen_takes_every_face_away() {
     let mut s = Screen::new(40);
-    draw::clear_screen(&mut s);
+    face::clear_screen(&mut s);
     assert_eq!(s.faces, (0..8).map(|slot| (slot, None)).collect::<Vec<_>>());
 }

@@ -48,7 +48,7 @@ impl<P: Platform> App<P> {
                     }
                     self.pause(DEAL_FRAMES);
                     let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
-                    draw::card(&mut self.p, 3 * i as u8 + count[i], x, ROW_CARDS, card);
+                    face::card(&mut self.p, 3 * i as u8 + count[i], x, ROW_CARDS, card);
                     self.sound(Sound::Card);
                     count[i] += 1;
                     total[i] = (total[i] + card.points()) % 10;

@@ -19,6 +19,7 @@ use bac_rules::{
 
 use crate::app::{App, Leave};
 use crate::draw::{self, BACKGROUND, HIGHLIGHT, INK, glyph};
+use crate::face;
 use crate::help;
 use crate::num;
 use crate::platform::{Colour, Platform, Sound, colour, key};
@@ -50,7 +51,7 @@ struct Layout {
     banker_x: u8,
     /// From one card to the next of the same hand.
     card_step: u8,
-    /// Rows a card takes ([`draw::card_size`]).
+    /// Rows a card takes ([`face::card_size`]).
     card_h: u8,
     name_w: u8,
     roll_end: u8,
