@@ -46,9 +46,14 @@ export function notBlank(img, what) {
 }
 
 /**
- * Cuts the picture into cells. The background is the commonest colour of the text area;
- * a cell's key is its 64 pixels as 0 (background) or 1 (anything else), or "" if it has
- * no foreground pixel (a blank cell, whatever the font).
+ * Cuts the picture into cells. The background is the commonest colour of the text area.
+ * A cell's paper is its own commonest colour: the screen's background for text on the
+ * cloth; white for ink on a card's face (a sprite behind the text in 40 columns, reversed
+ * cells in 80), as for reversed text. A cell's key is its 64 pixels as 0 (paper) or 1
+ * (anything else), after an "r" when the paper is not the background (so reversed text
+ * differs from plain, whatever its colours); a cell on the background with no other pixel
+ * is blank, "" (whatever the font). The keys depend on the pixels' pattern, not on their
+ * colours, so a glyph reads the same on the cloth and on a face.
  */
 export function readGrid(img, layout) {
   if (img.width !== layout.width || img.height !== layout.height) {
@@ -63,21 +68,39 @@ export function readGrid(img, layout) {
   }
   const background = [...counts].sort((a, b) => b[1] - a[1])[0][0];
   const cells = [];
+  const papers = [];
   for (let row = 0; row < layout.rows; row++) {
     for (let col = 0; col < layout.cols; col++) {
+      const x0 = layout.x + col * 8;
+      const y0 = layout.y + row * 8;
+      const here = new Map();
+      for (let y = 0; y < 8; y++) {
+        for (let x = 0; x < 8; x++) {
+          const c = rgb(img, x0 + x, y0 + y);
+          here.set(c, (here.get(c) || 0) + 1);
+        }
+      }
+      const most = Math.max(...here.values());
+      const tied = [...here].filter(([, n]) => n === most).map(([c]) => c);
+      // A tie (a glyph of 32 pixels, such as the diamond) takes the background if it is
+      // one of the two, else the top left pixel's colour (a glyph's paper), and is not
+      // marked: so the diamond on a card's face has the key of the diamond on the cloth.
+      const paper = tied.length === 1 ? tied[0] : tied.includes(background) ? background : rgb(img, x0, y0);
+      const marked = tied.length === 1 && paper !== background;
       let key = "";
       let any = false;
       for (let y = 0; y < 8; y++) {
         for (let x = 0; x < 8; x++) {
-          const on = rgb(img, layout.x + col * 8 + x, layout.y + row * 8 + y) !== background;
+          const on = rgb(img, x0 + x, y0 + y) !== paper;
           key += on ? "1" : "0";
           any ||= on;
         }
       }
-      cells.push(any ? key : "");
+      cells.push(marked ? `r${key}` : any ? key : "");
+      papers.push(paper);
     }
   }
-  return { cols: layout.cols, rows: layout.rows, cells, background };
+  return { cols: layout.cols, rows: layout.rows, cells, background, papers };
 }
 
 /**
@@ -102,14 +125,19 @@ export function ourGlyphs(glyphsRs) {
   return table;
 }
 
-/** Reads a grid with a glyph table: one string per row; blank cells are spaces, unknown glyphs "?". */
+/**
+ * Reads a grid with a glyph table: one string per row; blank cells are spaces, unknown
+ * glyphs "?"; a glyph on a paper of its own (a card's face, reversed text) reads as itself,
+ * and that paper alone as a space.
+ */
 export function readText(grid, glyphs) {
   const lines = [];
   for (let row = 0; row < grid.rows; row++) {
     let line = "";
     for (let col = 0; col < grid.cols; col++) {
       const key = grid.cells[row * grid.cols + col];
-      line += key === "" ? " " : glyphs.get(key) ?? "?";
+      const bits = key.startsWith("r") ? key.slice(1) : key;
+      line += !bits.includes("1") ? " " : glyphs.get(key) ?? glyphs.get(bits) ?? "?";
     }
     lines.push(line.replace(/ +$/, ""));
   }
@@ -201,10 +229,10 @@ export function alignBlock(vice, viceGlyphs, ours, ourText) {
  * so its pixels cannot be read back one for one, and the scaling smears ink into the
  * neighbouring canvas pixels. Each cell of the frame's layout is mapped onto the canvas
  * and is non-blank if any canvas pixel inside it, one frame pixel in from each edge, is not
- * the frame's background colour.
+ * the cell's paper on the frame (see readGrid).
  */
 export function canvasCells(canvas, frame, layout, aspect) {
-  const background = readGrid(frame, layout).background;
+  const { papers } = readGrid(frame, layout);
   let w = canvas.width, h = canvas.height;
   if (w / h > aspect) w = Math.round(h * aspect);
   else h = Math.round(w / aspect);
@@ -219,7 +247,7 @@ export function canvasCells(canvas, frame, layout, aspect) {
       let ink = false;
       for (let y = Math.max(0, y0); y <= Math.min(canvas.height - 1, y1) && !ink; y++) {
         for (let x = Math.max(0, x0); x <= Math.min(canvas.width - 1, x1) && !ink; x++) {
-          ink = rgb(canvas, x, y) !== background;
+          ink = rgb(canvas, x, y) !== papers[row * layout.cols + col];
         }
       }
       cells.push(ink);
@@ -242,8 +270,9 @@ export function compareCanvas(grid, canvasGrid) {
   const differ = [];
   for (let i = 0; i < grid.cells.length; i++) {
     const key = grid.cells[i];
+    const bits = key.startsWith("r") ? key.slice(1) : key;
     let core = false;
-    for (let y = CORE; y < 8 - CORE && key; y++) for (let x = CORE; x < 8 - CORE; x++) core ||= key[y * 8 + x] === "1";
+    for (let y = CORE; y < 8 - CORE && key; y++) for (let x = CORE; x < 8 - CORE; x++) core ||= bits[y * 8 + x] === "1";
     if (key !== "" && !core) continue;
     if (core !== canvasGrid.cells[i]) differ.push(`row ${Math.floor(i / grid.cols)} column ${i % grid.cols}`);
   }

@@ -101,8 +101,9 @@ export function coupAddsUp(lines) {
   const p = Number(lines[head].match(/PLAYER +(\d)\b/)[1]);
   const b = Number(lines[head].match(/BANKER +(\d)\b/)[1]);
   const bankerCol = lines[head].indexOf("BANKER");
-  // A card's face row: its left edge, the rank (two cells for 10), the pip, its right edge.
-  const cardFace = /\?(10|[A2-9JQK]) ?\?\?/g;
+  // A card's top row: the rank in its top left corner (two cells for 10), alone between
+  // blanks (the face's white reads blank: a cell is read against its own paper).
+  const cardFace = /(?<=^| )(10|[A2-9JQK])(?= |$)/g;
   const faceRow = lines.findIndex((l, i) => i > head && l.match(cardFace));
   if (faceRow < 0) return fail("no cards below the totals");
   const hands = { PLAYER: [], BANKER: [] };

@@ -93,9 +93,14 @@ pub fn render_40(bus: &C128Bus) -> RgbaImage {
             for line in 0..8u16 {
                 // Each pixel pair or pixel resolves to a colour number.
                 let mut pixels = [0u8; 8];
+                // Whether each pixel is foreground, which hides a sprite behind the
+                // picture: by its bits (set, or the pairs 10 and 11 in multicolour), not
+                // by its colour, so black ink on a black screen still covers the sprite.
+                let mut front = [false; 8];
                 if bitmap {
                     let bits = bus.vic_fetch(bitmap_base + cell * 8 + line);
                     for (x, p) in pixels.iter_mut().enumerate() {
+                        front[x] = if multi { (bits >> (6 - (x & !1))) & 2 != 0 } else { bits & (0x80 >> x) != 0 };
                         *p = if multi {
                             match (bits >> (6 - (x & !1))) & 3 {
                                 0 => regs[0x21],
@@ -114,6 +119,11 @@ pub fn render_40(bus: &C128Bus) -> RgbaImage {
                     let bits = bus.vic_fetch(chars + u16::from(glyph) * 8 + line);
                     let background = if extended { regs[0x21 + usize::from(code >> 6)] } else { regs[0x21] };
                     for (x, p) in pixels.iter_mut().enumerate() {
+                        front[x] = if multi && !extended && cram & 0x08 != 0 {
+                            (bits >> (6 - (x & !1))) & 2 != 0
+                        } else {
+                            bits & (0x80 >> x) != 0
+                        };
                         *p = if multi && !extended && cram & 0x08 != 0 {
                             match (bits >> (6 - (x & !1))) & 3 {
                                 0 => regs[0x21],
@@ -128,10 +138,9 @@ pub fn render_40(bus: &C128Bus) -> RgbaImage {
                         };
                     }
                 }
-                let background = if bitmap { None } else { Some(regs[0x21] & 0x0F) };
                 for (x, &c) in pixels.iter().enumerate() {
                     let (px_x, px_y) = (usize::from(col * 8) + x, usize::from(row * 8 + line));
-                    foreground[px_y * 320 + px_x] = background != Some(c & 0x0F);
+                    foreground[px_y * 320 + px_x] = front[x];
                     img.put_pixel(BORDER + px_x as u32, BORDER + px_y as u32, colour(c));
                 }
             }
@@ -193,6 +202,40 @@ fn draw_sprites(bus: &C128Bus, img: &mut RgbaImage, foreground: &[bool]) {
             }
         }
     }
+}
+
+/// The colour of the top-most sprite pixel at (`x`, `y`) of the 320 x 200 text area, if
+/// any sprite shows there (as [`render_40`] draws them, priority aside).
+pub fn sprite_at(bus: &C128Bus, x: i32, y: i32) -> Option<u8> {
+    let regs = &bus.vic.regs;
+    (0..8usize).find_map(|n| {
+        let bit = 1u8 << n;
+        if regs[0x15] & bit == 0 {
+            return None;
+        }
+        let x0 = i32::from(regs[n * 2]) + if regs[0x10] & bit != 0 { 256 } else { 0 } - 24;
+        let y0 = i32::from(regs[n * 2 + 1]) - 50;
+        let wide = if regs[0x1D] & bit != 0 { 2 } else { 1 };
+        let tall = if regs[0x17] & bit != 0 { 2 } else { 1 };
+        let (px, line) = ((x - x0).div_euclid(wide), (y - y0).div_euclid(tall));
+        if !(0..24).contains(&px) || !(0..21).contains(&line) {
+            return None;
+        }
+        let pointer = bus.vic_fetch(bus.vic.screen_base() + 0x3F8 + n as u16);
+        let byte = bus.vic_fetch(u16::from(pointer) * 64 + line as u16 * 3 + (px / 8) as u16);
+        if regs[0x1C] & bit != 0 {
+            match (byte >> (6 - (px & 6))) & 3 {
+                0 => None,
+                1 => Some(regs[0x25]),
+                2 => Some(regs[0x27 + n]),
+                _ => Some(regs[0x26]),
+            }
+        } else if byte & (0x80 >> (px & 7)) != 0 {
+            Some(regs[0x27 + n])
+        } else {
+            None
+        }
+    })
 }
 
 /// Draws the 80-column screen: 640 x 200 from VDC RAM (display, attributes, character set).

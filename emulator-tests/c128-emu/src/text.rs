@@ -3,7 +3,7 @@
 
 use crate::bus::C128Bus;
 use crate::petscii;
-use crate::screenshot::{RGBI_PALETTE, Screen, VIC_PALETTE};
+use crate::screenshot::{RGBI_PALETTE, Screen, VIC_PALETTE, sprite_at};
 
 /// One character cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +32,33 @@ pub fn glyph_char(sc: u8, lower: bool) -> char {
     petscii::to_char(screen_to_petscii(sc), lower).unwrap_or(' ')
 }
 
+/// The sprite colour most of a 40-column cell's background pixels show, if most show a
+/// sprite rather than the screen's background: the paper of a cell on a card's white
+/// face (whose rounded corner leaves a few pixels of its first cell to the cloth).
+fn sprite_paper(bus: &C128Bus, col: u16, row: u16) -> Option<u8> {
+    if bus.vic.regs[0x15] == 0 {
+        return None;
+    }
+    let code = bus.vic_fetch(bus.vic.screen_base() + row * 40 + col);
+    let glyph = bus.vic.charset_base() + u16::from(code) * 8;
+    let mut counts = [0u8; 16];
+    let mut screen = 0u8;
+    for line in 0..8u16 {
+        let bits = bus.vic_fetch(glyph + line);
+        for x in 0..8u16 {
+            if bits & (0x80 >> x) != 0 {
+                continue;
+            }
+            match sprite_at(bus, i32::from(col * 8 + x), i32::from(row * 8 + line)) {
+                Some(c) => counts[usize::from(c & 0x0F)] += 1,
+                None => screen += 1,
+            }
+        }
+    }
+    let (colour, most) = (0..16u8).map(|c| (c, counts[usize::from(c)])).max_by_key(|&(_, n)| n)?;
+    (most > screen).then_some(colour)
+}
+
 /// The cells of a screen, 25 rows of 40 or 80.
 pub fn cells(bus: &C128Bus, screen: Screen) -> Vec<Vec<Cell>> {
     match screen {
@@ -48,6 +75,10 @@ pub fn cells(bus: &C128Bus, screen: Screen) -> Vec<Vec<Cell>> {
                             let i = row * 40 + col;
                             let sc = bus.vic_fetch(base + i);
                             let fg = VIC_PALETTE[usize::from(bus.colour_ram[usize::from(i)] & 0x0F)];
+                            let bg = match sprite_paper(bus, col, row) {
+                                Some(c) => VIC_PALETTE[usize::from(c & 0x0F)],
+                                None => bg,
+                            };
                             let (fg, bg) = if sc & 0x80 != 0 { (bg, fg) } else { (fg, bg) };
                             Cell { ch: glyph_char(sc, lower), fg, bg }
                         })

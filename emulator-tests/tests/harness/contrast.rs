@@ -18,7 +18,7 @@ use c128_emu::screenshot::{RGBI_PALETTE, VIC_PALETTE};
 const VICE_VIC: [Option<[u8; 3]>; 16] = [
     Some([0x00, 0x00, 0x00]), // black
     Some([0xFF, 0xFF, 0xFF]), // white
-    None,                     // red
+    Some([0x7A, 0x41, 0x32]), // red
     Some([0x76, 0xAF, 0xBE]), // cyan
     None,                     // purple
     Some([0x59, 0x9D, 0x53]), // green
@@ -92,6 +92,11 @@ fn the_contrast_measure_is_wcags() {
     // The figures of issue 14: red on the green table, 1.21 (VIC-IIe) and 1.01 (VDC).
     assert!((contrast(VICE_VIC[10].unwrap(), VICE_VIC[5].unwrap()) - 1.21).abs() < 0.01);
     assert!((contrast(RGBI_PALETTE[9], RGBI_PALETTE[4]) - 1.01).abs() < 0.01);
+    // The cards' inks on their white faces (README): red 7.99 and light red 4.0 on the
+    // VIC-IIe, so red; on the VDC light red in a black window, 6.68.
+    assert!((contrast(VICE_VIC[2].unwrap(), VICE_VIC[1].unwrap()) - 7.99).abs() < 0.01);
+    assert!((contrast(VICE_VIC[10].unwrap(), VICE_VIC[1].unwrap()) - 4.0).abs() < 0.01);
+    assert!((contrast(RGBI_PALETTE[9], RGBI_PALETTE[0]) - 6.68).abs() < 0.01);
 }
 
 #[test]

@@ -12,6 +12,20 @@
 //!   bytes a glyph, 8 used). The attribute of a cell is its RGBI colour alone (no
 //!   alternate set, reverse, underline or flash): reverse glyphs are codes 128-255.
 //!
+//! # Card faces
+//! Cards are white with red or black ink, which neither chip's text mode gives a cell
+//! (one ink per cell, one paper for the whole screen). A colour with [`ON_PAPER`] set is
+//! ink on a card's white face:
+//! - 40 columns: [`card_paper`] puts a white sprite, X and Y expanded (32 x 32 pixels, a
+//!   card of 4 x 4 cells, square corners so that every cell of the face is all paper and
+//!   ink), behind the text; the sprite shows wherever a cell's pixels are background, so
+//!   the ink keeps its colour. Eight sprites, so eight faces at once; their shape is at
+//!   $E400 (block $90).
+//! - 80 columns: the VDC has no sprites, and its only paper is the screen's. A face cell
+//!   with black ink is reversed in white (white paper, the black screen as ink); a cell
+//!   with coloured ink stays ink on black, a dark window on the face (red becomes light
+//!   red, which reads on black).
+//!
 //! Coordinates outside the screen are ignored and text is clipped at the right edge, so a
 //! drawing bug never writes outside the screen.
 
@@ -65,6 +79,10 @@ pub mod colour {
     pub const LIGHT_GREY: u8 = 15;
 }
 
+/// Set in a colour: the cell lies on a card's white face and the colour is its ink (see
+/// "Card faces").
+pub const ON_PAPER: u8 = 0x10;
+
 /// Rows on either screen.
 pub const ROWS: u8 = 25;
 
@@ -90,6 +108,22 @@ const VIC_MEMORY_REG: Reg8 = Reg8::at(c128_map::io::VIC_MEMORY);
 /// CIA 2 port A and its direction register: bits 0-1 choose the VIC bank (inverted).
 const CIA2_PORT_A: Reg8 = Reg8::at(c128_map::io::CIA2_PORT_A);
 const CIA2_DDR_A: Reg8 = Reg8::at(c128_map::io::CIA2_DDR_A);
+
+/// The card face's sprite shape: block $90 of VIC bank 3, after the screen's sprite
+/// pointers and before the glyphs.
+const SPRITE_SHAPE: u16 = 0xE400;
+const SPRITE_BLOCK: u8 = 0x90;
+/// Sprite pointers: the last 8 bytes of the screen's kilobyte.
+const SPRITE_POINTERS: u16 = VIC_SCREEN + 0x3F8;
+/// Sprite registers: positions from $D000 (X, Y pairs), X bit 8, enable, Y expansion,
+/// priority (1 = behind the text's foreground), multicolour, X expansion, colours.
+const SPRITE_X_HIGH: Reg8 = Reg8::at(0xD010);
+const SPRITE_ENABLE: Reg8 = Reg8::at(0xD015);
+const SPRITE_TALL: Reg8 = Reg8::at(0xD017);
+const SPRITE_BEHIND: Reg8 = Reg8::at(0xD01B);
+const SPRITE_MULTI: Reg8 = Reg8::at(0xD01C);
+const SPRITE_WIDE: Reg8 = Reg8::at(0xD01D);
+const SPRITE_COLOUR: u16 = 0xD027;
 
 const VDC_SCREEN: u16 = 0x0000;
 const VDC_ATTRIBUTES: u16 = 0x0800;
@@ -125,6 +159,7 @@ pub fn open(width: Width, background: u8, border: u8) {
     }
     state.width = width;
     STATE.set(state);
+    SPRITE_ENABLE.write(0);
     match width {
         Width::Forty => {
             VIC_CLOCK.modify(|v| v & !1);
@@ -204,12 +239,46 @@ pub fn put(x: u8, y: u8, code: u8, colour: u8) {
     }
     let at = offset(x, y);
     match width() {
-        Width::Forty => vic_cell(at, code, colour),
+        Width::Forty => vic_cell(at, code, colour & 0x0F),
         Width::Eighty => {
+            let (code, attribute) = vdc_cell(code, colour);
             vdc::write_run(VDC_SCREEN + at, core::iter::once(code));
-            vdc::write_run(VDC_ATTRIBUTES + at, core::iter::once(rgbi(colour)));
+            vdc::write_run(VDC_ATTRIBUTES + at, core::iter::once(attribute));
         }
     }
+}
+
+/// The VDC's screen code and attribute for `code` in `colour`, [`ON_PAPER`] included.
+fn vdc_cell(code: u8, colour: u8) -> (u8, u8) {
+    if colour & ON_PAPER == 0 {
+        (code, rgbi(colour))
+    } else if colour & 0x0F == colour::BLACK {
+        (code ^ 0x80, rgbi(colour::WHITE))
+    } else if colour & 0x0F == colour::RED {
+        (code, rgbi(colour::LIGHT_RED))
+    } else {
+        (code, rgbi(colour))
+    }
+}
+
+/// Shows a card's white face behind the 4 x 4 cells from column `x`, row `y` (40
+/// columns; the VDC draws its faces cell by cell), or hides face `slot` (0-7) for `None`
+/// (or a place off the screen).
+pub fn card_paper(slot: u8, at: Option<(u8, u8)>) {
+    if width() != Width::Forty {
+        return;
+    }
+    let bit = 1u8 << (slot & 7);
+    let Some((x, y)) = at.filter(|&(x, y)| x < 40 && y < ROWS) else {
+        SPRITE_ENABLE.modify(|v| v & !bit);
+        return;
+    };
+    // Sprite X 24, Y 50 is the text area's top left; X passes 255 from column 29 on.
+    let reg = 0xD000 + u16::from((slot & 7) << 1);
+    Reg8::at(reg).write((x << 3).wrapping_add(24));
+    Reg8::at(reg + 1).write((y << 3) + 50);
+    SPRITE_X_HIGH.modify(|v| if x >= 29 { v | bit } else { v & !bit });
+    SPRITE_ENABLE.modify(|v| v | bit);
 }
 
 /// Writes ASCII `text` from column `x`, row `y` on (see [`screen_code`]), clipped at the
@@ -249,20 +318,23 @@ pub fn fill(x: u8, y: u8, w: u8, h: u8, code: u8, colour: u8) {
         match width() {
             Width::Forty => {
                 for i in 0..u16::from(w) {
-                    vic_cell(at + i, code, colour);
+                    vic_cell(at + i, code, colour & 0x0F);
                 }
             }
             Width::Eighty => {
+                let (code, attribute) = vdc_cell(code, colour);
                 vdc::fill(VDC_SCREEN + at, code, u16::from(w));
-                vdc::fill(VDC_ATTRIBUTES + at, rgbi(colour), u16::from(w));
+                vdc::fill(VDC_ATTRIBUTES + at, attribute, u16::from(w));
             }
         }
         at += u16::from(cols);
     }
 }
 
-/// Copies the glyphs and their reverse images to $E800 for the VIC.
+/// Copies the glyphs and their reverse images to $E800 for the VIC, and sets up the
+/// card faces' sprites.
 fn install_vic() {
+    install_sprites();
     let mut at = VIC_CHARSET;
     for glyph in UPPER.iter() {
         for &row in glyph {
@@ -274,6 +346,34 @@ fn install_vic() {
             at += 1;
         }
     }
+}
+
+/// Sets up the eight card-face sprites, hidden: shape, pointers, white, expanded, behind
+/// the text. Not inlined: a program short of room may run it interpreted (it runs once).
+#[inline(never)]
+pub fn install_sprites() {
+    let mut at = usize::from(SPRITE_SHAPE);
+    for line in 0..21u8 {
+        // 16 pixels by 16 lines: the first two of each line's three bytes, 16 lines.
+        let solid = if line < 16 { 0xFF } else { 0 };
+        // SAFETY: $E400-$E43E is RAM under the KERNAL ROM, set aside for the shape.
+        unsafe {
+            core::ptr::write_volatile(at as *mut u8, solid);
+            core::ptr::write_volatile((at + 1) as *mut u8, solid);
+            core::ptr::write_volatile((at + 2) as *mut u8, 0);
+        }
+        at += 3;
+    }
+    for n in 0..8u16 {
+        // SAFETY: $E3F8-$E3FF are the screen's sprite pointers, outside its 1,000 cells.
+        unsafe { core::ptr::write_volatile(usize::from(SPRITE_POINTERS + n) as *mut u8, SPRITE_BLOCK) };
+        Reg8::at(SPRITE_COLOUR + n).write(colour::WHITE);
+    }
+    SPRITE_ENABLE.write(0);
+    SPRITE_TALL.write(0xFF);
+    SPRITE_WIDE.write(0xFF);
+    SPRITE_BEHIND.write(0xFF);
+    SPRITE_MULTI.write(0);
 }
 
 /// Copies the glyphs and their reverse images to the VDC's character set: 8 bytes of
@@ -294,6 +394,7 @@ fn install_vdc() {
 /// cleared in the colours of power-on, SLOW, and the editor's cursor at home.
 pub fn close() {
     VIC_CLOCK.modify(|v| v & !1);
+    SPRITE_ENABLE.write(0);
     CIA2_PORT_A.modify(|v| v | 3);
     VIC_MEMORY_REG.write(BASIC_VIC_MEMORY);
     VM1.write(BASIC_VIC_MEMORY);

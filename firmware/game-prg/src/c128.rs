@@ -77,6 +77,11 @@ impl Platform for C128 {
     }
 
     #[inline(never)]
+    fn card_paper(&mut self, slot: u8, at: Option<(u8, u8)>) {
+        screen::card_paper(slot, at);
+    }
+
+    #[inline(never)]
     fn key(&mut self) -> Option<u8> {
         keyboard::poll()
     }

@@ -4,6 +4,7 @@
 use bac_rules::{Card, Money, Preset, SeatKind, Suit, Table};
 
 use crate::draw::{self, BACKGROUND, HIGHLIGHT, INK};
+use crate::face;
 use crate::help;
 use crate::platform::{DiskError, Platform, Sound, colour, key};
 use crate::play::View;
@@ -239,8 +240,14 @@ impl<P: Platform> App<P> {
         draw::centred(&mut self.p, 5, sub, INK);
         // A natural nine: the best hand there is.
         let fan = [(13, Suit::Spades), (4, Suit::Hearts), (5, Suit::Diamonds)];
+        let (w, h) = face::card_size(cols);
+        // Inside the panel, whose bottom edge is row 11.
+        let (step, y) = (w + 1, 11 - h);
         for (i, (rank, suit)) in fan.into_iter().enumerate() {
-            draw::card(&mut self.p, cols / 2 - 8 + 6 * i as u8, 7, Card::new(rank, suit));
+            let x = cols / 2 - (3 * step - 1) / 2 + step * i as u8;
+            if let Some(card) = Card::new(rank, suit) {
+                face::card(&mut self.p, i as u8, x, y, card);
+            }
         }
         let mut y = 14;
         if self.saved.is_some() {
@@ -324,7 +331,7 @@ impl<P: Platform> App<P> {
 
     fn draw_options(&mut self, selected: u8) {
         let cols = self.p.columns();
-        draw::clear_rows(&mut self.p, 0, 25);
+        face::clear_screen(&mut self.p);
         let title = self.t(Msg::OptionsTitle);
         draw::centred(&mut self.p, 1, title, HIGHLIGHT);
         let s = self.settings;
@@ -417,7 +424,7 @@ impl<P: Platform> App<P> {
 
     fn ask_name(&mut self, n: u8) -> Name {
         let mut name = Name::EMPTY;
-        draw::clear_rows(&mut self.p, 0, 25);
+        face::clear_screen(&mut self.p);
         let prompt = self.t(Msg::AskName);
         let at = draw::centred_at(&mut self.p, 10, prompt, HIGHLIGHT);
         draw::text(&mut self.p, at, 10, crate::num::number(u32::from(n) + 1).as_bytes(), HIGHLIGHT);
@@ -485,7 +492,7 @@ impl<P: Platform> App<P> {
         let n = save::encode(&saved, &mut buf);
         loop {
             let result = self.replace_save(&buf[..n]);
-            draw::clear_rows(&mut self.p, 0, 25);
+            face::clear_screen(&mut self.p);
             let msg = match result {
                 Ok(()) => Msg::Saved,
                 Err(DiskError::WriteProtected) => Msg::WriteProtected,

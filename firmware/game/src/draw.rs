@@ -5,7 +5,7 @@
 //! rounded corners where PETSCII has them. So text reads the same in our runner, in VICE
 //! and on a real machine.
 
-use bac_rules::{Card, Suit};
+use bac_rules::Suit;
 
 use crate::platform::{Colour, Platform, colour};
 
@@ -20,11 +20,6 @@ pub const PLAYER_INK: Colour = colour::CYAN;
 pub const INK: Colour = colour::WHITE;
 /// What asks for attention: prompts, the selected item.
 pub const HIGHLIGHT: Colour = colour::YELLOW;
-/// Cards are five cells wide...
-pub const CARD_W: u8 = 5;
-/// ...and four high.
-pub const CARD_H: u8 = 4;
-
 /// Screen codes of the PETSCII graphics the game draws with.
 pub mod glyph {
     /// Horizontal line.
@@ -129,36 +124,6 @@ fn frame(p: &mut impl Platform, x: u8, y: u8, w: u8, h: u8, colour: Colour) {
     p.put(x, y + h - 1, glyph::BOTTOM_LEFT, colour);
     p.fill(x + 1, y + h - 1, w - 2, 1, glyph::LINE_H, colour);
     p.put(x + w - 1, y + h - 1, glyph::BOTTOM_RIGHT, colour);
-}
-
-/// Draws a card face up, or its back for `None`:
-///
-/// ```text
-/// ╭───╮   ╭───╮
-/// │10♥│   │▒▒▒│
-/// │ ♥ │   │▒▒▒│
-/// ╰───╯   ╰───╯
-/// ```
-pub fn card(p: &mut impl Platform, x: u8, y: u8, card: Option<Card>) {
-    frame(p, x, y, CARD_W, CARD_H, INK);
-    let Some(card) = card else {
-        p.fill(x + 1, y + 1, CARD_W - 2, CARD_H - 2, glyph::CHECKER, PLAYER_INK);
-        return;
-    };
-    let (pip, ink) = suit(card.suit());
-    p.fill(x + 1, y + 1, CARD_W - 2, CARD_H - 2, glyph::SPACE, ink);
-    if card.rank() == 10 {
-        text(p, x + 1, y + 1, b"10", ink);
-    } else {
-        p.put(x + 1, y + 1, screen_code(card.rank_char()), ink);
-    }
-    p.put(x + 3, y + 1, pip, ink);
-    p.put(x + 2, y + 2, pip, ink);
-}
-
-/// Draws an empty place where a card will go.
-pub fn no_card(p: &mut impl Platform, x: u8, y: u8) {
-    p.fill(x, y, CARD_W, CARD_H, glyph::SPACE, INK);
 }
 
 /// A boxed panel with a title in its top edge.

@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod draw;
+pub mod face;
 pub mod help;
 pub mod num;
 pub mod panel;

@@ -34,6 +34,9 @@ pub mod colour {
     pub const LIGHT_BLUE: Colour = 14;
     /// Light grey.
     pub const LIGHT_GREY: Colour = 15;
+    /// Added to a colour: the cell lies on a card's white face and the colour is its ink
+    /// (each platform makes the white its own way; see [`super::Platform::card_paper`]).
+    pub const ON_PAPER: Colour = 0x10;
 }
 
 /// Keys as PETSCII codes, the way the C128's GETIN reports them.
@@ -117,6 +120,11 @@ pub trait Platform {
     fn put(&mut self, x: u8, y: u8, code: u8, colour: Colour);
     /// Fills a rectangle of cells.
     fn fill(&mut self, x: u8, y: u8, w: u8, h: u8, code: u8, colour: Colour);
+    /// Lays card face `slot` (0-7) under the cells from (`x`, `y`) on, or takes it away
+    /// for `None`; [`set_columns`](Platform::set_columns) takes them all away. For a
+    /// platform whose cells cannot show coloured ink on white by themselves (the VIC-IIe
+    /// gives each face a sprite); the others draw [`colour::ON_PAPER`] cells white.
+    fn card_paper(&mut self, _slot: u8, _at: Option<(u8, u8)>) {}
     /// A key that went down since the last call.
     fn key(&mut self) -> Option<u8>;
     /// Whether the player taps or holds SPACE to hurry the deal: SPACE went down since the

@@ -34,8 +34,9 @@
 //! |                | so LOAD never writes where the I/O block is)                    |
 //! | `$D000-$DFFF`  | I/O in both modes                                               |
 //! | `$E000-$FEFF`  | `kernal`: KERNAL ROM. `all-ram`: RAM 0 left to the program (the |
-//! |                | game's 40-column screen at `$E000` and character set at `$E800`,|
-//! |                | VIC bank 3); the translator never places anything there        |
+//! |                | game's 40-column screen at `$E000`, card sprite at `$E400` and  |
+//! |                | character set at `$E800`, VIC bank 3); the translator never     |
+//! |                | places anything there                                           |
 //! | `$FF00-$FF04`  | the MMU registers, in every configuration                      |
 //! | `$FFFA-$FFFF`  | `all-ram`: the runtime's NMI, RESET and IRQ/BRK vectors in RAM  |
 //! |                | (BASIC's RAM values are saved at start-up and put back on exit)|

@@ -140,7 +140,7 @@ fn game_on_c128() -> Result<Value> {
         .context("the map's stack line")?;
     let key = emulator_tests::game::key_routine(&map).context("the key routine in the map")?;
     let card =
-        emulator_tests::game::symbol(&map, |n| n.contains("8bac_game4draw4card")).context("draw::card in the map")?;
+        emulator_tests::game::symbol(&map, |n| n.contains("8bac_game4face4card")).context("face::card in the map")?;
     let image = emulator_tests::build::game_disk(&game)?.as_bytes().to_vec();
     let mut timing = json!({});
     for (columns, eighty) in [("40", false), ("80", true)] {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use bac_game::platform::colour::{ON_PAPER, WHITE};
 use bac_game::platform::{DiskError, Platform, Sound, key};
 use bac_game::text::Lang;
 use c128_emu::screenshot::VIC_PALETTE;
@@ -115,7 +116,9 @@ impl Host {
                 row[..usize::from(self.cols)]
                     .iter()
                     .map(|&(code, colour)| {
-                        let (fg, bg) = (rgb(colour), rgb(self.background));
+                        // A card's face is white, whatever the cloth.
+                        let paper = if colour & ON_PAPER != 0 { WHITE } else { self.background };
+                        let (fg, bg) = (rgb(colour), rgb(paper));
                         let (fg, bg) = if code & 0x80 != 0 { (bg, fg) } else { (fg, bg) };
                         Cell { ch: glyph(code), fg, bg }
                     })

@@ -112,6 +112,35 @@ fn screenshot_40_draws_sprites_over_the_text() {
 }
 
 #[test]
+fn a_sprite_behind_the_text_shows_under_its_background_pixels_whatever_the_ink() {
+    // Black ink on a black screen over a white sprite behind the text (a card's face): the
+    // glyph's set pixels are foreground and hide the sprite although they are black.
+    let mut a = Asm::new();
+    a.print(&[0x93]).print(b"A");
+    a.op(&[0xA2, 23, 0xA9, 0xFF])
+        .label("fill")
+        .op(&[0x9D, 0x40, 0x03, 0xCA])
+        .branch(0x10, "fill") // sprite 0: lines 0-7 solid
+        .op(&[0xA9, 13, 0x8D, 0xF8, 0x07]) // pointer
+        .op(&[0xA9, 24, 0x8D, 0x00, 0xD0, 0xA9, 50, 0x8D, 0x01, 0xD0]) // X, Y
+        .op(&[0xA9, 0x01, 0x8D, 0x27, 0xD0]) // white
+        .op(&[0x8D, 0x1B, 0xD0, 0x8D, 0x15, 0xD0]) // behind the text, enabled
+        .op(&[0xA9, 0x00, 0x8D, 0x21, 0xD0, 0x8D, 0x00, 0xD8]) // black screen, black ink
+        .exit(0);
+    let r = run(&a);
+    let img = r.machine.screenshot(Screen::Forty);
+    // The built-in 'A' has its top row in columns 2-4 of the cell.
+    assert_eq!(*img.get_pixel(BORDER + 2, BORDER), rgba(VIC_PALETTE[0]));
+    assert_eq!(*img.get_pixel(BORDER, BORDER), rgba(VIC_PALETTE[1]));
+    assert_eq!(*img.get_pixel(BORDER + 7, BORDER + 7), rgba(VIC_PALETTE[1]));
+    // Read as text, the cell is black ink on the sprite's white; the fourth, past the
+    // sprite's 24 pixels, is on the screen's black.
+    let cells = c128_emu::text::cells(r.machine.bus(), Screen::Forty);
+    assert_eq!((cells[0][0].ch, cells[0][0].fg, cells[0][0].bg), ('A', VIC_PALETTE[0], VIC_PALETTE[1]));
+    assert_eq!(cells[0][3].bg, VIC_PALETTE[0]);
+}
+
+#[test]
 fn the_editor_interrupt_restores_d018_from_its_shadow() {
     let mut a = Asm::new();
     a.op(&[0xA9, 0x18, 0x8D, 0x18, 0xD0]); // $D018 = $18 behind the editor's back

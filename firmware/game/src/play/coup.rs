@@ -49,7 +49,10 @@ impl<P: Platform> App<P> {
         self.clear_lines(ROW_KEYS, 1);
         let l = layout(self.p.columns());
         for x in [l.player_x, l.banker_x] {
-            self.p.fill(x, ROW_CARDS, 3 * l.card_step, CARD_H, glyph::SPACE, INK);
+            self.p.fill(x, ROW_CARDS, 3 * l.card_step, l.card_h, glyph::SPACE, INK);
+        }
+        for slot in 0..6 {
+            self.p.card_paper(slot, None);
         }
         self.draw_seats(table, None);
         let mut count = [0u8; 2];
@@ -68,7 +71,7 @@ impl<P: Platform> App<P> {
                     }
                     self.deal_pause(DEAL_FRAMES);
                     let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
-                    draw::card(&mut self.p, x, ROW_CARDS, Some(card));
+                    face::card(&mut self.p, 3 * i as u8 + count[i], x, ROW_CARDS, card);
                     self.sound(Sound::Card);
                     count[i] += 1;
                     total[i] = (total[i] + card.points()) % 10;

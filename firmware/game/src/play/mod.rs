@@ -18,7 +18,8 @@ use bac_rules::{
 };
 
 use crate::app::{App, Leave};
-use crate::draw::{self, BACKGROUND, CARD_H, CARD_W, HIGHLIGHT, INK, glyph};
+use crate::draw::{self, BACKGROUND, HIGHLIGHT, INK, glyph};
+use crate::face;
 use crate::help;
 use crate::num;
 use crate::platform::{Colour, Platform, Sound, colour, key};
@@ -58,7 +59,10 @@ struct Layout {
     rows: [u8; 32],
     player_x: u8,
     banker_x: u8,
+    /// From one card to the next of the same hand.
     card_step: u8,
+    /// Rows a card takes ([`face::card_size`]).
+    card_h: u8,
     name_w: u8,
     roll_end: u8,
     stake_end: [u8; 3],
@@ -105,7 +109,8 @@ static LAYOUTS: [Layout; 2] = [
         rows: ROWS_40,
         player_x: 1,
         banker_x: 21,
-        card_step: CARD_W,
+        card_step: 5,
+        card_h: 4,
         name_w: 9,
         roll_end: 19,
         stake_end: [26, 33, 40],
@@ -117,9 +122,10 @@ static LAYOUTS: [Layout; 2] = [
     Layout {
         width: crate::panel::X,
         rows: ROWS_80,
-        player_x: 6,
-        banker_x: 30,
-        card_step: CARD_W + 1,
+        player_x: 1,
+        banker_x: 27,
+        card_step: 8,
+        card_h: 5,
         name_w: 10,
         roll_end: 24,
         stake_end: [33, 42, 51],

@@ -1,0 +1,65 @@
+//! A card's face on the screen: white, with red hearts and diamonds and black spades and
+//! clubs, its rank and suit in two corners; and the screen blanked with its faces gone.
+//!
+//! Apart from the text and boxes of `draw`, which the C128 runs translated: here only
+//! [`card`] is (`bac bench` times the settle from its last call); the rest runs
+//! interpreted, as bank 0 has little room.
+
+use bac_rules::{Card, Suit};
+
+use crate::draw::{clear_rows, glyph, suit, text, text_right};
+use crate::platform::{Colour, Platform, colour};
+
+/// A card's size in cells on a screen of `cols` columns: 4 x 4 in 40 columns (the
+/// VIC-IIe's expanded sprite that gives it its white face; the fifth column of today's
+/// places is the cloth between two cards), 7 x 5 in 80.
+pub fn card_size(cols: u8) -> (u8, u8) {
+    if cols == 80 { (7, 5) } else { (4, 4) }
+}
+
+/// The ink of a suit on a card's white face: red hearts and diamonds, black spades and
+/// clubs. Red, not light red: light red on white is 4.0:1 on VICE's VIC-IIe palette.
+pub fn face_ink(s: Suit) -> Colour {
+    match s {
+        Suit::Hearts | Suit::Diamonds => colour::RED | colour::ON_PAPER,
+        Suit::Spades | Suit::Clubs => colour::BLACK | colour::ON_PAPER,
+    }
+}
+
+/// Draws a card face up on its white face ([`card_size`]), `slot` (0-7) naming the face
+/// for the platforms that lay one under the cells: the rank over the suit at the top left,
+/// the suit over the rank at the bottom right, a pip in the middle in 80 columns.
+///
+/// ```text
+/// 10.....   K...
+/// ♥......   ♠...
+/// ...♥...   ...♠
+/// ......♥   ...K
+/// .....10
+/// ```
+pub fn card(p: &mut impl Platform, slot: u8, x: u8, y: u8, card: Card) {
+    let (w, h) = card_size(p.columns());
+    p.fill(x, y, w, h, glyph::SPACE, colour::BLACK | colour::ON_PAPER);
+    p.card_paper(slot, Some((x, y)));
+    let ink = face_ink(card.suit());
+    let pip = suit(card.suit()).0;
+    let single = [card.rank_char()];
+    let rank = if card.rank() == 10 { b"10".as_slice() } else { &single };
+    let right = x + w - 1;
+    text(p, x, y, rank, ink);
+    p.put(x, y + 1, pip, ink);
+    p.put(right, y + h - 2, pip, ink);
+    text_right(p, right + 1, y + h - 1, rank, ink);
+    if h == 5 {
+        p.put(x + w / 2, y + 2, pip, ink);
+    }
+}
+
+/// Blanks the whole screen, card faces too (on the VIC-IIe they are sprites, which no
+/// cell drawn over them takes away).
+pub fn clear_screen(p: &mut impl Platform) {
+    clear_rows(p, 0, 25);
+    for slot in 0..8 {
+        p.card_paper(slot, None);
+    }
+}
