@@ -72,9 +72,11 @@ pub mod mmap;
 pub mod pipeline;
 pub mod program;
 pub mod runtime;
+pub mod selfextract;
 pub mod specialise;
 pub mod symbolic;
 pub mod translate;
+pub mod unpack;
 pub mod values;
 
 pub use error::{Location, PipelineError, TranslateError};

@@ -65,7 +65,8 @@ impl Token {
         match self {
             Token::Literals { len } => (1..=MAX_LITERALS).contains(&len),
             Token::Copy { len, distance } => {
-                distance >= 1 && (near(len, distance) || (distance <= FAR_DISTANCE && (FAR_MIN..=FAR_MAX).contains(&len)))
+                distance >= 1
+                    && (near(len, distance) || (distance <= FAR_DISTANCE && (FAR_MIN..=FAR_MAX).contains(&len)))
             }
         }
     }

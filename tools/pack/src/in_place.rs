@@ -36,7 +36,9 @@ pub struct PackedPrg {
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum InPlaceError {
     /// The packed file would reach `limit` (or past 64 KB).
-    #[error("packed file for ${start:04X}-${end:04X} would load at ${load:04X} and end at ${file_end:05X}, past ${limit:04X}")]
+    #[error(
+        "packed file for ${start:04X}-${end:04X} would load at ${load:04X} and end at ${file_end:05X}, past ${limit:04X}"
+    )]
     TooHigh {
         /// Output start.
         start: u16,
@@ -107,15 +109,22 @@ pub fn unpack_prg(file: &[u8]) -> Result<(u16, Vec<u8>), InPlaceError> {
     let t = file.len() - TRAILER;
     let (start, end, stream_at) = (word(t), word(t + 2), word(t + 4));
     if stream_at != load {
-        return Err(InPlaceError::Trailer(format!("says the stream is at ${stream_at:04X}, the file loads at ${load:04X}")));
+        return Err(InPlaceError::Trailer(format!(
+            "says the stream is at ${stream_at:04X}, the file loads at ${load:04X}"
+        )));
     }
     let stream = &file[2..t];
     let stream_end = usize::from(load) + stream.len();
     if stream_end + TRAILER > 0x10000 {
-        return Err(InPlaceError::Trailer(format!("puts the file past 64 KB (load ${load:04X}, {} bytes)", file.len() - 2)));
+        return Err(InPlaceError::Trailer(format!(
+            "puts the file past 64 KB (load ${load:04X}, {} bytes)",
+            file.len() - 2
+        )));
     }
     if end < start || usize::from(end) > stream_end {
-        return Err(InPlaceError::Trailer(format!("says the output is ${start:04X}-${end:04X}, the stream ends at ${stream_end:04X}")));
+        return Err(InPlaceError::Trailer(format!(
+            "says the output is ${start:04X}-${end:04X}, the stream ends at ${stream_end:04X}"
+        )));
     }
     // The output by the reference decoder first (a bad stream says what is wrong with it),
     // then the same tokens replayed in memory, writes checked against unread stream bytes.
