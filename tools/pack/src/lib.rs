@@ -3,7 +3,7 @@
 //! unpacks them where they will run, in place, at about 20 cycles a byte.
 //!
 //! The format is a byte-aligned LZ77 of three kinds of token, chosen so that the 6502
-//! decoder is small and needs no bit reader ([`format`]); the packer parses optimally for
+//! decoder is small and needs no bit reader ([`mod@format`]); the packer parses optimally for
 //! it (the fewest bytes over every choice of tokens, [`parse`]). A packed program file
 //! ([`in_place`]) is placed so that the decoder, writing forward from the start of the
 //! output, never overtakes the bytes it has still to read: it unpacks over itself with no
