@@ -12,7 +12,7 @@
 //! Guarantees: the output, byte for byte as `bac_pack::unpack_prg`'s, between the
 //! trailer's start and end in the memory that the MMU configuration `map` shows (RAM 1,
 //! [`crate::mmap::MMU_CONFIG_BANK1`], for the bank-1 file; all of RAM 0 for a program that
-//! unpacks itself, [`crate::selfextract`]), then `home` in $FF00. About 20 cycles a byte
+//! unpacks itself, [`crate::selfextract`]), then `home` in $FF00. About 40 cycles a byte
 //! of output.
 
 use crate::asm::{Arg, Asm, Item, Part, Sym, op::*};

@@ -1,6 +1,6 @@
 //! bac-pack: the packer of the game's files. A C128 loads a file from a 1581 at about 6 KB
 //! a second, so fewer bytes on the disk are a shorter wait at power-on; the 6502 then
-//! unpacks them where they will run, in place, at about 20 cycles a byte.
+//! unpacks them where they will run, in place, at about 40 cycles a byte.
 //!
 //! The format is a byte-aligned LZ77 of three kinds of token, chosen so that the 6502
 //! decoder is small and needs no bit reader ([`mod@format`]); the packer parses optimally for
