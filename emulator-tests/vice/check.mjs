@@ -29,8 +29,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { startServer, launchBrowser } from "./vice.mjs";
-import { frameShot, finalLook, keepLook, notBlankLook, typeKeys } from "./page.mjs";
+import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, contrastLook, LOWEST_CONTRAST } from "./page.mjs";
 import { gameScreens, coupAddsUp, runGame } from "./game.mjs";
+import { runLoad } from "./load.mjs";
 import { SCENARIOS, keyFor, scriptKeys } from "./keys.mjs";
 import { LAYOUTS, BANNER, notBlank, readGrid, readText, ourGlyphs, learnGlyphs, alignBlock, glyphTable, screenRows, matchScreen } from "./cells.mjs";
 
@@ -85,6 +86,13 @@ const GAME_CASES = SCENARIOS.map((s) => ({
   name: s.name, game: true, scenario: s, mode: s.mode, video: s.mode === "80" ? "VDC" : "VICII",
   disk: s.seed === undefined ? "game.d81" : `game-${s.name}.d81`,
 }));
+
+// The loading steps (load.mjs): the game's disk booted at power-on in each width, timed to
+// its title in emulated frames, the title compared with bac run's (game-40's, game-80's).
+const LOAD_CASES = [
+  { name: "load-40", load: true, disk: "game.d81", video: "VICII", mode: "40", title: "game-40" },
+  { name: "load-80", load: true, disk: "game.d81", video: "VDC", mode: "80", title: "game-80" },
+];
 
 let step = "setup";
 const fail = (message) => {
@@ -204,6 +212,8 @@ async function runCase(context, origin, c, ours, log) {
     if (canvasDiff.length) {
       throw new Error(`the canvas and the frame differ in blankness at ${canvasDiff.slice(0, 10).join(", ")}${canvasDiff.length > 10 ? ", ..." : ""} (${base}-canvas.png, ${base}-frame.png)`);
     }
+    step = `${c.name}: contrast`;
+    contrastLook(base, last.frameBytes, c.mode, look.fit.glyphs);
     if (c.keys) {
       step = `${c.name}: type ${JSON.stringify(c.keys.type)} into the canvas`;
       await canvas.click({ timeout: 10_000 });
@@ -227,10 +237,13 @@ async function runCase(context, origin, c, ours, log) {
           await page.waitForTimeout(POLL);
         }
       }
-      fs.writeFileSync(`${base}-keys-frame.png`, await frameShot(page));
+      const keysFrame = await frameShot(page);
+      fs.writeFileSync(`${base}-keys-frame.png`, keysFrame);
       if (!typed) {
         throw new Error(`no "${c.keys.echo}" followed by ${c.keys.answer} within 15 s, typed ${tries} times (${base}-keys-frame.png)`);
       }
+      step = `${c.name}: contrast after the keys`;
+      contrastLook(`${base}-keys`, keysFrame, c.mode, look.fit.glyphs);
       log.push(`${c.name}: typed ${JSON.stringify(c.keys.type)}${tries > 1 ? ` (${tries} times)` : ""}, read "${c.keys.echo}" and its answer`);
     }
     console.log(`ok ${c.name}: the program's ${look.fit.rows} line(s) match bac run's cell by cell at row ${look.fit.offset} of VICE's screen; the canvas shows the same cells${c.keys ? "; typed keys answered" : ""} (${secs} s)`);
@@ -304,6 +317,10 @@ async function runPlatform(context, origin, c, plat, log) {
       if (canvasDiff.length) {
         throw new Error(`the canvas and the frame differ in blankness at ${canvasDiff.slice(0, 10).join(", ")}${canvasDiff.length > 10 ? ", ..." : ""} (${base}${suffix}-canvas.png)`);
       }
+      // The platform program draws its driver tests in the old table's colours (yellow on
+      // green among them): measured for the log, not held to the floor, which is the game's.
+      const measured = contrastLook(`${base}${suffix}`, last.frameBytes, c.mode, plat.glyphs, false);
+      if (measured.lowest !== null) log.push(`${c.name}${suffix}: lowest contrast ${measured.lowest.toFixed(2)}:1, not held (a test screen): ${measured.at}`);
       state.row = look.row;
     }
     const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
@@ -379,10 +396,11 @@ async function main() {
   let passed = 0;
   const failures = [];
   try {
-    for (const c of [...CASES, ...PLATFORM_CASES, ...GAME_CASES]) {
+    for (const c of [...CASES, ...PLATFORM_CASES, ...LOAD_CASES, ...GAME_CASES]) {
       if (args.only && !args.only.split(",").includes(c.name)) continue;
       try {
-        if (c.game) await runGame(context, server.origin, c, game[c.name], gameGlyphs, args.out, (s) => (step = s), log);
+        if (c.load) await runLoad(context, server.origin, c, game[c.title].title.grid, glyphs, args.out, (s) => (step = s), log);
+        else if (c.game) await runGame(context, server.origin, c, game[c.name], gameGlyphs, args.out, (s) => (step = s), log);
         else if (c.platform) await runPlatform(context, server.origin, c, plat, log);
         else await runCase(context, server.origin, c, ours[c.ours], log);
         passed++;
@@ -398,6 +416,10 @@ async function main() {
     fs.writeFileSync(path.join(args.out, "blocked.log"), blocked.join("\n") + "\n");
   }
   for (const l of log) console.log(`  ${l}`);
+  for (const mode of ["40", "80"]) {
+    const lowest = LOWEST_CONTRAST[mode];
+    if (lowest) console.log(`  lowest contrast, ${mode} columns: ${lowest.ratio.toFixed(2)}:1 (${lowest.where})`);
+  }
   console.log(`  requests blocked (not to 127.0.0.1): ${blocked.length ? blocked.join(", ") : "none"}`);
   console.log(`vice: ${passed} passed, ${failures.length} failed`);
   if (failures.length) {

@@ -16,7 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { LAYOUTS, BANNER, notBlank, readGrid, readText, learnGlyphs, matchScreen } from "./cells.mjs";
-import { frameShot, finalLook, keepLook, notBlankLook, typeKeys } from "./page.mjs";
+import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, contrastLook } from "./page.mjs";
 import { scriptKeys } from "./keys.mjs";
 
 /**
@@ -279,6 +279,8 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
       if (!verdict?.ok) throw new Error(`${verdict ? verdict.why : "no frame"} (${base}-frame.png)`);
       setStep(`${c.name}: compare the canvas with the core's frame (${step.state})`);
       if (last.canvasDiff.length) throw new Error(`the canvas and the frame differ in blankness at ${last.canvasDiff.slice(0, 10).join(", ")} (${base}-canvas.png)`);
+      setStep(`${c.name}: contrast of the ${step.state} screen`);
+      contrastLook(base, last.frameBytes, c.mode, step.basic ? rom : glyphs.text);
       notes.push(`${step.state}${retyped ? ` (${retyped} key(s) typed again)` : ""}${verdict.note ? `: ${verdict.note}` : ""}`);
     }
     const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());

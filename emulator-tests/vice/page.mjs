@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import { decodePng } from "./png.mjs";
 import { LAYOUTS, readGrid, canvasCells, compareCanvas, notBlank } from "./cells.mjs";
+import { FLOOR, measureContrast } from "./contrast.mjs";
 
 /**
  * Types keys (playwright specs, "Shift+Quote"), each held for `holdMs` (VICE scans the
@@ -78,4 +79,25 @@ export function keepLook(base, { look, frameBytes, canvasBytes }) {
 export function notBlankLook(base, { frameBytes, canvasBytes }) {
   notBlank(decodePng(canvasBytes), `${base}-canvas.png`);
   if (frameBytes?.length) notBlank(decodePng(frameBytes), `${base}-frame.png`);
+}
+
+/** The lowest contrast met so far in each width, with the step and cell, for the log. */
+export const LOWEST_CONTRAST = { 40: null, 80: null };
+
+/**
+ * Holds a saved frame (BASE-frame.png's bytes) to the contrast floor (contrast.mjs): fails
+ * naming every cell below it, its text read with `glyphs`, and both colours; keeps the
+ * lowest ratio of the width in LOWEST_CONTRAST. With `hold` false it only measures and
+ * returns the measure (the platform program's test screens, not the game's colours).
+ */
+export function contrastLook(base, frameBytes, mode, glyphs, hold = true) {
+  const m = measureContrast(decodePng(frameBytes), LAYOUTS[`vice${mode}`], glyphs);
+  if (!hold) return m;
+  const lowest = LOWEST_CONTRAST[mode];
+  if (m.lowest !== null && (lowest === null || m.lowest < lowest.ratio)) {
+    LOWEST_CONTRAST[mode] = { ratio: m.lowest, where: `${base.split("/").pop()}: ${m.at}` };
+  }
+  if (m.bad.length) {
+    throw new Error(`${m.bad.length} cell(s) below ${FLOOR}:1 (${base}-frame.png): ${m.bad.slice(0, 8).join("; ")}${m.bad.length > 8 ? "; ..." : ""}`);
+  }
 }

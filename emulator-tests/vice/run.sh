@@ -66,7 +66,7 @@ step "bac prg: build the test program"
 timeout 1200 cargo run --release -q -p bac -- prg --manifest-path "$PROGRAM" -o "$OUT/hello.prg"
 
 step "bac disk build: the disk with the boot sector, the program as BAC"
-timeout 600 cargo run --release -q -p bac -- disk build --game "$OUT/hello.prg" -o "$OUT/bac.d81"
+timeout 600 cargo run --release -q -p bac -- disk build --manifest "$HERE/hello.toml" --game "$OUT/hello.prg" -o "$OUT/bac.d81"
 
 step "bac disk build: the same without a boot sector (for autostart)"
 timeout 600 cargo run --release -q -p bac -- disk build --manifest "$HERE/noboot.toml" --game "$OUT/hello.prg" -o "$OUT/noboot.d81"
@@ -90,7 +90,7 @@ step "bac prg: build the platform test program"
 timeout 1200 cargo run --release -q -p bac -- prg --manifest-path "$PLATFORM" -o "$OUT/platform.prg"
 
 step "bac disk build: the platform program's disk, with the boot sector"
-timeout 600 cargo run --release -q -p bac -- disk build --game "$OUT/platform.prg" -o "$OUT/platform.d81"
+timeout 600 cargo run --release -q -p bac -- disk build --manifest "$HERE/hello.toml" --game "$OUT/platform.prg" -o "$OUT/platform.d81"
 
 # The program never ends by itself: with --keys, bac run stops it 50 frames after the last
 # key (exit code 0) and takes the screenshot then.

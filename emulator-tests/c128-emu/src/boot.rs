@@ -81,7 +81,7 @@ impl Machine {
         Ok(())
     }
 
-    /// The trapped "execute a line" routine: runs `RUN"NAME"[,U8|,D0,U8]`.
+    /// The trapped "execute a line" routine: runs `[FAST:]RUN"NAME"[,U8|,D0,U8]`.
     pub(crate) fn basic_execute_line(&mut self) -> Result<(), RunError> {
         let r = &self.cpu.registers;
         let at = u16::from_le_bytes([r.index_x, r.index_y]).wrapping_add(1);
@@ -93,6 +93,14 @@ impl Machine {
             at: m.location(),
         };
         let trimmed: Vec<u8> = line.iter().copied().filter(|&b| b != b' ').collect();
+        // FAST: first (2 MHz for the load), as a boot sector may have it.
+        let trimmed = match trimmed.strip_prefix(b"FAST:") {
+            Some(rest) => {
+                self.bus_mut().vic.write(0x30, 0x01);
+                rest.to_vec()
+            }
+            None => trimmed,
+        };
         let Some(rest) = trimmed.strip_prefix(b"RUN\"") else { return Err(unsupported(self)) };
         let Some(close) = rest.iter().position(|&b| b == b'"') else {
             return Err(unsupported(self));

@@ -1,6 +1,7 @@
 //! Interpreted functions kept in RAM bank 1 (`[package.metadata.c128] bank1`): the test
 //! programs translated in the all-RAM mode, then with every function (and with every other
-//! function) interpreted from a second file that the start-up code loads into bank 1. The
+//! function) interpreted from a second file that the start-up code loads into bank 1 and
+//! unpacks there (bac-pack). The
 //! output and exit code must be the same three ways, the machine must come back to BASIC
 //! with its RAM configuration, and a missing bank-1 file is reported, not run.
 
@@ -51,8 +52,10 @@ fn same_three_ways(name: &str, budget: u64) -> String {
     for (how, interpret) in [("interpreted", vec!["*".to_string()]), ("mixed", half(&report.elf))] {
         let t = translate(&report.elf, interpret, true);
         let file = t.bank1.as_ref().expect("a bank-1 file");
-        assert_eq!(file[..2], BANK1_START.to_le_bytes(), "{name} {how}: loads at $4000");
-        assert_eq!(file.len() - 2, t.stats.bank1_bytes);
+        // Packed: it unpacks in place to the interpreted code at $4000.
+        let (start, code) = bac_pack::unpack_prg(file).unwrap_or_else(|e| panic!("{name} {how}: {e}"));
+        assert_eq!(start, BANK1_START, "{name} {how}: unpacks to $4000");
+        assert_eq!(code.len(), t.stats.bank1_bytes);
         assert!(t.stats.bank1_bytes > 0, "{name} {how}: {}", t.stats);
         let got = run(&t, budget);
         assert_eq!(
@@ -93,4 +96,25 @@ fn a_missing_bank_1_file_is_reported_and_nothing_runs() {
     assert!(!out.contains("HELLO"), "{out:?}");
     assert_eq!((code, kind), (0, ExitKind::ReturnedToBasic));
     assert_eq!(rcr & 0x0F, 0x04);
+}
+
+#[test]
+fn the_packed_bank_1_file_unpacks_to_the_interpreted_code() {
+    // The 6502 decoder in the start-up code against bac-pack's: after a run, bank 1 from
+    // $4000 holds exactly the bytes the reference unpacks (the packed file was smaller).
+    let report = build::program("emulator-tests/programs/hello", "bank1-unpacked");
+    let t = translate(&report.elf, vec!["*".into()], true);
+    let file = t.bank1.as_ref().expect("a bank-1 file");
+    let (at, want) = bac_pack::unpack_prg(file).unwrap();
+    assert!(file.len() < want.len(), "packed {} bytes, unpacked {}", file.len(), want.len());
+    let mut drive = MemoryDrive::default();
+    drive.files.push((NAME.to_vec(), FileType::Prg, file.clone()));
+    let mut options = RunOptions { drive: Some(Box::new(drive)), ..RunOptions::default() };
+    options.config.max_cycles = 40_000_000;
+    let mut m = start(Program::Prg(&t.prg), options).unwrap();
+    let exit = m.run().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(exit.code, 42, "hello's exit code (it writes 42 to $D7FF)");
+    let got: Vec<u8> = (0..want.len()).map(|i| m.bus().ram_peek(1, at + i as u16)).collect();
+    let first = (0..want.len()).find(|&i| got[i] != want[i]);
+    assert_eq!(first, None, "bank 1 differs from the unpacked file at ${:04X}", usize::from(at) + first.unwrap_or(0));
 }

@@ -16,6 +16,7 @@ mod c128_game;
 mod cc65;
 mod contrast;
 mod demo;
+mod packed;
 mod platform;
 mod programs;
 mod rust_bench;

@@ -81,9 +81,11 @@ pub mod pipeline;
 pub mod program;
 pub mod runtime;
 pub mod saves;
+pub mod selfextract;
 pub mod specialise;
 pub mod symbolic;
 pub mod translate;
+pub mod unpack;
 pub mod values;
 
 pub use error::{Location, PipelineError, TranslateError};

@@ -51,8 +51,9 @@
 //! # Interpreted functions in RAM bank 1
 //! With `[package.metadata.c128] bank1 = "NAME"` (all-RAM mode only), the AVR bytes of the
 //! interpreted functions ([`crate::interp`]) are not in the image but in a second file,
-//! NAME, loaded by the start-up code (KERNAL LOAD, `SETBNK 1`) to RAM bank 1 from
-//! [`BANK1_START`]. While the program runs, $D506 makes the bottom 16 KB common RAM, so the
+//! NAME, packed by bac-pack, loaded by the start-up code (KERNAL LOAD, `SETBNK 1`, at
+//! 2 MHz) to RAM bank 1 where the packer placed it, and unpacked there in place from
+//! [`BANK1_START`] ([`crate::unpack`]). While the program runs, $D506 makes the bottom 16 KB common RAM, so the
 //! start-up code, the runtime and the interpreter ($1C0D up, below [`COMMON_END`]) are the
 //! same bytes in both banks; the interpreter maps bank 1 ($FF00 = [`MMU_CONFIG_BANK1`]) only
 //! for the instructions that read AVR bytes, and bank 0 back at once. Bank 1's copy of the

@@ -187,6 +187,14 @@ pub fn stack_setting(manifest: &Path) -> Result<Option<u16>, PipelineError> {
         .ok_or_else(|| bad(format!("stack = {v}: expected a number of bytes")))
 }
 
+/// Reads `[package.metadata.c128] pack`: whether the `.prg` is written packed, unpacking
+/// itself when it is run ([`crate::selfextract`]); `false` if absent.
+pub fn pack_setting(manifest: &Path) -> Result<bool, PipelineError> {
+    let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
+    let Some(v) = c128_setting(manifest, "pack")? else { return Ok(false) };
+    v.as_bool().ok_or_else(|| bad(format!("pack = {v}: expected true or false")))
+}
+
 /// Reads `[package.metadata.c128] key_buffer`: whether the program runs with interrupts on
 /// and the runtime keeps the key buffer (all-RAM mode; see [`crate::mmap`]).
 pub fn key_buffer_setting(manifest: &Path) -> Result<bool, PipelineError> {
@@ -306,6 +314,7 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
     let bank1_name = bank1_setting(&opts.manifest_path)?;
     let stack = stack_setting(&opts.manifest_path)?;
     let key_buffer = key_buffer_setting(&opts.manifest_path)?;
+    let pack = pack_setting(&opts.manifest_path)?;
     let elf = build_elf(opts)?;
     let bank1 = bank1_name.as_ref().map(|n| n.as_bytes().to_vec());
     let t = translate_elf_with(
@@ -325,7 +334,12 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
         }
         _ => None,
     };
-    write_atomic(&prg, &t.prg)?;
+    if pack {
+        let wrap = |source| PipelineError::Translate { elf: elf.clone(), source };
+        write_atomic(&prg, &crate::selfextract::pack_program(&t.prg).map_err(wrap)?)?;
+    } else {
+        write_atomic(&prg, &t.prg)?;
+    }
     Ok(BuildReport { elf, prg, map, listing, bank1, stats: t.stats })
 }
 

@@ -106,6 +106,7 @@ pub enum Routine {
     Crash,
     Bank1Name,
     Bank1Failed,
+    Unpack,
     KeyLines,
     Save,
 }
@@ -161,7 +162,8 @@ fn neg8_a(a: &mut Asm) {
 // The key buffer's interrupt handler reads the key matrix (CIA 1's ports and the C128's
 // extra lines) and runs off the VIC-IIe's raster interrupt.
 use c128_map::io::{
-    CIA1_ICR, CIA1_PORT_A, CIA1_PORT_B, KEY_EXTRA_LINES, VIC_CONTROL, VIC_IRQ_FLAGS, VIC_IRQ_MASK, VIC_RASTER,
+    CIA1_ICR, CIA1_PORT_A, CIA1_PORT_B, KEY_EXTRA_LINES, VIC_CLOCK, VIC_CONTROL, VIC_IRQ_FLAGS, VIC_IRQ_MASK,
+    VIC_RASTER,
 };
 
 /// What selects each key matrix line: CIA 1 port A for lines 0-7, then $D02F for lines
@@ -225,6 +227,18 @@ fn rcr_save() -> Arg {
     save(2 + i32::from(ZP_SAVE_LEN) + 6)
 }
 
+/// Where the bank-1 loader keeps the address after the packed file's last byte (two bytes,
+/// what LOAD returned in X and Y), then BASIC's $D030 and $D011 while it runs at 2 MHz.
+fn bank1_end_at() -> i32 {
+    2 + i32::from(ZP_SAVE_LEN) + 7
+}
+fn clock_save() -> Arg {
+    save(bank1_end_at() + 2)
+}
+fn control_save() -> Arg {
+    save(bank1_end_at() + 3)
+}
+
 // KERNAL entry points the start-up code calls directly (BASIC's configuration is still
 // mapped then).
 use c128_map::kernal::{CHROUT, LOAD, SETBNK, SETLFS, SETNAM};
@@ -252,9 +266,16 @@ pub fn emit(
     // The bank-1 file first, while BASIC's configuration (the KERNAL) is mapped and nothing
     // needs undoing: LOAD from the drive the program came from (FA, 8 if that was not a
     // drive) to the file's own address in bank 1. If it fails the program says so and
-    // returns to BASIC.
+    // returns to BASIC. The file is packed (bac-pack): it loads at 2 MHz, with the VIC-IIe's
+    // screen blanked as 2 MHz needs, and is unpacked in place below once the runtime has
+    // the machine; its end address, which LOAD returns, locates the packed file's trailer.
     if let Some(name) = bank1 {
         let (drive, loaded) = (loc.fresh(), loc.fresh());
+        a.w(LDA_ABS, VIC_CLOCK);
+        a.items.push(Item::Ins(STA_ABS, clock_save()));
+        a.w(LDA_ABS, VIC_CONTROL);
+        a.items.push(Item::Ins(STA_ABS, control_save()));
+        a.b(AND_IMM, 0xEF).w(STA_ABS, VIC_CONTROL).b(LDA_IMM, 1).w(STA_ABS, VIC_CLOCK);
         a.b(LDA_IMM, BANK1_LOAD_BANK).b(LDX_IMM, 0).w(JSR, SETBNK);
         a.b(LDA_IMM, 1).b(LDX_ZP, FA).b(CPX_IMM, 8).br(BCS, drive).b(LDX_IMM, 8);
         a.label(drive).b(LDY_IMM, 1).w(JSR, SETLFS);
@@ -262,6 +283,8 @@ pub fn emit(
         a.s(LDX_IMM, Sym::Code(Routine::Bank1Name.label()), Part::Lo);
         a.s(LDY_IMM, Sym::Code(Routine::Bank1Name.label()), Part::Hi);
         a.w(JSR, SETNAM).b(LDA_IMM, 0).w(JSR, LOAD);
+        a.items.push(Item::Ins(STX_ABS, save(bank1_end_at())));
+        a.items.push(Item::Ins(STY_ABS, save(bank1_end_at() + 1)));
         // Later OPENs take their file names from bank 0 again.
         a.i(PHP).b(LDA_IMM, 0).b(LDX_IMM, 0).w(JSR, SETBNK).i(PLP);
         a.br(BCC, loaded).to(JMP, Routine::Bank1Failed.label());
@@ -302,6 +325,12 @@ pub fn emit(
         let lv = loc.fresh();
         a.b(LDX_IMM, 5).label(lv).w(LDA_ABX, VECTORS).b(LDY_IMM, MMU_CONFIG_BANK1).w(STY_ABS, MMU_CR);
         a.w(STA_ABX, VECTORS).b(LDY_IMM, mode.mmu_config()).w(STY_ABS, MMU_CR).i(DEX).br(BPL, lv);
+        // The interpreted code, unpacked where it runs; then BASIC's clock and screen.
+        a.to(JSR, Routine::Unpack.label());
+        a.items.push(Item::Ins(LDA_ABS, clock_save()));
+        a.w(STA_ABS, VIC_CLOCK);
+        a.items.push(Item::Ins(LDA_ABS, control_save()));
+        a.w(STA_ABS, VIC_CONTROL);
     }
     a.b(LDA_IMM, stack_top as u8).b(STA_ZP, SPL).b(LDA_IMM, (stack_top >> 8) as u8).b(STA_ZP, SPH);
     a.b(LDA_IMM, 0).b(STA_ZP, r(1)).b(STA_ZP, FLAGS).b(STA_ZP, TFLAG);
@@ -368,8 +397,13 @@ pub fn emit(
         let mut a = Asm::default();
         a.items.push(Item::Bytes(name.to_vec()));
         out.push((Routine::Bank1Name, a));
-        // "?CANNOT LOAD <name>" on the screen, then back to BASIC: nothing was changed yet.
+        // "?CANNOT LOAD <name>" on the screen, then back to BASIC: nothing was changed yet
+        // but the clock and the screen, which go back first.
         let mut a = Asm::default();
+        a.items.push(Item::Ins(LDA_ABS, clock_save()));
+        a.w(STA_ABS, VIC_CLOCK);
+        a.items.push(Item::Ins(LDA_ABS, control_save()));
+        a.w(STA_ABS, VIC_CONTROL);
         let name_lp = loc.fresh();
         for &c in b"\r?CANNOT LOAD " {
             a.b(LDA_IMM, c).w(JSR, CHROUT);
@@ -379,6 +413,8 @@ pub fn emit(
         a.w(JSR, CHROUT).i(INX).b(CPX_IMM, name.len() as u8).br(BCC, name_lp);
         a.b(LDA_IMM, b'\r').w(JSR, CHROUT).i(RTS);
         out.push((Routine::Bank1Failed, a));
+        let end = (Sym::Code(Routine::Save.label()), bank1_end_at());
+        out.push((Routine::Unpack, crate::unpack::emit(loc, end, MMU_CONFIG_BANK1, mode.mmu_config())));
     }
 
     if all_ram {
@@ -735,7 +771,7 @@ pub fn emit(
         0;
         2 + usize::from(ZP_SAVE_LEN)
             + if all_ram { 6 } else { 0 }
-            + if bank1.is_some() { 1 } else { 0 }
+            + if bank1.is_some() { 5 } else { 0 }
     ]));
     out.push((Routine::Save, a));
     out

@@ -840,11 +840,15 @@ fn translate_once(prog: &AvrProgram, opts: &Options, save_slots_on: bool) -> Res
     prg.extend(basic_stub());
     prg.extend(&placed.code);
     prg.extend(&data);
-    let bank1 = opts.bank1.as_ref().map(|_| {
-        let mut file = BANK1_START.to_le_bytes().to_vec();
-        file.extend(&bank1_image);
-        file
-    });
+    // Packed to unpack in place (bac-pack), below the MMU registers.
+    let bank1 = match opts.bank1 {
+        Some(_) => Some(
+            bac_pack::pack_prg(&bank1_image, BANK1_START, BANK1_END)
+                .map_err(|e| TranslateError::Settings(format!("bank-1 file: {e}")))?
+                .file,
+        ),
+        None => None,
+    };
 
     // Map, listing, statistics.
     let mut symbols = Vec::new();

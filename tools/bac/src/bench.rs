@@ -129,6 +129,7 @@ fn game_on_c128() -> Result<Value> {
     let read = |p: &std::path::Path| std::fs::read(p).with_context(|| format!("reading {}", p.display()));
     let prg = read(&game)?;
     let bank1 = read(&avr2mos::pipeline::bank1_path(&game))?;
+    let (_, bank1_code) = bac_pack::unpack_prg(&bank1).context("unpacking the bank-1 file")?;
     let map = String::from_utf8_lossy(&read(&game.with_extension("map"))?).into_owned();
     let field = |suffix: &str| emulator_tests::game::symbol(&map, |n| n.starts_with(suffix));
     let end = field("end").context("the map's end")?;
@@ -163,11 +164,13 @@ fn game_on_c128() -> Result<Value> {
     }
     Ok(json!({
         "fits": true,
-        "program_bytes": prg.len() - 2,
+        "program_bytes": u64::from(end).saturating_sub(u64::from(avr2mos::mmap::LOAD_ADDR)),
+        "program_file_bytes": prg.len(),
+        "bank1_file_bytes": bank1.len(),
         "bank0_end": end,
         "bank0_free_bytes": stack_bottom.saturating_sub(end),
         "stack_bytes": 0xD000 - u32::from(stack_bottom),
-        "bank1_bytes": bank1.len() - 2,
+        "bank1_bytes": bank1_code.len(),
         "timing": timing,
     }))
 }
@@ -224,12 +227,15 @@ pub fn run(args: BenchArgs) -> Result<()> {
         if g["fits"].as_bool() == Some(true) {
             println!(
                 "the game (firmware/game-prg)         {:8.0} bytes in bank 0 (ends at ${:04X}, {:.0} bytes free \
-                 above it, then {:.0} of stack), {:.0} bytes of AVR code in bank 1",
+                 above it, then {:.0} of stack), {:.0} bytes of AVR code in bank 1; on the disk, packed: \
+                 BAC {:.0} bytes, BAC CODE {:.0}",
                 f(&g["program_bytes"]),
                 g["bank0_end"].as_u64().unwrap_or(0),
                 f(&g["bank0_free_bytes"]),
                 f(&g["stack_bytes"]),
-                f(&g["bank1_bytes"])
+                f(&g["bank1_bytes"]),
+                f(&g["program_file_bytes"]),
+                f(&g["bank1_file_bytes"])
             );
             for (columns, clock, per_frame) in [("40", "1 MHz", 19_656.0), ("80", "2 MHz", 2.0 * 19_656.0)] {
                 let t = &g["timing"][columns];

@@ -14,7 +14,8 @@
 //! | then | name of a file to load, ending in $00: empty here |
 //! | then | code, entered with JSR at $0B00 + offset |
 //!
-//! The loader builds the BASIC line `RUN"NAME",Un` (n = the device it booted from, read from
+//! The loader builds the BASIC line `RUN"NAME",Un` (or `FAST:RUN"NAME",Un`, see
+//! [`BootSector::fast`]; n = the device it booted from, read from
 //! FA at $BA, so the disk boots from drive 8 or from any other unit) and hands it to BASIC 7's
 //! "execute a line" routine at $AFA5, which takes the address of the text minus one in Y:X.
 //! That entry point is the one published C128 boot sectors use; the KERNAL calls the loader
@@ -38,7 +39,7 @@
 //! C+25  A2 ll      LDX #<(CMD-1)
 //! C+27  A0 hh      LDY #>(CMD-1)
 //! C+29  4C A5 AF   JMP $AFA5      ; BASIC: execute the line at (Y:X)+1
-//! C+32  CMD:    'RUN"' NAME '",U'
+//! C+32  CMD:    'RUN"' NAME '",U'   ; with `fast`: 'FAST:RUN"' NAME '",U'
 //!       DIGITS: 00 00 00           ; one or two digits, then the $00 that ends the line
 //! ```
 
@@ -76,6 +77,11 @@ pub struct BootSector {
     pub title: Vec<u8>,
     /// PETSCII name of the program to `RUN` (the disk's first file).
     pub program: Vec<u8>,
+    /// Whether the line is `FAST:RUN"NAME",Un`: BASIC's FAST switches to 2 MHz (blanking
+    /// the 40-column screen, as 2 MHz needs) before the LOAD, so the KERNAL's burst
+    /// transfer from a 1571 or 1581 is not held back by the 1 MHz CPU. The program must
+    /// set the clock and the screen it wants.
+    pub fast: bool,
 }
 
 /// What a boot sector read from a disk says.
@@ -121,7 +127,14 @@ const CODE_LEN: usize = 32;
 impl BootSector {
     /// A boot sector titled `title` that runs `program`; both PETSCII.
     pub fn new(title: &[u8], program: &[u8]) -> Result<BootSector, BootError> {
-        let boot = BootSector { title: title.to_vec(), program: program.to_vec() };
+        let boot = BootSector { title: title.to_vec(), program: program.to_vec(), fast: false };
+        boot.to_bytes()?;
+        Ok(boot)
+    }
+
+    /// The same sector with [`BootSector::fast`] set or not.
+    pub fn with_fast(self, fast: bool) -> Result<BootSector, BootError> {
+        let boot = BootSector { fast, ..self };
         boot.to_bytes()?;
         Ok(boot)
     }
@@ -149,7 +162,7 @@ impl BootSector {
         out.extend_from_slice(&[0, 0]);
         let code = out.len();
         let cmd = code + CODE_LEN;
-        let mut text = b"RUN\"".to_vec();
+        let mut text = if self.fast { b"FAST:RUN\"".to_vec() } else { b"RUN\"".to_vec() };
         text.extend_from_slice(&self.program);
         text.extend_from_slice(b"\",U");
         let digits = cmd + text.len();
@@ -210,5 +223,7 @@ mod tests {
         assert!(matches!(BootSector::new(b"T", b""), Err(BootError::BadProgram { .. })));
         assert!(matches!(BootSector::new(b"T\0", b"A"), Err(BootError::BadTitle(_))));
         assert_eq!(BootSector::new(&[b'T'; 210], b"BAC"), Err(BootError::TooLong(7 + 210 + 2 + 32 + 10 + 3)));
+        let fits = BootSector::new(&[b'T'; 200], b"BAC").unwrap();
+        assert_eq!(fits.with_fast(true), Err(BootError::TooLong(7 + 200 + 2 + 32 + 15 + 3)));
     }
 }

@@ -9,6 +9,7 @@
 //!
 //! [boot]                         # optional: a C128 boot sector that RUNs the first file
 //! title = "BAC128"
+//! fast = true                    # optional: FAST:RUN, the load at 2 MHz (see boot.rs)
 //!
 //! [[file]]                       # files in directory order
 //! name = "BAC"
@@ -114,6 +115,8 @@ struct RawDisk {
 #[serde(deny_unknown_fields)]
 struct RawBoot {
     title: String,
+    #[serde(default)]
+    fast: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -162,6 +165,8 @@ pub struct Manifest {
     pub disk_id: [u8; 2],
     /// Boot sector title, if the disk boots.
     pub boot_title: Option<Vec<u8>>,
+    /// Whether the boot sector runs the program with `FAST:RUN` ([`BootSector::fast`]).
+    pub boot_fast: bool,
     /// Files in directory order.
     pub files: Vec<FileSpec>,
 }
@@ -232,6 +237,7 @@ impl Manifest {
             disk_name,
             disk_id: id,
             boot_title,
+            boot_fast: raw.boot.as_ref().is_some_and(|b| b.fast),
             files,
         })
     }
@@ -247,11 +253,9 @@ impl Manifest {
             source,
         })?;
         if let Some(title) = &self.boot_title {
-            let boot = BootSector::new(title, &self.files[0].name).map_err(|e| ManifestError::Field {
-                path: origin(),
-                what: "boot".into(),
-                reason: e.to_string(),
-            })?;
+            let boot = BootSector::new(title, &self.files[0].name)
+                .and_then(|b| b.with_fast(self.boot_fast))
+                .map_err(|e| ManifestError::Field { path: origin(), what: "boot".into(), reason: e.to_string() })?;
             disk.install_boot_sector(&boot).map_err(|source| ManifestError::Dos {
                 path: origin(),
                 index: 0,

@@ -79,3 +79,10 @@ fn a_boot_sector_cannot_take_a_files_sector() {
     let err = disk.install_boot_sector(&BootSector::new(b"X", b"ALL").unwrap()).unwrap_err();
     assert!(err.to_string().contains("track 1 sector 0 is used by \"ALL\""), "{err}");
 }
+
+#[test]
+fn a_fast_boot_sector_runs_fast_first() {
+    let sector = BootSector::new(b"BAC128", b"BAC").unwrap().with_fast(true).unwrap().to_bytes().unwrap();
+    assert_eq!(run_loader(&sector, 8), b"FAST:RUN\"BAC\",U8");
+    assert_eq!(run_loader(&sector, 10), b"FAST:RUN\"BAC\",U10");
+}

@@ -1,0 +1,49 @@
+//! Programs that unpack themselves (`[package.metadata.c128] pack = true`,
+//! `avr2mos::selfextract`): the packed `.prg` of a test program is smaller, prints the same
+//! and ends the same as the unpacked one, and leaves the same program bytes in memory.
+
+use avr2mos::mmap::{CODE_START, MemoryMode};
+use avr2mos::pipeline::translate_elf_with;
+use avr2mos::selfextract::pack_program;
+use avr2mos::{Options, Translation};
+use c128_emu::{Program, RunOptions, start};
+
+use crate::build;
+
+fn translate(elf: &std::path::Path) -> Translation {
+    let options = Options { memory: MemoryMode::AllRam, ..Options::default() };
+    translate_elf_with(elf, &options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs a `.prg`: its output, exit code, and RAM 0 from CODE_START for `len` bytes.
+fn run(prg: &[u8], len: usize) -> (String, u8, Vec<u8>) {
+    let mut options = RunOptions::default();
+    options.config.max_cycles = 1_000_000_000;
+    let mut m = start(Program::Prg(prg), options).unwrap();
+    let exit = m.run().unwrap_or_else(|e| panic!("{e}\n{}", m.output_text()));
+    let ram = (0..len).map(|i| m.bus().ram_peek(0, CODE_START + i as u16)).collect();
+    (m.output_text(), exit.code, ram)
+}
+
+#[test]
+fn a_packed_program_runs_as_the_unpacked_one() {
+    for name in ["hello", "features"] {
+        let report = build::program(&format!("emulator-tests/programs/{name}"), &format!("packed-{name}"));
+        let t = translate(&report.elf);
+        let packed = pack_program(&t.prg).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(packed.len() < t.prg.len(), "{name}: packed {} bytes, unpacked {}", packed.len(), t.prg.len());
+        // The program's code and data after both runs: the same bytes.
+        let code_len = t.prg.len() - 2 - usize::from(CODE_START - avr2mos::mmap::LOAD_ADDR);
+        let (want_out, want_code, want_ram) = run(&t.prg, code_len);
+        let (out, code, ram) = run(&packed, code_len);
+        assert_eq!((&out, code), (&want_out, want_code), "{name}: the packed program differs");
+        let first = (0..code_len).find(|&i| ram[i] != want_ram[i]);
+        assert_eq!(first, None, "{name}: memory differs from the unpacked run's at +{first:?}");
+    }
+}
+
+#[test]
+fn what_is_not_a_translated_program_is_refused() {
+    let e = pack_program(&[0x01, 0x08, 0xEA]).unwrap_err();
+    assert!(e.to_string().contains("no BASIC stub"), "{e}");
+}
