@@ -444,7 +444,11 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
 
 /// One translation, with static save slots or without; `None` when the slots would move
 /// `.bss` out of the low area it fits in without them.
-fn translate_once(prog: &AvrProgram, opts: &Options, save_slots_on: bool) -> Result<Option<Translation>, TranslateError> {
+fn translate_once(
+    prog: &AvrProgram,
+    opts: &Options,
+    save_slots_on: bool,
+) -> Result<Option<Translation>, TranslateError> {
     let (addrs, insns) = decode_all(prog)?;
     let index: HashMap<u32, usize> = addrs.iter().enumerate().map(|(i, &a)| (a, i)).collect();
     let func_starts: HashMap<u32, usize> = prog.functions.iter().enumerate().map(|(i, f)| (f.addr, i)).collect();
@@ -873,7 +877,10 @@ fn translate_once(prog: &AvrProgram, opts: &Options, save_slots_on: bool) -> Res
         .filter_map(|(f, s)| {
             let mut lines: Vec<String> = match frames[f] {
                 Some(ref fr) if on_top.iter().any(|&(g, _, _)| g == f) => {
-                    vec![format!("static frame: {} bytes at the top of the AVR stack, slots at fixed addresses", fr.size)]
+                    vec![format!(
+                        "static frame: {} bytes at the top of the AVR stack, slots at fixed addresses",
+                        fr.size
+                    )]
                 }
                 Some(ref fr) => {
                     let how = match &slot_actions[f] {
