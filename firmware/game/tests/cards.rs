@@ -50,6 +50,9 @@ impl Platform for Screen {
     fn key(&mut self) -> Option<u8> {
         None
     }
+    fn hurry(&mut self) -> bool {
+        false
+    }
     fn frame(&mut self) {}
     fn sound(&mut self, _sound: Sound) {}
     fn ticks(&self) -> u32 {
