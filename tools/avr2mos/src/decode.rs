@@ -437,6 +437,21 @@ impl fmt::Display for Insn {
     }
 }
 
+/// Decodes a whole instruction stream given as 16-bit words, as the analyses' unit tests
+/// write their small programs; panics on a word that does not decode (a test's own bug).
+#[cfg(test)]
+pub(crate) fn decode_words(words: &[u16]) -> Vec<Insn> {
+    let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let i = decode(&text, at, 0).unwrap();
+        at += usize::from(i.len);
+        out.push(i);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

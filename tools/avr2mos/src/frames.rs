@@ -180,19 +180,7 @@ pub fn plan(shapes: &[Option<Shape>], folded: &[bool], sums: &[Summary]) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::decode;
-
-    fn insns(words: &[u16]) -> Vec<Insn> {
-        let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mut out = Vec::new();
-        let mut at = 0;
-        while at < text.len() {
-            let i = decode(&text, at, 0).unwrap();
-            at += usize::from(i.len);
-            out.push(i);
-        }
-        out
-    }
+    use crate::decode::decode_words as insns;
 
     // push r28; push r29; in r28,0x3d; in r29,0x3e; sbiw r28,4; out 0x3e,r29; out 0x3d,r28;
     // std Y+4,r24; ldd r24,Y+1; adiw r28,4; out 0x3e,r29; out 0x3d,r28; pop r29; pop r28; ret

@@ -311,19 +311,7 @@ pub fn of_program(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::decode;
-
-    fn insns(words: &[u16]) -> Vec<Insn> {
-        let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mut out = Vec::new();
-        let mut at = 0;
-        while at < text.len() {
-            let i = decode(&text, at, 0).unwrap();
-            at += usize::from(i.len);
-            out.push(i);
-        }
-        out
-    }
+    use crate::decode::decode_words as insns;
 
     fn straight(n: usize) -> Vec<Vec<usize>> {
         (0..n).map(|i| if i + 1 < n { vec![i + 1] } else { vec![] }).collect()

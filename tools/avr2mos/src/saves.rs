@@ -238,19 +238,7 @@ pub fn plan(p: &Program, vouched: &[bool], live_out: &[RegSet]) -> Vec<Plan> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::decode;
-
-    fn insns(words: &[u16]) -> Vec<Insn> {
-        let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mut out = Vec::new();
-        let mut at = 0;
-        while at < text.len() {
-            let i = decode(&text, at, 0).unwrap();
-            at += usize::from(i.len);
-            out.push(i);
-        }
-        out
-    }
+    use crate::decode::decode_words as insns;
 
     #[test]
     fn gaps_of_one_or_two_between_kept_saves_are_bridged() {
