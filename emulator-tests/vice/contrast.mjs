@@ -4,10 +4,11 @@
 // `contrast::` holds our golden screens to the same floor with VICE's palette values; this
 // measures the colours VICE really put on its frames, so a palette we misread cannot hide.
 //
-// Assumes the frame is a text screen of one paper colour (the commonest colour of the text
-// area, as cells.mjs reads it): on both chips a text cell has one ink and the screen's
-// background. A cell drawn in ink only (a reversed space: a card's face, the cursor) has no
-// character to read and is not measured.
+// Assumes each cell's paper is its own commonest colour, as cells.mjs reads it: the screen's
+// background for text on the cloth, white under a card's face (a sprite behind the text in
+// 40 columns, reversed white cells in 80), the ink of reversed text. A cell of one colour
+// only (a reversed space, a face's empty cell, the cursor) has nothing to read and is not
+// measured.
 import { readGrid } from "./cells.mjs";
 
 /** The floor for text (WCAG 2, level AA). */
@@ -38,7 +39,6 @@ const hex = (rgb) => `#${rgb.toString(16).padStart(6, "0").toUpperCase()}`;
  */
 export function measureContrast(img, layout, glyphs = new Map()) {
   const grid = readGrid(img, layout);
-  const paper = grid.background;
   let lowest = null;
   let at = null;
   const bad = [];
@@ -46,6 +46,7 @@ export function measureContrast(img, layout, glyphs = new Map()) {
     for (let col = 0; col < layout.cols; col++) {
       const key = grid.cells[row * layout.cols + col];
       if (key === "" || !key.includes("0")) continue;
+      const paper = grid.papers[row * layout.cols + col];
       const inks = new Set();
       for (let y = 0; y < 8; y++) {
         for (let x = 0; x < 8; x++) {
