@@ -45,12 +45,21 @@ export async function runLoad(context, origin, c, ours, glyphs, out, setStep, lo
     let before = 0;
     let title = null;
     let verdict, frameBytes;
+    // The time line: every look whose border colour or screen differs from the last one's,
+    // with the frames that bracket the change (what the load spends its time on).
+    const timeline = [];
+    let lastLook = "";
     while (Date.now() < deadline) {
       await page.waitForTimeout(POLL);
       const from = await frameNum();
       frameBytes = await frameShot(page);
       const to = await frameNum();
       const frame = decodePng(frameBytes);
+      const look = describeLook(frame, layout);
+      if (look !== lastLook) {
+        timeline.push(`${before}-${to} ${look}`);
+        lastLook = look;
+      }
       if (!banner) {
         try {
           learnGlyphs(readGrid(frame, layout), BANNER);
@@ -79,8 +88,24 @@ export async function runLoad(context, origin, c, ours, glyphs, out, setStep, lo
       `${c.name}: title at frame ${title.after}-${title.by} (${secs(mid(title))} s of emulated time from power-on), ` +
         `start-up screen at frame ${banner.after}-${banner.by}: ${secs(mid(title) - mid(banner))} s from the start-up screen to the title`,
     );
+    log.push(`${c.name}: time line (frames, border colour, background, non-blank cells): ${timeline.join("; ")}`);
     console.log(`ok ${c.name}: ${c.disk} boots to the title, cell for cell as bac run's, ${secs(mid(title) - mid(banner))} s after BASIC's start-up screen (emulated, 1581 with true drive emulation)`);
   } finally {
     await page.close().catch(() => {});
   }
+}
+
+/**
+ * A short description of a look for the time line: the border's colour (the VIC-IIe's
+ * $D020; a blanked 40-column screen is all border), the text area's background and how
+ * many of its cells are not blank.
+ */
+function describeLook(frame, layout) {
+  const px = (x, y) => {
+    const o = (y * frame.width + x) * 4;
+    return ((frame.data[o] << 16) | (frame.data[o + 1] << 8) | frame.data[o + 2]).toString(16).padStart(6, "0");
+  };
+  const grid = readGrid(frame, layout);
+  const used = grid.cells.filter((k) => k !== "").length;
+  return `border #${px(2, 2)} paper #${grid.background.toString(16).padStart(6, "0")} cells ${used}`;
 }
