@@ -126,11 +126,14 @@ impl<P: Platform> App<P> {
         }
     }
 
-    /// Runs the game until the player quits to BASIC.
+    /// Runs the game until the player quits to BASIC. The disk is asked for the seed and
+    /// the saved game before the screen is opened: on the C128 the program starts at
+    /// BASIC's clock (2 MHz after the boot's FAST, the 40-column screen blank), and the
+    /// 40-column screen, once open, runs the machine at 1 MHz.
     pub fn run(&mut self) {
-        self.p.set_columns(self.settings.columns, BACKGROUND);
         self.look_for_seed();
         self.look_for_save();
+        self.p.set_columns(self.settings.columns, BACKGROUND);
         loop {
             match self.title() {
                 Start::Quit => {
