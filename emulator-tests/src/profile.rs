@@ -147,6 +147,9 @@ pub struct Item {
     pub cycles: u64,
     /// Times it was entered.
     pub calls: u64,
+    /// For the runtime's routines (`rt_…`): who called them, most cycles first: the caller's
+    /// name, and the cycles and calls it accounts for.
+    pub callers: Vec<(String, u64, u64)>,
 }
 
 /// A profile: cycles by function and AVR instructions run each way.
@@ -187,6 +190,10 @@ pub struct Profiler {
     ipc: u16,
     /// Cycles by interpreted instruction (its IPC).
     by_ipc: HashMap<u16, u64>,
+    /// The runtime routine being run and the function that called it.
+    routine: Option<(usize, usize)>,
+    /// Cycles and calls by runtime routine and caller.
+    by_caller: HashMap<(usize, usize), (u64, u64)>,
     cycles: Vec<u64>,
     calls: Vec<u64>,
     wait_cycles: u64,
@@ -207,6 +214,8 @@ impl Profiler {
             current: None,
             ipc: 0,
             by_ipc: HashMap::new(),
+            routine: None,
+            by_caller: HashMap::new(),
             cycles: vec![0; n],
             calls: vec![0; n],
             wait_cycles: 0,
@@ -262,8 +271,32 @@ impl Profiler {
         match self.map.containing(pc) {
             Some(f) => {
                 self.cycles[f] += spent;
-                if self.map.symbols[f].0 == pc {
+                let entered = self.map.symbols[f].0 == pc;
+                if entered {
                     self.calls[f] += 1;
+                }
+                if !self.map.symbols[f].1.starts_with("rt_") {
+                    self.routine = None;
+                    return;
+                }
+                if entered && !matches!(self.map.symbols[f].1.as_str(), "rt_irq" | "rt_nmi") {
+                    // JSR left the return address less one at SP+1 (low) and SP+2 (high).
+                    let byte = |n: u8| m.bus().ram_peek(0, 0x0100 | u16::from(sp.wrapping_add(n)));
+                    let back = u16::from_le_bytes([byte(1), byte(2)]);
+                    let caller = match self.map.interpreter.contains(&back) {
+                        true => self.current,
+                        false => self.map.containing(back),
+                    };
+                    // A routine called by another routine counts for the outer one's caller.
+                    self.routine = match (caller, self.routine) {
+                        (Some(c), Some((outer, first))) if c == outer => Some((f, first)),
+                        (c, _) => c.map(|c| (f, c)),
+                    };
+                }
+                if let Some((r, c)) = self.routine.filter(|&(r, _)| r == f) {
+                    let entry = self.by_caller.entry((r, c)).or_default();
+                    entry.0 += spent;
+                    entry.1 += u64::from(entered);
                 }
             }
             None => self.unknown += spent,
@@ -279,6 +312,16 @@ impl Profiler {
                 interpreted: self.map.interpreted[f],
                 cycles: self.cycles[f],
                 calls: self.calls[f],
+                callers: {
+                    let mut by: Vec<(String, u64, u64)> = self
+                        .by_caller
+                        .iter()
+                        .filter(|((r, _), _)| *r == f)
+                        .map(|((_, c), &(cycles, calls))| (short_name(&self.map.symbols[*c].1), cycles, calls))
+                        .collect();
+                    by.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+                    by
+                },
             })
             .collect();
         if self.wait_calls > 0 {
@@ -287,6 +330,7 @@ impl Profiler {
                 interpreted: false,
                 cycles: self.wait_cycles,
                 calls: self.wait_calls,
+                callers: Vec::new(),
             });
         }
         if self.unknown > 0 {
@@ -295,6 +339,7 @@ impl Profiler {
                 interpreted: false,
                 cycles: self.unknown,
                 calls: 0,
+                callers: Vec::new(),
             });
         }
         items.sort_by(|a, b| b.cycles.cmp(&a.cycles).then_with(|| a.name.cmp(&b.name)));

@@ -39,6 +39,9 @@ fn print(title: &str, p: &Profile, top: usize, instructions: usize) {
             if item.interpreted { "interpreted" } else { "translated" },
             item.name
         );
+        for (caller, cycles, calls) in item.callers.iter().take(3) {
+            println!("  {cycles:>9} {:>6} {calls:>7}  {:<11}    from {caller}", "", "");
+        }
     }
     let interpreted: u64 = p.items.iter().filter(|i| i.interpreted).map(|i| i.cycles).sum();
     println!(
