@@ -111,8 +111,10 @@ fn cc65_on_c128() -> Result<Value> {
 
 /// The game on the C128: its size against the room in bank 0, and, booted from its disk
 /// in the emulator, the cycles from RUN to the title screen and from the last card of a
-/// coup to the settled screen (in 40 columns at 1 MHz and in 80 at 2 MHz). A build that
-/// does not fit is a figure too (where the translator says the image ends).
+/// coup to the settled screen (in 40 columns at 1 MHz and in 80 at 2 MHz; the coups of
+/// `game_run`, with the shoe's seed fixed), and the AVR instructions a whole coup runs
+/// translated and interpreted. A build that does not fit is a figure too (where the
+/// translator says the image ends).
 fn game_on_c128() -> Result<Value> {
     use avr2mos::{PipelineError, TranslateError};
     let game = match crate::firmware::build_game() {
