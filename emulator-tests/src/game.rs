@@ -11,6 +11,8 @@
 use c128_emu::keys::{KeyEvent, parse_keys};
 use c128_emu::{Config, Exit, Machine, Program, RunOptions, Screen, start};
 
+use crate::profile::Profiler;
+
 /// Where the game posts each settled coup (see firmware/game-prg/src/c128.rs).
 pub const MAILBOX: u16 = c128_map::test::MAILBOX;
 /// Frames a key typed by [`Game::keys`] stays down (a quick typist's press).
@@ -68,6 +70,10 @@ pub struct Game {
     pub exit: Option<Exit>,
     /// With [`Game::fix_seed`]: the ticks routine's address and the value it returns.
     seed: Option<(u16, u32)>,
+    /// With [`Game::watch`]: counts every instruction the machine runs.
+    pub profiler: Option<Profiler>,
+    /// Entering one of these resets the profiler: it profiles from the last visit.
+    profile_from: Vec<u16>,
 }
 
 impl Game {
@@ -83,7 +89,16 @@ impl Game {
         config.max_cycles = u64::MAX;
         let options = RunOptions { config, ..RunOptions::default() };
         let m = start(Program::D81 { image, origin: "bac.d81" }, options).expect("boots");
-        let mut g = Game { m, key_routine, settles: Vec::new(), last_mailbox: [0; 10], exit: None, seed: None };
+        let mut g = Game {
+            m,
+            key_routine,
+            settles: Vec::new(),
+            last_mailbox: [0; 10],
+            exit: None,
+            seed: None,
+            profiler: None,
+            profile_from: Vec::new(),
+        };
         g.wait_for_key_request();
         // The game clears the mailbox as it starts (it held the boot sector).
         assert_eq!(g.mailbox(), [0; 10], "the mailbox is clear at the title screen");
@@ -125,7 +140,9 @@ impl Game {
         loop {
             let mut stops = pcs.to_vec();
             stops.extend(self.seed.map(|(at, _)| at));
-            match self.m.run_to(&stops, limit) {
+            let result =
+                if self.profiler.is_some() { self.run_profiled(&stops, limit) } else { self.m.run_to(&stops, limit) };
+            match result {
                 Ok(Some(exit)) => {
                     self.exit = Some(exit);
                     return false;
@@ -140,6 +157,33 @@ impl Game {
                 _ => return true,
             }
         }
+    }
+
+    /// [`Machine::run_to`] one instruction at a time, each counted by the profiler.
+    fn run_profiled(&mut self, stops: &[u16], limit: u64) -> Result<Option<Exit>, c128_emu::RunError> {
+        let Some(mut profiler) = self.profiler.take() else { return self.m.run_to(stops, limit) };
+        let result = loop {
+            let pc = self.m.cpu.registers.program_counter;
+            if self.profile_from.contains(&pc) {
+                profiler.reset();
+            }
+            let before = self.m.cpu.cycles;
+            let result = self.m.run_until(before + 1);
+            profiler.count(&self.m, pc, self.m.cpu.cycles - before);
+            let at = self.m.cpu.registers.program_counter;
+            if !matches!(result, Ok(None)) || self.m.cpu.cycles >= limit || stops.contains(&at) {
+                break result;
+            }
+        };
+        self.profiler = Some(profiler);
+        result
+    }
+
+    /// Profiles everything the game runs from now on (until [`Game::profiler`] is taken),
+    /// from the last time it entered one of `from` (from now, if empty).
+    pub fn watch(&mut self, profiler: Profiler, from: &[u16]) {
+        self.profiler = Some(profiler);
+        self.profile_from = from.to_vec();
     }
 
     /// Makes the game's `Platform::ticks`, from which it seeds the shuffle, return `value`

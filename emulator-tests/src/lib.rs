@@ -10,3 +10,4 @@
 pub mod build;
 pub mod cc65;
 pub mod game;
+pub mod profile;

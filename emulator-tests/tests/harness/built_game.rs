@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 pub use emulator_tests::game::Game;
+use emulator_tests::profile::CodeMap;
 
 use crate::build;
 
@@ -17,6 +18,8 @@ pub struct Built {
     pub ticks_routine: u16,
     /// The 6502 address of `<C128 as Platform>::frame`, the wait for the next frame.
     pub frame_routine: u16,
+    /// The program's layout, for a profiler.
+    pub code_map: CodeMap,
 }
 
 /// Builds the game and its disk once for the whole test binary.
@@ -30,7 +33,9 @@ pub fn built() -> &'static Built {
         let key_routine = emulator_tests::game::key_routine(&map).expect("the key routine in the symbol map");
         let ticks_routine = emulator_tests::game::ticks_routine(&map).expect("the ticks routine in the symbol map");
         let frame_routine = emulator_tests::game::frame_routine(&map).expect("the frame routine in the symbol map");
-        Built { image: disk.as_bytes().to_vec(), key_routine, ticks_routine, frame_routine }
+        let listing = std::fs::read_to_string(&report.listing).unwrap();
+        let code_map = CodeMap::parse(&map, &listing).unwrap_or_else(|e| panic!("the game's map and listing: {e}"));
+        Built { image: disk.as_bytes().to_vec(), key_routine, ticks_routine, frame_routine, code_map }
     })
 }
 

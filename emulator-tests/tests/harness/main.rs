@@ -18,5 +18,6 @@ mod contrast;
 mod demo;
 mod packed;
 mod platform;
+mod profile;
 mod programs;
 mod rust_bench;

@@ -76,11 +76,17 @@ pub fn bead_plate(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &Histo
     let results = history.results();
     let shown_cols = results.len().div_ceil(usize::from(ROWS));
     let first_col = shown_cols.saturating_sub(usize::from(cols));
-    for (i, &w) in results.iter().enumerate().skip(first_col * usize::from(ROWS)) {
-        let col = (i / usize::from(ROWS) - first_col) as u8;
-        let row = (i % usize::from(ROWS)) as u8;
+    // The bead's place is counted along, not divided out of its index: on the C128 a
+    // 16-bit division is a 16-step loop, and the 30th coup's plate took 31 of them.
+    let (mut col, mut row) = (0u8, 0u8);
+    for &w in results.iter().skip(first_col * usize::from(ROWS)) {
         let (code, ink) = winner_look(w);
         p.put(x + col, y + row, code, ink);
+        row += 1;
+        if row == ROWS {
+            row = 0;
+            col += 1;
+        }
     }
 }
 

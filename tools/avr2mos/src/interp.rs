@@ -71,8 +71,9 @@ pub fn copy_label(f: usize) -> Label {
 /// functions the AVR stack has 2,048 bytes.
 pub const SHADOW: u16 = crate::mmap::STACK_LIMIT;
 
-/// Interpreted PC (2 bytes): the 6502 address of the next AVR instruction word.
-const IPC: u8 = temp(10);
+/// Interpreted PC (2 bytes): the 6502 address of the next AVR instruction word (public for
+/// profilers, which read it to tell which interpreted function runs).
+pub const IPC: u8 = temp(10);
 /// A 16-bit vector: memory address of a load or store, callee of a call.
 const VEC: u8 = temp(8);
 /// The instruction word being executed.
@@ -136,7 +137,7 @@ impl Patch {
 /// setting: `"*"` selects every function, any other entry is a prefix of the demangled
 /// name (`"bac_game::"`); an entry starting with `!` is a prefix that stays translated
 /// although another entry selects it (`"!bac_game::draw::"`: the hot drawing code of an
-/// otherwise interpreted crate).
+/// otherwise interpreted crate); an entry ending in `$` is the whole name, not a prefix.
 pub fn selected(interpret: &[String], name: &str) -> bool {
     if interpret.is_empty() {
         return false;
@@ -145,7 +146,11 @@ pub fn selected(interpret: &[String], name: &str) -> bool {
     // core::fmt::Display>::fmt`: the self type's path counts as the function's.
     let plain = demangle(name);
     let path = plain.strip_prefix('<').unwrap_or(&plain);
-    let matches = |p: &str| p == "*" || path.starts_with(p) || name.starts_with(p);
+    // A pattern ending in `$` names one function whole (`…::App<…>>::t$` is not `::title`).
+    let matches = |p: &str| match p.strip_suffix('$') {
+        Some(whole) => path == whole || name == whole,
+        None => p == "*" || path.starts_with(p) || name.starts_with(p),
+    };
     let (excluded, included): (Vec<&String>, Vec<&String>) = interpret.iter().partition(|p| p.starts_with('!'));
     included.iter().any(|p| matches(p)) && !excluded.iter().any(|p| matches(&p[1..]))
 }
@@ -696,6 +701,9 @@ mod tests {
         let but_draw = ["bac_game::".to_string(), "!bac_game::draw::".to_string()];
         assert!(selected(&but_draw, "_ZN8bac_game4menu4draw17h0123456789abcdefE"));
         assert!(!selected(&but_draw, "_ZN8bac_game4draw4text17h0123456789abcdefE"));
+        let but_t = ["bac_game::".to_string(), "!bac_game::menu::t$".to_string()];
+        assert!(!selected(&but_t, "_ZN8bac_game4menu1t17h0123456789abcdefE"));
+        assert!(selected(&but_t, "_ZN8bac_game4menu5title17h0123456789abcdefE"));
         assert!(!selected(&["!bac_game::draw::".to_string()], "_ZN8bac_game4menu4draw17h0123456789abcdefE"));
     }
 }

@@ -111,8 +111,10 @@ fn cc65_on_c128() -> Result<Value> {
 
 /// The game on the C128: its size against the room in bank 0, and, booted from its disk
 /// in the emulator, the cycles from RUN to the title screen and from the last card of a
-/// coup to the settled screen (in 40 columns at 1 MHz and in 80 at 2 MHz). A build that
-/// does not fit is a figure too (where the translator says the image ends).
+/// coup to the settled screen (in 40 columns at 1 MHz and in 80 at 2 MHz; the coups of
+/// `game_run`, with the shoe's seed fixed), and the AVR instructions a whole coup runs
+/// translated and interpreted. A build that does not fit is a figure too (where the
+/// translator says the image ends).
 fn game_on_c128() -> Result<Value> {
     use avr2mos::{PipelineError, TranslateError};
     let game = match crate::firmware::build_game() {
@@ -139,27 +141,16 @@ fn game_on_c128() -> Result<Value> {
             l.split_once("grows down to ").and_then(|(_, a)| u16::from_str_radix(a.trim_end_matches(')'), 16).ok())
         })
         .context("the map's stack line")?;
-    let key = emulator_tests::game::key_routine(&map).context("the key routine in the map")?;
-    let card =
-        emulator_tests::game::symbol(&map, |n| n.contains("8bac_game4face4card")).context("face::card in the map")?;
-    let image = emulator_tests::build::game_disk(&game)?.as_bytes().to_vec();
+    let built = crate::game_run::Built::read(&game)?;
     let mut timing = json!({});
     for (columns, eighty) in [("40", false), ("80", true)] {
-        let mut g = emulator_tests::game::Game::boot(&image, eighty, key);
-        let to_title = g.m.cpu.cycles;
-        g.keys("{RETURN}{RIGHT}{RIGHT}{RETURN}BEN{RETURN}1P");
-        let settle = g.time_from_last("{RETURN}", &[card]).context("a coup was dealt")?;
-        // The 30th coup of the shoe: the scoreboard (at 80 columns the derived roads too)
-        // has thirty results to lay out.
-        for _ in 0..28 {
-            g.keys("{RETURN}1P{RETURN}");
-        }
-        g.keys("{RETURN}1P");
-        let settle_30 = g.time_from_last("{RETURN}", &[card]).context("a 30th coup was dealt")?;
+        let run = crate::game_run::play(&built, eighty, false)?;
         timing[columns] = json!({
-            "run_to_title_cycles": to_title,
-            "last_card_to_settled_cycles": settle,
-            "last_card_to_settled_30th_cycles": settle_30,
+            "run_to_title_cycles": run.run_to_title,
+            "last_card_to_settled_cycles": run.settle,
+            "last_card_to_settled_30th_cycles": run.settle_30,
+            "coup_avr_instructions_translated": run.coup.translated,
+            "coup_avr_instructions_interpreted": run.coup.interpreted,
         });
     }
     Ok(json!({
@@ -247,6 +238,13 @@ pub fn run(args: BenchArgs) -> Result<()> {
                     f(&t["last_card_to_settled_cycles"]) / per_frame,
                     f(&t["last_card_to_settled_30th_cycles"]),
                     f(&t["last_card_to_settled_30th_cycles"]) / per_frame
+                );
+                let (translated, interpreted) =
+                    (f(&t["coup_avr_instructions_translated"]), f(&t["coup_avr_instructions_interpreted"]));
+                println!(
+                    "    a whole coup (the second) runs {translated:.0} AVR instructions translated and {interpreted:.0} \
+                     interpreted: {:.1}% translated (waits for the frame left out)",
+                    100.0 * translated / (translated + interpreted).max(1.0)
                 );
             }
         } else {

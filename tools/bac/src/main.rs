@@ -5,9 +5,11 @@ mod bad_input;
 mod bench;
 mod disk_cmd;
 mod firmware;
+mod game_run;
 mod host_game;
 mod play;
 mod prg_cmd;
+mod profile_cmd;
 mod rules_args;
 mod run_cmd;
 mod sim;
@@ -35,6 +37,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Measure the speed figures the README reports.
     Bench(bench::BenchArgs),
+    /// Profile the game's settle (last card to the settled screen) function by function.
+    Profile(profile_cmd::ProfileArgs),
     /// Build a no_std crate (using c128-rt) into a C128 .prg.
     Prg(prg_cmd::PrgArgs),
     /// Run a .prg or boot a .d81 in the built-in C128; exits with the program's code.
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Command::Sim(args) => sim::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Profile(args) => profile_cmd::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Disk(args) => disk_cmd::run(args),
     };

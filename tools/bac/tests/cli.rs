@@ -127,6 +127,8 @@ fn bad_arguments_fail_clearly() {
         (&["sim", "--hands", "0"], "--hands"),
         (&["sim", "--hands", "many"], "--hands"),
         (&["sim", "--threads", "0"], "--threads"),
+        (&["profile", "--columns", "64"], "--columns"),
+        (&["profile", "--top", "many"], "--top"),
         (&["frobnicate"], "frobnicate"),
     ];
     for (args, mentions) in cases {

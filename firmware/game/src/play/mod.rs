@@ -180,6 +180,10 @@ pub struct View {
     pub history: History,
     /// Its derived roads, kept as the results come.
     roads: Roads,
+    /// A result the derived roads have yet to take. At 40 columns they are not shown, so
+    /// the settle leaves their update (up to 90,000 cycles of interpreted code at a shoe's
+    /// 30th coup) to the next coup's first pause ([`View::catch_up_roads`]).
+    roads_due: Option<Winner>,
     /// How each seat's bets ended, shown until the next bets.
     results: [[Option<(Money, BetResult)>; 3]; crate::save::MAX_SAVED_SEATS],
     /// Cards drawn for the bank, shown beside the seats.
@@ -209,11 +213,20 @@ enum Pace {
 }
 
 impl View {
+    /// Gives the derived roads the result they were left, if any: before they are drawn
+    /// and in the deal's pauses.
+    fn catch_up_roads(&mut self) {
+        if let Some(winner) = self.roads_due.take() {
+            self.roads.push(winner);
+        }
+    }
+
     /// A fresh view: empty scoreboard, the smallest chip.
     pub const fn new() -> View {
         View {
             history: History::new(),
             roads: Roads::new(),
+            roads_due: None,
             results: [[None; 3]; crate::save::MAX_SAVED_SEATS],
             drew: [None; crate::save::MAX_SAVED_SEATS],
             drawing_for_bank: false,
@@ -357,6 +370,37 @@ impl<P: Platform> App<P> {
         }
         if let Some(t) = self.new_table() {
             *table = t;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 40-column settle leaves each result to the derived roads' next catch-up (the
+    /// next deal's first pause, or a redraw at 80 columns): however the catch-ups fall,
+    /// the roads end as if every result had been pushed at once, none lost or doubled.
+    #[test]
+    fn results_left_to_the_derived_roads_catch_up_in_order() {
+        let mut seed = 0x2545_f491u32;
+        for catch_up_every in 1..5 {
+            let (mut at_once, mut view) = (Roads::new(), View::new());
+            for i in 0..70 {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                let w =
+                    [Winner::Player, Winner::Banker, Winner::Banker, Winner::Player, Winner::Tie][seed as usize % 5];
+                at_once.push(w);
+                view.catch_up_roads();
+                view.roads_due = Some(w);
+                if i % catch_up_every == 0 {
+                    view.catch_up_roads();
+                }
+            }
+            view.catch_up_roads();
+            assert_eq!(format!("{:?}", view.roads), format!("{at_once:?}"), "catching up every {catch_up_every}");
         }
     }
 }

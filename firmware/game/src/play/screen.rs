@@ -68,6 +68,7 @@ impl<P: Platform> App<P> {
     pub(super) fn draw_board(&mut self) {
         let l = layout(self.p.columns());
         if l.grid {
+            self.view.catch_up_roads();
             crate::panel::roads(&mut self.p, self.settings.lang, &self.view.history, &self.view.roads);
             return;
         }

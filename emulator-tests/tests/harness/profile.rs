@@ -1,0 +1,35 @@
+//! The profiler of `bac profile` on the real game: what it counts must add up to what the
+//! game did.
+
+use emulator_tests::profile::Profiler;
+
+use crate::built_game::{boot, built};
+
+/// Watching a settle one instruction at a time: every cycle is some function's (the total
+/// is the settle's own time, as `Game::time_from_last` measures it), the coup's flow is
+/// found running interpreted and the character drawing translated, and the runtime's
+/// register saves are put down to their callers.
+#[test]
+fn a_profiled_settle_accounts_for_every_cycle() {
+    let b = built();
+    let mut g = boot(&b.image, false);
+    g.fix_seed(b.ticks_routine, 0x0012_3456);
+    g.keys("{RETURN}{RIGHT}{RIGHT}{RETURN}BEN{RETURN}1P");
+    let card = b.code_map.symbol(|n| n.contains("8bac_game4face4card")).expect("face::card in the map");
+    g.watch(Profiler::new(b.code_map.clone(), Some(b.frame_routine)), &[card]);
+    let settle = g.time_from_last("{RETURN}", &[card]).expect("a coup was dealt");
+    let p = g.profiler.take().expect("the profiler is kept").finish();
+    assert_eq!(p.cycles, settle, "the profile's cycles are the settle's");
+    let item = |name: &str| {
+        p.items.iter().find(|i| i.name.ends_with(name)).unwrap_or_else(|| panic!("{name} in {:#?}", p.items))
+    };
+    let flow = item("App>::deal_and_settle");
+    assert!(flow.interpreted && flow.cycles > 0, "{flow:?}");
+    assert_eq!(flow.calls, 0, "entered before the last card");
+    let put = item("<C128 as Platform>::put");
+    assert!(!put.interpreted && put.calls > 20, "{put:?}");
+    let saves = item("rt_pushrun");
+    assert!(!saves.callers.is_empty(), "{saves:?}");
+    assert_eq!(saves.callers.iter().map(|c| c.2).sum::<u64>(), saves.calls, "every call has its caller");
+    assert!(p.translated > p.interpreted && p.interpreted > 0, "{} and {}", p.translated, p.interpreted);
+}
