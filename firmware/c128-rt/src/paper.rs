@@ -16,8 +16,9 @@
 //! - a reversed cell (a selected item, a cursor) is a label too, the inverse of the
 //!   cloth's white on colour.
 //!
-//! The R26 the VDC already holds is the only state: no byte of RAM, and a program that
-//! opens the VDC on any other paper gets the plain RGBI cells.
+//! R26 is the only state (the driver keeps a copy where its "glyphs installed" flag was,
+//! so that a cell need not read the chip): no byte of RAM more, and a program that opens
+//! the VDC on any other paper gets the plain RGBI cells.
 
 use crate::screen::{ALTERNATE, ON_PAPER};
 
