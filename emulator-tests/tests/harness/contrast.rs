@@ -93,10 +93,16 @@ fn the_contrast_measure_is_wcags() {
     assert!((contrast(VICE_VIC[10].unwrap(), VICE_VIC[5].unwrap()) - 1.21).abs() < 0.01);
     assert!((contrast(RGBI_PALETTE[9], RGBI_PALETTE[4]) - 1.01).abs() < 0.01);
     // The cards' inks on their white faces (README): red 7.99 and light red 4.0 on the
-    // VIC-IIe, so red; on the VDC light red in a black window, 6.68.
+    // VIC-IIe, so red. On the VDC's white paper (c128-rt's `paper`): dark red 7.75 (light
+    // red in a black window was 6.68), white on the dark blue cloth 13.29, against 3.11 on
+    // dark green; dark yellow, the highlight, 5.24; dark green only 3.11, so wins are black.
     assert!((contrast(VICE_VIC[2].unwrap(), VICE_VIC[1].unwrap()) - 7.99).abs() < 0.01);
     assert!((contrast(VICE_VIC[10].unwrap(), VICE_VIC[1].unwrap()) - 4.0).abs() < 0.01);
     assert!((contrast(RGBI_PALETTE[9], RGBI_PALETTE[0]) - 6.68).abs() < 0.01);
+    let white = RGBI_PALETTE[15];
+    for (rgbi, ratio) in [(8, 7.75), (2, 13.29), (4, 3.11), (12, 5.24), (1, 7.46), (10, 6.38)] {
+        assert!((contrast(RGBI_PALETTE[rgbi], white) - ratio).abs() < 0.01, "RGBI {rgbi} on white");
+    }
 }
 
 #[test]

@@ -36,6 +36,7 @@ mod global;
 pub mod hw;
 pub mod kernal;
 pub mod keyboard;
+pub mod paper;
 pub mod screen;
 pub mod sound;
 mod vdc;

@@ -21,17 +21,22 @@
 //!   ink), behind the text; the sprite shows wherever a cell's pixels are background, so
 //!   the ink keeps its colour. Eight sprites, so eight faces at once; their shape is at
 //!   $E400 (block $90).
-//! - 80 columns: the VDC has no sprites, and its only paper is the screen's. A face cell
-//!   with black ink is reversed in white (white paper, the black screen as ink); a cell
-//!   with coloured ink stays ink on black, a dark window on the face (red becomes light
-//!   red, which reads on black).
+//! - 80 columns: the VDC has no sprites and one paper for the whole screen (R26's low
+//!   nibble, `background`). Opened with white paper, the driver draws in [`crate::paper`]'s
+//!   white-paper mode: a face cell is its ink on white, and the rest of the screen is a
+//!   cloth (`border`, kept in R26's high nibble, which the VDC ignores with attributes on)
+//!   of reversed cells with white text and labels of dark ink on white. On any other paper
+//!   a cell is its colour's RGBI ink on that paper, and [`ON_PAPER`] means nothing.
+//!
+//! [`ALTERNATE`] in a colour draws the cell from the VDC's second character set, where
+//! [`open`] installs bac-glyphs' road marks ([`bac_glyphs::MARKS`]); 80 columns only.
 //!
 //! Coordinates outside the screen are ignored and text is clipped at the right edge, so a
 //! drawing bug never writes outside the screen.
 
 use crate::global::Global;
 use crate::hw::{MMU_MODE, Reg8, VIC_BACKGROUND, VIC_BORDER, VIC_CLOCK, vdc_read, vdc_write};
-use crate::{kernal, vdc};
+use crate::{kernal, paper, vdc};
 use bac_glyphs::UPPER;
 
 /// Which display is in use.
@@ -83,6 +88,10 @@ pub mod colour {
 /// "Card faces").
 pub const ON_PAPER: u8 = 0x10;
 
+/// Set in a colour on the VDC: the cell's glyph comes from the second character set
+/// (attribute bit 7), which holds [`bac_glyphs::MARKS`] from code 0 on.
+pub const ALTERNATE: u8 = 0x20;
+
 /// Rows on either screen.
 pub const ROWS: u8 = 25;
 
@@ -125,6 +134,9 @@ const SPRITE_MULTI: Reg8 = Reg8::at(0xD01C);
 const SPRITE_WIDE: Reg8 = Reg8::at(0xD01D);
 const SPRITE_COLOUR: u16 = 0xD027;
 
+/// R26: the paper (low nibble) and, in the white-paper mode, the cloth (high nibble).
+const PAPER: u8 = 26;
+
 const VDC_SCREEN: u16 = 0x0000;
 const VDC_ATTRIBUTES: u16 = 0x0800;
 const VDC_CHARSET: u16 = 0x2000;
@@ -132,11 +144,14 @@ const VDC_CHARSET: u16 = 0x2000;
 /// DLCHR: the KERNAL copies the character ROM into the VDC.
 const DLCHR: u16 = c128_map::kernal::DLCHR;
 
-/// The display in use, and on which chips our glyphs are installed ([`ON_VIC`], [`ON_VDC`]).
+/// The display in use, on which chips our glyphs are installed ([`ON_VIC`], [`ON_VDC`]),
+/// and the VDC's R26 as [`open`] last set it (kept here so that a cell need not read the
+/// chip).
 #[derive(Clone, Copy)]
 struct State {
     width: Width,
     installed: u8,
+    paper: u8,
 }
 
 /// [`State::installed`]: the VIC-IIe's glyphs (and the card sprites) are in its bank.
@@ -144,7 +159,7 @@ const ON_VIC: u8 = 1;
 /// [`State::installed`]: the VDC's character RAM holds our glyphs.
 const ON_VDC: u8 = 2;
 
-static STATE: Global<State> = Global::new(State { width: Width::Forty, installed: 0 });
+static STATE: Global<State> = Global::new(State { width: Width::Forty, installed: 0, paper: 0 });
 
 /// The 40/80 key now: down means 80 columns.
 pub fn key_40_80() -> Width {
@@ -153,8 +168,8 @@ pub fn key_40_80() -> Width {
 
 /// Opens `width`: installs our glyphs on its chip the first time, selects the display
 /// and its clock (FAST for 80 columns; SLOW for 40, where FAST would show garbage), sets
-/// the colours (the VDC has no border: `border` applies to 40 columns) and clears it to
-/// spaces.
+/// the colours and clears it to spaces. The VDC has no border: there `border` is the cloth
+/// of the white-paper mode (see "Card faces"), stored in R26's high nibble.
 pub fn open(width: Width, background: u8, border: u8) {
     // Each chip gets its glyphs the first time its screen opens, not both at once: writing
     // the VDC's 8 KB of character RAM takes about 650,000 cycles (0.3 s at 2 MHz), which a
@@ -173,7 +188,6 @@ pub fn open(width: Width, background: u8, border: u8) {
         state.installed |= chip;
     }
     state.width = width;
-    STATE.set(state);
     SPRITE_ENABLE.write(0);
     match width {
         Width::Forty => {
@@ -189,9 +203,11 @@ pub fn open(width: Width, background: u8, border: u8) {
             vdc_write(28, (vdc_read(28) & 0x1F) | (VDC_CHARSET >> 8) as u8);
             // Text mode with attributes.
             vdc_write(25, (vdc_read(25) & 0x0F) | 0x40);
-            vdc_write(26, 0xF0 | rgbi(background));
+            state.paper = rgbi(border) << 4 | rgbi(background);
+            vdc_write(PAPER, state.paper);
         }
     }
+    STATE.set(state);
     fill(0, 0, columns(), ROWS, SPACE, colour::WHITE);
 }
 
@@ -287,17 +303,15 @@ fn vdc_put(at: u16, code: u8, colour: u8) {
     vdc::write_run(VDC_ATTRIBUTES + at, core::iter::once(attribute));
 }
 
-/// The VDC's screen code and attribute for `code` in `colour`, [`ON_PAPER`] included.
+/// The VDC's screen code and attribute for `code` in `colour`: its RGBI ink, or on white
+/// paper what [`crate::paper`] makes of it; from the second character set with
+/// [`ALTERNATE`].
 fn vdc_cell(code: u8, colour: u8) -> (u8, u8) {
-    if colour & ON_PAPER == 0 {
-        (code, rgbi(colour))
-    } else if colour & 0x0F == colour::BLACK {
-        (code ^ 0x80, rgbi(colour::WHITE))
-    } else if colour & 0x0F == colour::RED {
-        (code, rgbi(colour::LIGHT_RED))
-    } else {
-        (code, rgbi(colour))
-    }
+    let alternate = if colour & ALTERNATE != 0 { 0x80 } else { 0 };
+    let r26 = STATE.get().paper;
+    let (code, attribute) =
+        if r26 & 0x0F == paper::WHITE { paper::cell(code, colour, r26) } else { (code, rgbi(colour)) };
+    (code, attribute | alternate)
 }
 
 /// Shows a card's white face behind the 4 x 4 cells from column `x`, row `y` (40
@@ -321,7 +335,7 @@ pub fn card_paper(slot: u8, at: Option<(u8, u8)>) {
 }
 
 /// Writes ASCII `text` from column `x`, row `y` on (see [`screen_code`]), clipped at the
-/// right edge.
+/// right edge; on the VDC in its colour's RGBI ink, whatever the paper.
 pub fn put_text(x: u8, y: u8, text: &[u8], colour: u8) {
     let cols = columns();
     if x >= cols || y >= ROWS {
@@ -425,17 +439,30 @@ pub fn install_sprites() {
     SPRITE_MULTI.write(0);
 }
 
-/// Copies the glyphs and their reverse images to the VDC's character set: 8 bytes of
-/// each 16-byte slot written, the other 8 cleared with a block fill.
+/// Copies the glyphs and their reverse images to the VDC's character set, and the road
+/// marks to the start of its second set: 8 bytes of each 16-byte slot written, the other
+/// 8 cleared with a block fill. One loop over the 256 codes (the reversed half by its
+/// bit 7), not inlined, so that it stays small.
+#[inline(never)]
 fn install_vdc() {
     let mut at = VDC_CHARSET;
-    for invert in [0u8, 0xFF] {
-        for glyph in UPPER.iter() {
-            vdc::write_run(at, glyph.iter().map(|&row| row ^ invert));
-            vdc::fill(at + 8, 0, 8);
-            at += 16;
-        }
+    for code in 0..=255u8 {
+        let invert = if code & 0x80 != 0 { 0xFF } else { 0 };
+        vdc_glyph(at, &UPPER[usize::from(code & 0x7F)], invert);
+        at += 16;
     }
+    for glyph in bac_glyphs::MARKS.iter() {
+        vdc_glyph(at, glyph, 0);
+        at += 16;
+    }
+}
+
+/// One glyph of the VDC's character set at `at`, its rows XORed with `invert`. Not inlined,
+/// so that the three loops over glyphs share it.
+#[inline(never)]
+fn vdc_glyph(at: u16, glyph: &bac_glyphs::Glyph, invert: u8) {
+    vdc::write_run(at, glyph.iter().map(|&row| row ^ invert));
+    vdc::fill(at + 8, 0, 8);
 }
 
 /// Gives BASIC its screens back: VIC bank 0 with the screen at $0400 and the ROM's
@@ -457,10 +484,10 @@ pub fn close() {
         }
     }
     kernal::call(DLCHR, 0, 0, 0, false);
-    vdc_write(26, 0xF0);
+    vdc_write(PAPER, 0xF0);
     vdc::fill(VDC_SCREEN, SPACE, 2000);
     vdc::fill(VDC_ATTRIBUTES, rgbi(colour::CYAN), 2000);
-    STATE.set(State { width: Width::Forty, installed: 0 });
+    STATE.set(State { width: Width::Forty, installed: 0, paper: 0 });
     // Clear/home: the editor's cursor and its idea of the active screen start afresh.
     kernal::chrout(147);
 }

@@ -20,6 +20,18 @@ const HELP_NAMES: [&[u8]; 2] = [b"BAC HELP,S,R", b"BAC AIDE,S,R"];
 /// READST: end of file or an error.
 const ST_END: u8 = 0x40 | 0x80 | 0x02;
 
+/// The 80-column table's cloth, under the VDC's white paper (`c128_rt::paper`): dark
+/// blue, on which white reads at 13.3:1 on VICE's VDC palette (dark red 7.8, dark grey 7.5,
+/// dark purple 6.4, dark green only 3.1). Not red, which would make the whole table look
+/// like a Banker's mark or a loss; the Player's blue never meets it, its words and marks
+/// being on white. The game's own background (black) stays the 40-column cloth.
+const CLOTH_80: Colour = screen::colour::BLUE;
+
+// The game's colour flags are the driver's.
+const _: () = assert!(
+    bac_game::platform::colour::ON_PAPER == screen::ON_PAPER && bac_game::platform::colour::MARK == screen::ALTERNATE
+);
+
 /// The C128 under the game.
 pub struct C128 {
     frames: u32,
@@ -62,8 +74,11 @@ impl Platform for C128 {
 
     #[inline(never)]
     fn set_columns(&mut self, columns: u8, background: Colour) {
-        let width = if columns == 80 { screen::Width::Eighty } else { screen::Width::Forty };
-        screen::open(width, background, background);
+        if columns == 80 {
+            screen::open(screen::Width::Eighty, screen::colour::WHITE, CLOTH_80);
+        } else {
+            screen::open(screen::Width::Forty, background, background);
+        }
     }
 
     #[inline(never)]

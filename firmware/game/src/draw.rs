@@ -11,7 +11,8 @@ use crate::platform::{Colour, Platform, colour};
 
 /// The table's cloth: dark, because on VICE's palettes no ink but black reads on the green
 /// (white on it is 3.3:1 on the VIC-IIe, 3.1:1 on the VDC; light red 1.2 and 1.0), while
-/// on black every ink the game uses is above 4.5:1 on both chips (the contrast test).
+/// on black every ink the game uses is above 4.5:1 (the contrast test). The VDC draws its
+/// own cloth under white paper (c128-rt's `paper`, the C128's `CLOTH_80`).
 pub const BACKGROUND: Colour = colour::BLACK;
 /// The Player's side: its head, its wins, its beads. Cyan, not light blue: light blue on
 /// black is 4.1:1 on the VDC.
@@ -44,12 +45,6 @@ pub mod glyph {
     pub const SPACE: u8 = 0x20;
     /// Lines crossing: where the seats' rule meets a column's bar.
     pub const CROSS: u8 = 0x5B;
-    /// The left half of the cell lit: two half-size marks, one above the other.
-    pub const LEFT_HALF: u8 = 0x61;
-    /// The top left quarter lit: a half-size mark in the upper half.
-    pub const TOP_LEFT_QUARTER: u8 = 0x7E;
-    /// The bottom left quarter lit: a half-size mark in the lower half.
-    pub const BOTTOM_LEFT_QUARTER: u8 = 0x7B;
     /// The reverse-video bit.
     pub const REVERSE: u8 = 0x80;
 }

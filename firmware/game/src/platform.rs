@@ -37,6 +37,9 @@ pub mod colour {
     /// Added to a colour: the cell lies on a card's white face and the colour is its ink
     /// (each platform makes the white its own way; see [`super::Platform::card_paper`]).
     pub const ON_PAPER: Colour = 0x10;
+    /// Added to an [`ON_PAPER`] colour: the code is a road mark (`bac_glyphs::MARKS`), not
+    /// a character. 80 columns only: the VDC holds the marks in its second character set.
+    pub const MARK: Colour = 0x20;
 }
 
 /// Keys as PETSCII codes, the way the C128's GETIN reports them.

@@ -5,7 +5,7 @@
 use bac_rules::{Tally, Winner};
 
 use crate::draw::{self, glyph};
-use crate::platform::{Platform, colour};
+use crate::platform::{Colour, Platform, colour};
 
 /// Coups kept: a shoe of eight decks deals about eighty.
 pub const MAX_COUPS: usize = 120;
@@ -70,9 +70,11 @@ fn winner_look(w: Winner) -> (u8, u8) {
 }
 
 /// Draws the bead plate in `cols` columns at (x, y): the latest coups, six per column.
+/// `paper` is added to every colour: 0 on the cloth, [`colour::ON_PAPER`] on the 80-column
+/// panel's white (and the same for [`draw_big_road`] and [`counts`]).
 #[inline(never)]
-pub fn bead_plate(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &History) {
-    p.fill(x, y, cols, ROWS, glyph::SPACE, colour::WHITE);
+pub fn bead_plate(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &History, paper: Colour) {
+    p.fill(x, y, cols, ROWS, glyph::SPACE, colour::WHITE | paper);
     let results = history.results();
     let shown_cols = results.len().div_ceil(usize::from(ROWS));
     let first_col = shown_cols.saturating_sub(usize::from(cols));
@@ -81,7 +83,7 @@ pub fn bead_plate(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &Histo
     let (mut col, mut row) = (0u8, 0u8);
     for &w in results.iter().skip(first_col * usize::from(ROWS)) {
         let (code, ink) = winner_look(w);
-        p.put(x + col, y + row, code, ink);
+        p.put(x + col, y + row, code, ink | paper);
         row += 1;
         if row == ROWS {
             row = 0;
@@ -147,8 +149,8 @@ pub fn big_road(history: &History, mut emit: impl FnMut(Bead)) {
 
 /// Draws the right-hand end of the big road in `cols` columns at (x, y).
 #[inline(never)]
-pub fn draw_big_road(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &History) {
-    p.fill(x, y, cols, ROWS, glyph::SPACE, colour::WHITE);
+pub fn draw_big_road(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &History, paper: Colour) {
+    p.fill(x, y, cols, ROWS, glyph::SPACE, colour::WHITE | paper);
     let mut width = 0u16;
     big_road(history, |b| width = width.max(b.col + 1));
     let first = width.saturating_sub(u16::from(cols));
@@ -156,14 +158,14 @@ pub fn draw_big_road(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &Hi
         if b.col >= first {
             let (_, ink) = winner_look(b.winner);
             let code = if b.ties > 0 { glyph::CIRCLE } else { glyph::BALL };
-            p.put(x + (b.col - first) as u8, y + b.row, code, ink);
+            p.put(x + (b.col - first) as u8, y + b.row, code, ink | paper);
         }
     });
 }
 
 /// The counts line: `P 12 B 10 T 2 NAT 5`, the naturals under the label `nat`.
 #[inline(never)]
-pub fn counts(p: &mut impl Platform, x: u8, y: u8, tally: Tally, nat: &[u8], naturals: u16) -> u8 {
+pub fn counts(p: &mut impl Platform, x: u8, y: u8, tally: Tally, nat: &[u8], naturals: u16, paper: Colour) -> u8 {
     let mut at = x;
     for (label, n, ink) in [
         (b"P".as_slice(), tally.player, draw::PLAYER_INK),
@@ -171,8 +173,8 @@ pub fn counts(p: &mut impl Platform, x: u8, y: u8, tally: Tally, nat: &[u8], nat
         (b"T", tally.tie, colour::YELLOW),
         (nat, naturals, colour::LIGHT_GREY),
     ] {
-        at = draw::text(p, at, y, label, ink) + 1;
-        at = draw::text(p, at, y, crate::num::number(u32::from(n)).as_bytes(), draw::INK) + 1;
+        at = draw::text(p, at, y, label, ink | paper) + 1;
+        at = draw::text(p, at, y, crate::num::number(u32::from(n)).as_bytes(), draw::INK | paper) + 1;
     }
     at
 }

@@ -28,6 +28,19 @@ macro_rules! messages {
     };
 }
 
+/// The longest head over a hand (`PLAYER`, `BANKER`) in any language: a hand's total goes
+/// after it, so it can never touch the head, whatever the translation.
+pub const HAND_HEAD_MAX: u8 = {
+    let (mut max, mut lang) = (0, 0);
+    while lang < 2 {
+        let (p, b) = (TEXTS[Msg::Player as usize][lang].len(), TEXTS[Msg::Banker as usize][lang].len());
+        max = if p > max { p } else { max };
+        max = if b > max { b } else { max };
+        lang += 1;
+    }
+    max as u8
+};
+
 messages! {
     Empty => b"", b"";
     Subtitle => b"FOR THE COMMODORE 128", b"POUR LE COMMODORE 128";

@@ -306,6 +306,55 @@ pub const UPPER: [Glyph; 128] = set(false);
 /// The lower/upper-case set by screen code: lower-case letters at 1-26, capitals at 65-90.
 pub const LOWER: [Glyph; 128] = set(true);
 
+/// The derived roads' marks as casinos draw them, for the 80-column scoreboard: a cell
+/// holds two marks of one road, one above the other (a road's column is one colour, so
+/// the two nearly always share the cell's one ink). Each mark is 6 x 3 pixels in columns
+/// 1-6 of its half of the cell (rows 0-2 or 4-6): the VDC's pixels are about twice as
+/// tall as they are wide, so that is round, and the blank rows and columns keep the marks
+/// of a column and of two columns apart. The VDC shows them from its second character set
+/// (attribute bit 7), which our character set leaves free; index by [`mark`].
+pub const MARKS: [Glyph; 9] = {
+    let halves = [
+        // Big eye boy: a hollow circle.
+        "..####../.#....#./..####../........",
+        // Small road: a solid dot.
+        "..####../.######./..####../........",
+        // Cockroach pig: a slash.
+        ".....##./...##.../.##...../........",
+    ];
+    let mut out = [[0u8; 8]; 9];
+    let mut road = 0;
+    while road < 3 {
+        let half = parse(halves[road], 4, 8, 0x80);
+        let mut row = 0;
+        while row < 4 {
+            out[3 * road + mark::UPPER as usize][row] = half[row];
+            out[3 * road + mark::LOWER as usize][row + 4] = half[row];
+            out[3 * road + mark::BOTH as usize][row] = half[row];
+            out[3 * road + mark::BOTH as usize][row + 4] = half[row];
+            row += 1;
+        }
+        road += 1;
+    }
+    out
+};
+
+/// Indices into [`MARKS`]: a road's first glyph plus which of its two marks the cell shows.
+pub mod mark {
+    /// Big eye boy's glyphs start here.
+    pub const BIG_EYE: u8 = 0;
+    /// Small road's.
+    pub const SMALL: u8 = 3;
+    /// Cockroach pig's.
+    pub const COCKROACH: u8 = 6;
+    /// Added to a road's first: the upper mark alone.
+    pub const UPPER: u8 = 0;
+    /// The lower mark alone.
+    pub const LOWER: u8 = 1;
+    /// Both marks.
+    pub const BOTH: u8 = 2;
+}
+
 /// The reverse image of a glyph (what screen code + 128 shows).
 pub const fn reversed(glyph: Glyph) -> Glyph {
     let mut out = glyph;
@@ -336,6 +385,24 @@ mod tests {
                 assert_ne!(a, b, "screen codes {i:#04x} and {j:#04x} look the same");
             }
         }
+    }
+
+    #[test]
+    fn road_marks_stack_and_differ_by_road() {
+        for road in [mark::BIG_EYE, mark::SMALL, mark::COCKROACH] {
+            let g = |m: u8| MARKS[usize::from(road + m)];
+            let (upper, lower, both) = (g(mark::UPPER), g(mark::LOWER), g(mark::BOTH));
+            assert_eq!(&upper[..4], &lower[4..], "the lower mark is the upper moved down");
+            assert_eq!(upper[4..], [0; 4]);
+            assert_eq!(lower[..4], [0; 4]);
+            assert!((0..8).all(|r| both[r] == upper[r] | lower[r]));
+            assert!(both.iter().all(|row| row & 0x81 == 0), "columns 0 and 7 stay blank");
+            assert_eq!((both[3], both[7]), (0, 0), "a blank row under each mark");
+        }
+        assert_ne!(MARKS[0], MARKS[3]);
+        assert_ne!(MARKS[3], MARKS[6]);
+        assert_eq!(MARKS[0][1], 0b0100_0010, "big eye boy's ring is hollow");
+        assert_eq!(MARKS[3][1], 0b0111_1110, "small road's dot is solid");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use bac_game::platform::colour::{ON_PAPER, WHITE};
+use bac_game::platform::colour::{MARK, ON_PAPER, WHITE};
 use bac_game::platform::{DiskError, Platform, Sound, key};
 use bac_game::text::Lang;
 use c128_emu::screenshot::VIC_PALETTE;
@@ -120,7 +120,8 @@ impl Host {
                         let paper = if colour & ON_PAPER != 0 { WHITE } else { self.background };
                         let (fg, bg) = (rgb(colour), rgb(paper));
                         let (fg, bg) = if code & 0x80 != 0 { (bg, fg) } else { (fg, bg) };
-                        Cell { ch: glyph(code), fg, bg }
+                        let ch = if colour & MARK != 0 { mark(code) } else { glyph(code) };
+                        Cell { ch, fg, bg }
                     })
                     .collect()
             })
@@ -174,6 +175,16 @@ impl Host {
 /// as the emulator's text view reads it.
 fn glyph(code: u8) -> char {
     c128_emu::text::glyph_char(code, false)
+}
+
+/// A derived road's mark (`bac_glyphs::MARKS`, by the game's code) as a character: the
+/// road's shape; a cell of two stacked marks shows as one, a terminal having no glyph for it.
+fn mark(code: u8) -> char {
+    match code / 3 {
+        0 => 'o',
+        1 => '•',
+        _ => '/',
+    }
 }
 
 fn io_error(e: std::io::Error) -> DiskError {

@@ -50,7 +50,7 @@ impl<P: Platform> App<P> {
         self.clear_lines(ROW_KEYS, 1);
         let l = layout(self.p.columns());
         for x in [l.player_x, l.banker_x] {
-            self.p.fill(x, ROW_CARDS, 3 * l.card_step, l.card_h, glyph::SPACE, INK);
+            self.p.fill(x, l.cards_y, 3 * l.card_step, l.card_h, glyph::SPACE, INK);
         }
         for slot in 0..6 {
             self.p.card_paper(slot, None);
@@ -77,11 +77,11 @@ impl<P: Platform> App<P> {
                     }
                     self.deal_pause(DEAL_FRAMES);
                     let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
-                    face::card(&mut self.p, 3 * i as u8 + count[i], x, ROW_CARDS, card);
+                    face::card(&mut self.p, 3 * i as u8 + count[i], x, l.cards_y, card);
                     self.sound(Sound::Card);
                     count[i] += 1;
                     total[i] = (total[i] + card.points()) % 10;
-                    let label_end = [l.player_x, l.banker_x][i] + 8;
+                    let label_end = [l.player_x, l.banker_x][i] + TOTAL_AT;
                     let t = num::number(u32::from(total[i]));
                     draw::text(&mut self.p, label_end, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
                     if count[0] == 3 && i == 0 {

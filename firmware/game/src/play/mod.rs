@@ -42,6 +42,9 @@ const ROW_KEYS: u8 = 24;
 /// The chips, in units (seed 001's rack, with the high-roller plaques).
 const CHIPS: [u32; 8] = [1, 5, 25, 100, 500, 1_000, 5_000, 10_000];
 const CHIP_LABELS: [&[u8]; 8] = [b"1", b"5", b"25", b"100", b"500", b"1K", b"5K", b"10K"];
+/// From a hand's head to its total: the longest head in any language and two cells of
+/// cloth, so the two never touch.
+const TOTAL_AT: u8 = crate::text::HAND_HEAD_MAX + 2;
 /// Frames between two cards: half a second on PAL, a dealer's pace.
 const DEAL_FRAMES: u8 = 25;
 /// What is left of each pause of a coup the player hurried with SPACE: the cards still
@@ -63,6 +66,9 @@ struct Layout {
     card_step: u8,
     /// Rows a card takes ([`face::card_size`]).
     card_h: u8,
+    /// The cards' first row: at 80 columns a row of cloth under the heads, whose white
+    /// labels would otherwise run into the white faces below them.
+    cards_y: u8,
     name_w: u8,
     roll_end: u8,
     stake_end: [u8; 3],
@@ -111,6 +117,7 @@ static LAYOUTS: [Layout; 2] = [
         banker_x: 21,
         card_step: 5,
         card_h: 4,
+        cards_y: ROW_CARDS,
         name_w: 9,
         roll_end: 19,
         stake_end: [26, 33, 40],
@@ -126,6 +133,7 @@ static LAYOUTS: [Layout; 2] = [
         banker_x: 27,
         card_step: 8,
         card_h: 5,
+        cards_y: ROW_CARDS + 1,
         name_w: 10,
         roll_end: 24,
         stake_end: [33, 42, 51],
@@ -377,6 +385,7 @@ impl<P: Platform> App<P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::Lang;
 
     /// The 40-column settle leaves each result to the derived roads' next catch-up (the
     /// next deal's first pause, or a redraw at 80 columns): however the catch-ups fall,
@@ -401,6 +410,20 @@ mod tests {
             }
             view.catch_up_roads();
             assert_eq!(format!("{:?}", view.roads), format!("{at_once:?}"), "catching up every {catch_up_every}");
+        }
+    }
+
+    #[test]
+    fn a_hands_total_stands_apart_from_its_head_and_the_next_hand_at_both_widths() {
+        for l in &LAYOUTS {
+            for lang in [Lang::English, Lang::French] {
+                for (x, head, next) in [(l.player_x, Msg::Player, l.banker_x), (l.banker_x, Msg::Banker, l.width)] {
+                    let total = x + TOTAL_AT;
+                    assert!(x + head.text(lang).len() as u8 + 1 < total, "{head:?} {lang:?} at {}", l.width);
+                    // A total is one digit, and the next hand's head needs a cell of cloth before it.
+                    assert!(total + 1 < next, "{head:?} {lang:?} at {}", l.width);
+                }
+            }
         }
     }
 }

@@ -44,7 +44,7 @@ impl<P: Platform> App<P> {
             return;
         }
         let nat = self.t(Msg::Naturals);
-        scoreboard::counts(&mut self.p, 1, ROW_HEAD + 1, table.tally(), nat, naturals);
+        scoreboard::counts(&mut self.p, 1, ROW_HEAD + 1, table.tally(), nat, naturals, 0);
         if remaining == 0 {
             // Not shuffled yet: the first deal shuffles.
             return;
@@ -72,9 +72,9 @@ impl<P: Platform> App<P> {
             crate::panel::roads(&mut self.p, self.settings.lang, &self.view.history, &self.view.roads);
             return;
         }
-        scoreboard::bead_plate(&mut self.p, 0, ROW_BOARD, l.bead_w, &self.view.history);
+        scoreboard::bead_plate(&mut self.p, 0, ROW_BOARD, l.bead_w, &self.view.history, 0);
         self.p.fill(l.bead_w, ROW_BOARD, 1, scoreboard::ROWS, glyph::LINE_V, colour::LIGHT_GREY);
-        scoreboard::draw_big_road(&mut self.p, l.road_x, ROW_BOARD, l.road_w, &self.view.history);
+        scoreboard::draw_big_road(&mut self.p, l.road_x, ROW_BOARD, l.road_w, &self.view.history, 0);
     }
 
     /// The seats' grid at 80 columns: a rule under the heads on row `head` and a bar after
