@@ -12,13 +12,16 @@ use crate::asm::{Asm, op::*};
 /// Mul8u, Mul8s, Mul8su and Mulsi3.
 pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     let mut out = Vec::new();
-    // r1:r0 = T0 * T1, unsigned.
+    // r1:r0 = T0 * T1, unsigned; a zero operand answers at once (a card's rank times a
+    // row's length is 0 for half the cards).
     let mut a = Asm::default();
-    let (ml, mn) = (loc.fresh(), loc.fresh());
+    let (ml, mn, zero) = (loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDA_ZP, t(0)).br(BEQ, zero).b(LDA_ZP, t(1)).br(BEQ, zero);
     a.b(LDA_IMM, 0).b(LDX_IMM, 8).b(LSR_ZP, t(0));
     a.label(ml).br(BCC, mn).i(CLC).b(ADC_ZP, t(1));
     a.label(mn).i(ROR_A).b(ROR_ZP, t(0)).i(DEX).br(BNE, ml);
     a.b(STA_ZP, r(1)).b(LDA_ZP, t(0)).b(STA_ZP, r(0)).i(RTS);
+    a.label(zero).b(STA_ZP, r(1)).b(STA_ZP, r(0)).i(RTS);
     out.push((Routine::Mul8u, a));
     // Signed corrections: hi -= b if a < 0; hi -= a if b < 0 (only the first for mulsu).
     for (routine, both) in [(Routine::Mul8s, true), (Routine::Mul8su, false)] {
@@ -35,12 +38,41 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
         out.push((routine, a));
     }
 
-    // __mulsi3: shift-and-add over the multiplier's bits. The product is the same either
-    // way round, so the multiplier is r25:r22 unless only r21:r18 has a zero high half;
-    // the loop runs 8 times per multiplier byte up to its highest non-zero one (money
-    // times a small rate: 8 or 16 rounds instead of 32).
+    // __mulsi3: shift-and-add over the multiplier's bits. When either operand is below
+    // 256 it is the multiplier, and the loop stops as soon as the bits left of it are all
+    // zero (money times a small rate, or times 1: 1 to 8 rounds of a 1-byte shift; the
+    // product builds up in r25:r22 itself). Otherwise the product is the same either way
+    // round, so the multiplier is r25:r22 unless only r21:r18 has a zero high half; the
+    // loop runs 8 times per multiplier byte up to its highest non-zero one.
     let mut a = Asm::default();
+    let (wide, other, byte, add, shift, done) =
+        (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDA_ZP, r(19)).b(ORA_ZP, r(20)).b(ORA_ZP, r(21)).br(BNE, other);
+    a.b(LDX_ZP, r(18));
+    for i in 0..4 {
+        a.b(LDA_ZP, r(22 + i)).b(STA_ZP, t(i));
+    }
+    a.to(JMP, byte);
+    a.label(other).b(LDA_ZP, r(23)).b(ORA_ZP, r(24)).b(ORA_ZP, r(25)).br(BNE, wide);
+    a.b(LDX_ZP, r(22));
+    for i in 0..4 {
+        a.b(LDA_ZP, r(18 + i)).b(STA_ZP, t(i));
+    }
+    // The multiplier in T4, the multiplicand in T0..T3 (shifted left each round), the
+    // product in r25:r22.
+    a.label(byte).b(STX_ZP, t(4)).b(LDA_IMM, 0);
+    for i in 0..4 {
+        a.b(STA_ZP, r(22 + i));
+    }
+    a.label(add).b(LSR_ZP, t(4)).br(BCC, shift).i(CLC);
+    for i in 0..4 {
+        a.b(LDA_ZP, r(22 + i)).b(ADC_ZP, t(i)).b(STA_ZP, r(22 + i));
+    }
+    a.label(shift).b(LDA_ZP, t(4)).br(BEQ, done);
+    a.b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3)).to(JMP, add);
+    a.label(done).i(RTS);
     let (normal, common, go) = (loc.fresh(), loc.fresh(), loc.fresh());
+    a.label(wide);
     a.b(LDA_ZP, r(24)).b(ORA_ZP, r(25)).br(BEQ, normal);
     a.b(LDA_ZP, r(20)).b(ORA_ZP, r(21)).br(BNE, normal);
     for i in 0..4 {
