@@ -240,8 +240,14 @@ struct Finished {
 }
 
 /// Loads `prg`, writes `pokes` (address, bytes) into bank 0, `RUN`s it and steps it one
-/// instruction at a time to its exit code, adding up the cycles of each [`phase`].
-fn run_program(prg: &[u8], pokes: &[(u16, &[u8])]) -> Result<Finished, Cc65Error> {
+/// instruction at a time to its exit code, adding up the cycles of each [`phase`];
+/// `observe` sees the machine after each instruction, the instruction's address, the phase
+/// it ran in and its cycles.
+fn run_program(
+    prg: &[u8],
+    pokes: &[(u16, &[u8])],
+    observe: &mut dyn FnMut(&Machine, u16, usize, u64),
+) -> Result<Finished, Cc65Error> {
     let mut m = Machine::new(Config::default());
     m.load_prg(prg).map_err(Cc65Error::Load)?;
     for &(at, bytes) in pokes {
@@ -260,10 +266,12 @@ fn run_program(prg: &[u8], pokes: &[(u16, &[u8])]) -> Result<Finished, Cc65Error
             return Err(Cc65Error::Budget(MAX_CYCLES));
         }
         let shown = usize::from(m.bus().ram_peek(0, PHASE));
+        let pc = m.cpu.registers.program_counter;
         let ended = m.run_until(before + 1).map_err(Cc65Error::Run)?;
         if let Some(slot) = phase_cycles.get_mut(shown) {
             *slot += m.cpu.cycles - before;
         }
+        observe(&m, pc, shown, m.cpu.cycles - before);
         if let Some(exit) = ended {
             break exit;
         }
@@ -297,6 +305,16 @@ impl Peek<'_> {
 
 /// Runs a built benchmark with `params` and reads back its trace and timings.
 pub fn run(prg: &[u8], params: &Params) -> Result<Run, Cc65Error> {
+    run_observed(prg, params, &mut |_, _, _, _| {})
+}
+
+/// [`run`], with `observe` called after each instruction with the machine, the
+/// instruction's address, the [`phase`] it ran in and its cycles (for a profile).
+pub fn run_observed(
+    prg: &[u8],
+    params: &Params,
+    observe: &mut dyn FnMut(&Machine, u16, usize, u64),
+) -> Result<Run, Cc65Error> {
     let (policy, threshold) = match params.policy {
         Policy::ReshuffleAt(k) => (0, k),
         Policy::CutCard(k) => (1, k),
@@ -312,6 +330,7 @@ pub fn run(prg: &[u8], params: &Params) -> Result<Run, Cc65Error> {
             (THRESHOLD, &threshold.to_le_bytes()),
             (BURN, &[u8::from(params.burn)]),
         ],
+        observe,
     )?;
     let peek = Peek(&finished.machine);
     let trace_at = peek.word(TRACE);
@@ -340,7 +359,7 @@ pub fn run(prg: &[u8], params: &Params) -> Result<Run, Cc65Error> {
 /// Runs a built `chance_check.prg` from `seed`: its answers (0 or 1 per draw, the chances
 /// cycling through `chance_check.c`'s list) and the generator's next word after them.
 pub fn run_chance_check(prg: &[u8], seed: u32) -> Result<(Vec<u8>, u32), Cc65Error> {
-    let finished = run_program(prg, &[(PHASE, &[0]), (SEED, &seed.to_le_bytes())])?;
+    let finished = run_program(prg, &[(PHASE, &[0]), (SEED, &seed.to_le_bytes())], &mut |_, _, _, _| {})?;
     let peek = Peek(&finished.machine);
     let at = peek.word(TRACE);
     let answers = (0..peek.word(RECORDED)).map(|i| peek.byte(at.wrapping_add(i))).collect();

@@ -1,11 +1,14 @@
 //! Translates AVR (avr5, `atmega328p`) machine code, as linked by `rust-lld` from stock
 //! `rustc` output, into a Commodore 128 program.
 //!
-//! The pipeline: [`program::AvrProgram::from_elf`] reads the linked `elf32-avr` file with
-//! its relocations; [`decode`] decodes every instruction through one flat table;
-//! [`flags`] finds which AVR flags are ever read; [`lower`] turns each instruction into
-//! 6502 code; [`runtime`] adds the native routines; [`link`] lays everything out and
-//! [`translate::translate`] produces the `.prg`, the symbol map and the listing.
+//! The pipeline, in the order [`translate::translate_with`] runs it:
+//! [`program::AvrProgram::from_elf`] reads the linked `elf32-avr` file with its
+//! relocations; [`flow`] decodes every instruction through one flat table ([`decode`]) and
+//! finds where control goes; [`flags`] finds which AVR flags are ever read; [`frame_plan`]
+//! plans frames and saves; [`codegen`] turns each instruction into 6502 code ([`lower`])
+//! beside the native routines ([`runtime`]) and cleans it up ([`peephole`]); [`image`] lays
+//! everything out ([`link`]) and builds the `.prg`; [`report`] writes the symbol map and
+//! the listing.
 //! [`pipeline::build_prg`] runs cargo first, so any `no_std` crate becomes a `.prg`.
 //!
 //! The memory map of a translated program is in [`mmap`].
@@ -65,11 +68,15 @@
 pub mod asm;
 pub mod avrsim;
 pub mod callgraph;
+pub mod codegen;
 pub mod decode;
 pub mod error;
 pub mod flags;
+pub mod flow;
+pub mod frame_plan;
 pub mod frame_slots;
 pub mod frames;
+pub mod image;
 pub mod interp;
 pub mod link;
 pub mod listing;
@@ -77,8 +84,10 @@ pub mod liveness;
 pub mod lower;
 pub mod mmap;
 pub mod overlay;
+pub mod peephole;
 pub mod pipeline;
 pub mod program;
+pub mod report;
 pub mod runtime;
 pub mod saves;
 pub mod selfextract;

@@ -117,10 +117,11 @@ fn native_memory_functions_and_divisions_match_the_host() {
     let mut buf = [0u8; natives::BUF];
     natives::memory(&mut buf, &mut line);
     natives::division(500, &mut line);
+    natives::multiplication(500, &mut line);
     assert_eq!(String::from_utf8_lossy(&run.output), expected, "C128 vs host");
     assert_eq!(run.exit, Some(0));
     let map = std::fs::read_to_string(&report.map).unwrap();
-    for native in ["rt_memcpy", "rt_memmove", "rt_memset", "rt_udivmodsi4", "rt_divmodsi4"] {
+    for native in ["rt_memcpy", "rt_memmove", "rt_memset", "rt_udivmodsi4", "rt_divmodsi4", "rt_mulsi3"] {
         assert!(map.contains(native), "{native} in use: {map}");
     }
     for gone in ["u32_div_rem", "3mem6memcpy", "3mem7memmove", "3mem6memset"] {

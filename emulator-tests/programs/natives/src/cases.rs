@@ -67,7 +67,7 @@ pub fn memory(buf: &mut [u8; BUF], out: &mut dyn FnMut(u32)) {
 }
 
 /// Unsigned pairs at the edges of 32-bit division.
-pub const U32_PAIRS: [(u32, u32); 12] = [
+pub const U32_PAIRS: [(u32, u32); 19] = [
     (0, 1),
     (1, 1),
     (u32::MAX, 1),
@@ -80,6 +80,13 @@ pub const U32_PAIRS: [(u32, u32); 12] = [
     (0x8000_0000, 0x8000_0001),
     (0xDEAD_BEEF, 0x10000),
     (0x1234_5678, 0xFF),
+    (u32::MAX, 0xFF),
+    (u32::MAX, 0x100),
+    (0xFF, 0xFF),
+    (13_300, 20),
+    (0x00FF_FFFF, 1),
+    (0xFF00_0000, 3),
+    (0x0000_FFFF, 0xFE),
 ];
 
 /// Signed pairs at the edges (MIN / -1 wraps, as `wrapping_div` asks).
@@ -127,4 +134,45 @@ pub fn division(random: u32, out: &mut dyn FnMut(u32)) {
     }
     out(du);
     out(di);
+}
+
+/// Multiplier edges: zero, one, the largest and smallest of one and two bytes, either
+/// operand the small one.
+pub const MUL_PAIRS: [(u32, u32); 14] = [
+    (0, 0),
+    (0, u32::MAX),
+    (u32::MAX, 0),
+    (1, u32::MAX),
+    (u32::MAX, 1),
+    (u32::MAX, 0xFF),
+    (0xFF, u32::MAX),
+    (u32::MAX, 0x100),
+    (0x100, 0xFF),
+    (0xFF, 0xFF),
+    (500, 19),
+    (0x80, 0x8000_0000),
+    (0xFFFF, 0xFFFF),
+    (0x1234_5678, 0x10001),
+];
+
+/// The 32-bit multiplications: the edge pairs, then `random` pseudo-random pairs of mixed
+/// sizes (often one operand below 256).
+pub fn multiplication(random: u32, out: &mut dyn FnMut(u32)) {
+    for (x, y) in MUL_PAIRS {
+        out(black_box(x).wrapping_mul(black_box(y)));
+    }
+    let mut s = 0x8765_4321u32;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        s
+    };
+    let mut d = 0u32;
+    for _ in 0..random {
+        let x = next() >> (next() % 32);
+        let y = next() >> (next() % 32);
+        d = d.rotate_left(5) ^ black_box(x).wrapping_mul(black_box(y));
+    }
+    out(d);
 }

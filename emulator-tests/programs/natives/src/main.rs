@@ -1,11 +1,12 @@
-//! The native `mem*` routines and 32-bit divisions of avr2mos against the host: prints
-//! one hex digest a line for every case of [`cases`], which the test computes natively.
+//! The native `mem*` routines, 32-bit divisions and multiplications of avr2mos against the
+//! host: prints one hex digest a line for every case of [`cases`], which the test computes
+//! natively.
 #![no_std]
 #![no_main]
 
 mod cases;
 
-/// Pairs of random operands the divisions run after the edge cases.
+/// Pairs of random operands the divisions and multiplications run after the edge cases.
 const RANDOM: u32 = 500;
 
 static mut BUF: [u8; cases::BUF] = [0; cases::BUF];
@@ -26,5 +27,6 @@ pub extern "C" fn main() -> u8 {
     let buf = unsafe { &mut *core::ptr::addr_of_mut!(BUF) };
     cases::memory(buf, &mut hex);
     cases::division(RANDOM, &mut hex);
+    cases::multiplication(RANDOM, &mut hex);
     0
 }

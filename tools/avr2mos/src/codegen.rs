@@ -1,0 +1,151 @@
+//! Code generation: the runtime routines, the interpreter and its stubs, and every AVR
+//! instruction lowered, as chunks of symbolic 6502 code ready for [`crate::link`].
+//!
+//! Assumes the settings were checked (a bank-1 file only in the all-RAM mode and with
+//! interpreted functions) and the lowering's context ([`Ctx`]) planned. Guarantees: one
+//! chunk per AVR instruction, in order, each opening with the instruction's label (an
+//! instruction folded into the one before it gets an empty chunk with its label); an
+//! interpreted function is one chunk, its stub, under its first instruction's label;
+//! runtime routines that nothing calls are left out; the bank-1 copies fit below
+//! [`BANK1_END`].
+
+use crate::asm::{Item, Label, Part, Sym};
+use crate::error::TranslateError;
+use crate::interp;
+use crate::link::{Chunk, Owner};
+use crate::lower::{Ctx, insn_label};
+use crate::mmap::{BANK1_END, BANK1_START};
+use crate::runtime::{self, Locals, Routine};
+use crate::{OptLevel, Options};
+
+/// The generated code.
+pub struct Code {
+    /// The chunks: runtime routines, the interpreter, then the program's instructions.
+    pub chunks: Vec<Chunk>,
+    /// Operands of the interpreter's tables and of the interpreted copies, resolved once
+    /// everything is placed.
+    pub patches: Vec<interp::Patch>,
+    /// The first instruction of each interpreted function.
+    pub interp_chunks: Vec<usize>,
+    /// The interpreted copies that go to bank 1: each one's label and bytes, one after
+    /// another from [`BANK1_START`].
+    pub far_copies: Vec<(Label, Vec<u8>)>,
+}
+
+/// Generates the code of the program `ctx` describes, starting at instruction `entry`;
+/// the start-up code sets the AVR stack to `stack_top`.
+pub fn generate(ctx: &Ctx, opts: &Options, entry: usize, stack_top: u16) -> Result<Code, TranslateError> {
+    let insns = ctx.insns;
+    let place = match opts.bank1 {
+        Some(_) => interp::CopyPlace::Bank1 { home: opts.memory.mmu_config() },
+        None => interp::CopyPlace::Inline,
+    };
+    let mut far_copies: Vec<(Label, Vec<u8>)> = Vec::new();
+    let mut far_at = u32::from(BANK1_START);
+
+    let mut chunks = Vec::new();
+    let mut loc = Locals::default();
+    for (routine, mut a) in
+        runtime::emit(insn_label(entry), &mut loc, opts.memory, opts.bank1.as_deref(), stack_top, opts.key_buffer)
+    {
+        a.items.insert(0, Item::Label(routine.label()));
+        chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });
+    }
+    let mut patches = Vec::new();
+    let mut interp_uses = Vec::new();
+    let mut interp_chunks = Vec::new();
+    if ctx.interp.iter().any(|&b| b) {
+        let (a, p) = interp::emit(&mut loc, place);
+        chunks.push(Chunk { owner: Owner::Runtime("rt_interp".into()), items: a.items });
+        patches.extend(p);
+    }
+    let mut i = 0;
+    let mut cpu_carry = false;
+    while i < insns.len() {
+        if let Some(f) = ctx.func_of[i]
+            && ctx.interp[f]
+        {
+            // The whole function: a stub, then its AVR bytes for the interpreter.
+            let end = (i..insns.len()).find(|&j| ctx.func_of[j] != Some(f)).unwrap_or(insns.len());
+            let copy = interp::copy_function(ctx, f, i, end)?;
+            interp_chunks.push(i);
+            let jsr = Item::Ins(crate::asm::op::JSR, crate::asm::Arg::Sym(Sym::Code(interp::ENTER), Part::Word, 0));
+            let items = if opts.bank1.is_some() {
+                // The stub names the copy's bank-1 address.
+                let at = far_at as u16;
+                far_at += copy.bytes.len() as u32;
+                if far_at > u32::from(BANK1_END) {
+                    return Err(TranslateError::TooLarge {
+                        what: "interpreted functions in bank 1".into(),
+                        end: far_at,
+                        limit: u32::from(BANK1_END),
+                    });
+                }
+                far_copies.push((interp::copy_label(f), copy.bytes));
+                vec![Item::Label(insn_label(i)), jsr, Item::Bytes(at.to_le_bytes().to_vec())]
+            } else {
+                vec![Item::Label(insn_label(i)), jsr, Item::Label(interp::copy_label(f)), Item::Bytes(copy.bytes)]
+            };
+            chunks.push(Chunk { owner: Owner::Insn(i), items });
+            patches.extend(copy.patches);
+            interp_uses.extend(copy.uses);
+            cpu_carry = false;
+            i = end;
+            continue;
+        }
+        let lowered = ctx.lower(i, cpu_carry)?;
+        let mut items = vec![Item::Label(insn_label(i))];
+        items.extend(lowered.asm.items);
+        chunks.push(Chunk { owner: Owner::Insn(i), items });
+        for f in 1..=lowered.consumed {
+            chunks.push(Chunk { owner: Owner::Insn(i + f), items: vec![Item::Label(insn_label(i + f))] });
+        }
+        cpu_carry = lowered.carry_out;
+        i += 1 + lowered.consumed;
+    }
+
+    drop_unused_routines(&mut chunks, &interp_uses);
+    if opts.opt_level == OptLevel::Full {
+        crate::peephole::run(&mut chunks, ctx.is_target);
+    }
+    Ok(Code { chunks, patches, interp_chunks, far_copies })
+}
+
+/// Leaves out runtime routines that nothing calls (the wide multiplies are large and
+/// most programs never use them).
+fn drop_unused_routines(chunks: &mut Vec<Chunk>, extra: &[crate::asm::Label]) {
+    use crate::asm::{Arg, Label, Sym};
+    use std::collections::HashSet;
+    let uses = |c: &Chunk| -> Vec<Label> {
+        c.items
+            .iter()
+            .filter_map(|it| match it {
+                Item::Ins(_, Arg::Sym(Sym::Code(l), _, _)) | Item::Branch(_, l) => Some(*l),
+                _ => None,
+            })
+            .collect()
+    };
+    let own = |c: &Chunk| match c.items.first() {
+        Some(Item::Label(l)) => Some(*l),
+        _ => None,
+    };
+    let mut used: HashSet<Label> = extra.iter().copied().collect();
+    for c in chunks.iter().filter(|c| matches!(c.owner, Owner::Insn(_))) {
+        used.extend(uses(c));
+    }
+    for r in [Routine::Start, Routine::Exit, Routine::Save] {
+        used.insert(r.label());
+    }
+    loop {
+        let before = used.len();
+        for c in chunks.iter().filter(|c| matches!(c.owner, Owner::Runtime(_))) {
+            if own(c).is_some_and(|l| used.contains(&l)) {
+                used.extend(uses(c));
+            }
+        }
+        if used.len() == before {
+            break;
+        }
+    }
+    chunks.retain(|c| matches!(c.owner, Owner::Insn(_)) || own(c).is_some_and(|l| used.contains(&l)));
+}

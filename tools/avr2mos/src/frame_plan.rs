@@ -1,0 +1,297 @@
+//! Where each function's frame, frame slots and saves go: runs [`crate::frames`],
+//! [`crate::frame_slots`], [`crate::overlay`], [`crate::liveness`] and [`crate::saves`]
+//! over the whole program and turns their answers into the per-instruction facts the
+//! lowering reads ([`crate::lower::Ctx`]).
+//!
+//! Assumes the call graph's summaries ([`crate::callgraph`]) and the flag liveness
+//! ([`crate::flags`]) of the same decoded program ([`Flow`]). Guarantees:
+//! - without static frames ([`Settings::static_frames`] off: the plain level, or the
+//!   lockstep setting) every function keeps its frame on the AVR stack, and without
+//!   [`Settings::optimise`] every save stays;
+//! - the frames placed after `.bss` (at `frames_base`) and the save slots after them take
+//!   [`FramePlan::frames_len`] bytes; the entry's frame and those of the functions only it
+//!   calls sit at the top of the AVR stack, which starts below them ([`FramePlan::stack_top`]);
+//! - with a high stack, save slots are planned only when `.bss`, the frames and the slots
+//!   fit the low area together or `.bss` and the frames alone do not fit it either: slots
+//!   never move `.bss` out of the low area it has without them.
+
+use std::collections::HashMap;
+
+use crate::callgraph::Summary;
+use crate::decode::Op;
+use crate::flags::{self, FlagSet};
+use crate::flow::Flow;
+use crate::frame_slots::{Action, Why};
+use crate::frames::{Frame, FrameBase};
+use crate::liveness::Liveness;
+use crate::mmap::{IMAGE_END_ALL_RAM, LOW_BSS_END, LOW_BSS_START, STACK_LIMIT, STACK_TOP};
+use crate::program::AvrProgram;
+
+/// What the plan may do.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Give functions that cannot be active twice static frames.
+    pub static_frames: bool,
+    /// Leave out the saves no caller needs.
+    pub optimise: bool,
+    /// Move the saves that stay to static slots where the function can never be active twice.
+    pub save_slots: bool,
+    /// A high AVR stack of this many bytes ([`crate::Options::stack`]).
+    pub high_stack: Option<u16>,
+}
+
+/// The plan.
+pub struct FramePlan {
+    /// Whether each function keeps the 2-byte return address footprint on the AVR stack.
+    pub adjusts: Vec<bool>,
+    /// Each function's static frame, if it has one (those at the top of the stack too).
+    pub frames: Vec<Option<Frame>>,
+    /// Where each static frame starts.
+    pub frame_starts: Vec<Option<FrameBase>>,
+    /// Each function's frame slots as fixed addresses, or why Y is kept.
+    pub slot_actions: Vec<Result<Vec<Action>, Why>>,
+    /// The functions whose frames are at the top of the AVR stack.
+    pub on_top: Vec<usize>,
+    /// The AVR stack's first byte above which nothing is placed ($1BFF, or the high
+    /// stack's top).
+    pub avr_stack_top: u16,
+    /// The address the stack starts at: below the frames at its top.
+    pub stack_top: u16,
+    /// The lowest address the stack may reach.
+    pub stack_bottom: u16,
+    /// What becomes of each instruction of a function whose slots are fixed addresses.
+    pub slots: Vec<Action>,
+    /// The prologue subtractions of static frames, which have nothing left to do.
+    pub frame_set_up: Vec<bool>,
+    /// Each function's saves: which went, which stayed and why.
+    pub save_plans: Vec<crate::saves::Plan>,
+    /// The registers live around each instruction once the saves have gone.
+    pub live: Liveness,
+    /// Prologue pushes and epilogue pops of saves no caller needs.
+    pub dropped_saves: Vec<bool>,
+    /// The static slot of a save's push or pop.
+    pub save_slots: Vec<Option<u32>>,
+    /// Bytes of the static frames after `.bss` and the save slots after them.
+    pub frames_len: u32,
+    /// Bytes the frames after `.bss` would take one after another, not overlaid.
+    pub frames_unshared: u32,
+    /// Bytes of the save slots (included in `frames_len`).
+    pub slots_len: u32,
+}
+
+/// The flag facts the plan needs: the flags live after each instruction, and the SREG
+/// saves that change nothing.
+pub struct FlagFacts<'a> {
+    /// Flags live after each instruction ([`flags::live_out`]).
+    pub live_out: &'a [FlagSet],
+    /// [`flags::inert_sreg_pairs`].
+    pub inert: &'a [bool],
+}
+
+/// Plans the frames and saves of `prog`. `adjusts` says which functions keep the stack
+/// footprint before any gets a static frame (those that read SP, or all of them).
+pub fn plan(
+    prog: &AvrProgram,
+    flow: &Flow,
+    facts: &FlagFacts,
+    summaries: &[Summary],
+    mut adjusts: Vec<bool>,
+    s: Settings,
+) -> FramePlan {
+    let shapes = if s.static_frames {
+        crate::frames::shapes(&flow.insns, &flow.ranges, summaries)
+    } else {
+        vec![None; prog.functions.len()]
+    };
+    // Y followed through each framed function: its slots become absolute addresses.
+    let relocated = |i: usize| prog.text_relocs.contains_key(&flow.addrs[i]);
+    let slot_actions: Vec<Result<Vec<Action>, Why>> = shapes
+        .iter()
+        .enumerate()
+        .map(|(f, shape)| {
+            let shape = shape.as_ref().ok_or("no frame")?;
+            crate::frame_slots::fold(
+                &flow.insns,
+                flow.ranges[f].clone(),
+                shape.size,
+                &flow.succs,
+                facts.live_out,
+                facts.inert,
+                &flow.is_target,
+                &relocated,
+            )
+        })
+        .collect();
+    let folded: Vec<bool> = slot_actions.iter().map(Result::is_ok).collect();
+    let mut frames = crate::frames::plan(&shapes, &folded, summaries);
+    let avr_stack_top = if s.high_stack.is_some() { IMAGE_END_ALL_RAM - 1 } else { STACK_TOP };
+    let stack_bottom = match s.high_stack {
+        Some(n) => IMAGE_END_ALL_RAM - n,
+        None => STACK_LIMIT,
+    };
+    // The entry's frame, and those of the functions only the entry calls, go where their
+    // stack frames would have been, at the top of the AVR stack: they cost no RAM of
+    // their own (`overlay::at_stack_top`).
+    let on_top = match flow.func_starts.get(&prog.entry).copied() {
+        // They were on the stack before; still, leave it 256 bytes at least.
+        Some(e) => {
+            let limit = u32::from(avr_stack_top - stack_bottom).saturating_sub(256);
+            crate::overlay::at_stack_top(&mut frames, summaries, e, limit)
+        }
+        None => Vec::new(),
+    };
+    let stack_top = avr_stack_top - on_top.iter().map(|&(_, depth, _)| depth).max().unwrap_or(0) as u16;
+    let (frames_len, frames_unshared) = crate::overlay::overlay(&mut frames, summaries);
+    let frames_base = prog.data_base + prog.data.len() as u32 + prog.bss_len;
+    let mut frame_starts: Vec<Option<FrameBase>> =
+        frames.iter().map(|fr| fr.as_ref().map(|fr| FrameBase::Bss(frames_base + fr.offset))).collect();
+    for (f, depth, fr) in &on_top {
+        frame_starts[*f] = Some(FrameBase::Fixed(avr_stack_top + 1 - *depth as u16));
+        frames[*f] = Some(fr.clone());
+    }
+    let mut slots = vec![Action::Keep; flow.insns.len()];
+    for (f, fr) in frames.iter().enumerate() {
+        if let (Some(fr), Ok(actions)) = (fr, &slot_actions[f])
+            && fr.folded
+        {
+            slots[flow.ranges[f].clone()].copy_from_slice(actions);
+        }
+    }
+    let mut frame_set_up = vec![false; flow.insns.len()];
+    for fr in frames.iter().flatten().filter(|fr| !fr.folded) {
+        // Only when no flag it sets is read after it and nothing jumps into it.
+        let last = fr.subtract.end - 1;
+        if facts.live_out[last] & flags::defs(&flow.insns[last]) == 0 && !fr.subtract.clone().any(|j| flow.is_target[j])
+        {
+            frame_set_up[fr.subtract.clone()].fill(true);
+        }
+    }
+    for (f, fr) in frames.iter().enumerate() {
+        if fr.is_some() {
+            adjusts[f] = false;
+        }
+    }
+    let saves_at =
+        |slots_on: bool| place_saves(prog, flow, summaries, &frames, s.optimise, slots_on, frames_base + frames_len);
+    let mut saves = saves_at(s.save_slots);
+    if s.high_stack.is_some() {
+        let low_room = u32::from(LOW_BSS_END - LOW_BSS_START);
+        let without = prog.bss_len + frames_len;
+        if without + saves.slots_len > low_room && without <= low_room {
+            saves = saves_at(false);
+        }
+    }
+    FramePlan {
+        adjusts,
+        frames,
+        frame_starts,
+        slot_actions,
+        on_top: on_top.iter().map(|&(f, _, _)| f).collect(),
+        avr_stack_top,
+        stack_top,
+        stack_bottom,
+        slots,
+        frame_set_up,
+        save_plans: saves.plans,
+        live: saves.live,
+        dropped_saves: saves.dropped,
+        save_slots: saves.slot_of,
+        frames_len: frames_len + saves.slots_len,
+        frames_unshared,
+        slots_len: saves.slots_len,
+    }
+}
+
+/// The saves' part of the plan.
+struct Saves {
+    plans: Vec<crate::saves::Plan>,
+    live: Liveness,
+    dropped: Vec<bool>,
+    slot_of: Vec<Option<u32>>,
+    slots_len: u32,
+}
+
+/// Which prologue saves go and which use static slots (from `slots_base` on), and the
+/// registers live around each instruction once they have gone.
+fn place_saves(
+    prog: &AvrProgram,
+    flow: &Flow,
+    summaries: &[Summary],
+    frames: &[Option<Frame>],
+    optimise: bool,
+    slots_on: bool,
+    slots_base: u32,
+) -> Saves {
+    let n = flow.insns.len();
+    let (plans, live) = plan_saves(prog, flow, summaries, frames, optimise, slots_on);
+    let mut dropped = vec![false; n];
+    let mut slot_of_insn: Vec<Option<u32>> = vec![None; n];
+    let bodies = crate::liveness::bodies(&flow.insns, &flow.func_of, prog.functions.len());
+    let mut slots_len = 0;
+    for (f, plan) in plans.iter().enumerate() {
+        let mut slot_of = [None; 32];
+        for r in (0..32).filter(|r| plan.in_slots & (1 << r) != 0) {
+            slot_of[r] = Some(slots_base + slots_len);
+            slots_len += 1;
+        }
+        for i in flow.ranges[f].clone() {
+            let push = flow.insns[i].op == Op::Push && i < bodies[f];
+            if !(push || flow.insns[i].op == Op::Pop) {
+                continue;
+            }
+            let r = usize::from(flow.insns[i].d);
+            if plan.dropped & (1 << r) != 0 {
+                dropped[i] = true;
+            }
+            slot_of_insn[i] = slot_of[r];
+        }
+    }
+    Saves { plans, live, dropped, slot_of: slot_of_insn, slots_len }
+}
+
+/// Runs [`crate::liveness`] and [`crate::saves`]: which prologue saves go (none unless
+/// `optimise`) and which use static slots (none unless `slots`), and the registers live
+/// before each instruction once they have gone.
+fn plan_saves(
+    prog: &AvrProgram,
+    flow: &Flow,
+    summaries: &[Summary],
+    frames: &[Option<Frame>],
+    optimise: bool,
+    slots: bool,
+) -> (Vec<crate::saves::Plan>, Liveness) {
+    use crate::liveness::{self, Input};
+    let n = prog.functions.len();
+    let code: std::collections::HashSet<u32> = flow.addrs.iter().copied().collect();
+    let starts: &HashMap<u32, usize> = &flow.func_starts;
+    let callees = liveness::callees(&flow.insns, starts, &prog.absolute, |a| code.contains(&a));
+    let bodies = liveness::bodies(&flow.insns, &flow.func_of, n);
+    let kills = liveness::kills(summaries);
+    let static_frame: Vec<bool> = frames.iter().map(Option::is_some).collect();
+    let once: Vec<bool> = summaries.iter().map(|s| slots && crate::frames::once(s)).collect();
+    let program = crate::saves::Program {
+        insns: &flow.insns,
+        ranges: &flow.ranges,
+        sums: summaries,
+        static_frame: &static_frame,
+        reads_sp: &flow.reads_sp,
+        once: &once,
+        callees: &callees,
+        succs: &flow.succs,
+        func_of: &flow.func_of,
+    };
+    let vouched: Vec<bool> = (0..n).map(|f| optimise && crate::saves::vouched(&program, f)).collect();
+    let exits = crate::saves::exits(&vouched);
+    let input = Input {
+        insns: &flow.insns,
+        succs: &flow.succs,
+        callees: &callees,
+        func_of: &flow.func_of,
+        bodies: &bodies,
+        kills: &kills,
+        exits: &exits,
+    };
+    let live = liveness::analyse(&input);
+    let plans = crate::saves::plan(&program, &vouched, &live.live_out);
+    (plans, live)
+}

@@ -1,0 +1,184 @@
+//! The multiplies: 8-bit (the `mul` family's helpers), `__mulsi3`, and the signed
+//! multiplies with an overflow check (`__mulosi4`, `__mulodi4`).
+//!
+//! Assumes the operands in avr-gcc's registers for these helpers (see the runtime's module
+//! doc). Guarantees: the low bits of the product where libgcc puts them, the overflow flag
+//! as a 16-bit C `int`, and nothing changed but the result registers and the scratch
+//! T0..T11 and the wide scratch at $40-$59.
+
+use super::{Locals, Routine, WIDE, r, t};
+use crate::asm::{Asm, op::*};
+
+/// Mul8u, Mul8s, Mul8su and Mulsi3.
+pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
+    let mut out = Vec::new();
+    // r1:r0 = T0 * T1, unsigned; a zero operand answers at once (a card's rank times a
+    // row's length is 0 for half the cards).
+    let mut a = Asm::default();
+    let (ml, mn, zero) = (loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDA_ZP, t(0)).br(BEQ, zero).b(LDA_ZP, t(1)).br(BEQ, zero);
+    a.b(LDA_IMM, 0).b(LDX_IMM, 8).b(LSR_ZP, t(0));
+    a.label(ml).br(BCC, mn).i(CLC).b(ADC_ZP, t(1));
+    a.label(mn).i(ROR_A).b(ROR_ZP, t(0)).i(DEX).br(BNE, ml);
+    a.b(STA_ZP, r(1)).b(LDA_ZP, t(0)).b(STA_ZP, r(0)).i(RTS);
+    a.label(zero).b(STA_ZP, r(1)).b(STA_ZP, r(0)).i(RTS);
+    out.push((Routine::Mul8u, a));
+    // Signed corrections: hi -= b if a < 0; hi -= a if b < 0 (only the first for mulsu).
+    for (routine, both) in [(Routine::Mul8s, true), (Routine::Mul8su, false)] {
+        let mut a = Asm::default();
+        let (s1, s2) = (loc.fresh(), loc.fresh());
+        a.b(LDA_ZP, t(0)).b(STA_ZP, t(2)).b(LDA_ZP, t(1)).b(STA_ZP, t(3));
+        a.to(JSR, Routine::Mul8u.label());
+        a.b(LDA_ZP, t(2)).br(BPL, s1).b(LDA_ZP, r(1)).i(SEC).b(SBC_ZP, t(3)).b(STA_ZP, r(1));
+        a.label(s1);
+        if both {
+            a.b(LDA_ZP, t(3)).br(BPL, s2).b(LDA_ZP, r(1)).i(SEC).b(SBC_ZP, t(2)).b(STA_ZP, r(1));
+        }
+        a.label(s2).i(RTS);
+        out.push((routine, a));
+    }
+
+    // __mulsi3: shift-and-add over the multiplier's bits. When either operand is below
+    // 256 it is the multiplier, and the loop stops as soon as the bits left of it are all
+    // zero (money times a small rate, or times 1: 1 to 8 rounds of a 1-byte shift; the
+    // product builds up in r25:r22 itself). Otherwise the product is the same either way
+    // round, so the multiplier is r25:r22 unless only r21:r18 has a zero high half; the
+    // loop runs 8 times per multiplier byte up to its highest non-zero one.
+    let mut a = Asm::default();
+    let (wide, other, byte, add, shift, done) =
+        (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDA_ZP, r(19)).b(ORA_ZP, r(20)).b(ORA_ZP, r(21)).br(BNE, other);
+    a.b(LDX_ZP, r(18));
+    for i in 0..4 {
+        a.b(LDA_ZP, r(22 + i)).b(STA_ZP, t(i));
+    }
+    a.to(JMP, byte);
+    a.label(other).b(LDA_ZP, r(23)).b(ORA_ZP, r(24)).b(ORA_ZP, r(25)).br(BNE, wide);
+    a.b(LDX_ZP, r(22));
+    for i in 0..4 {
+        a.b(LDA_ZP, r(18 + i)).b(STA_ZP, t(i));
+    }
+    // The multiplier in T4, the multiplicand in T0..T3 (shifted left each round), the
+    // product in r25:r22.
+    a.label(byte).b(STX_ZP, t(4)).b(LDA_IMM, 0);
+    for i in 0..4 {
+        a.b(STA_ZP, r(22 + i));
+    }
+    a.label(add).b(LSR_ZP, t(4)).br(BCC, shift).i(CLC);
+    for i in 0..4 {
+        a.b(LDA_ZP, r(22 + i)).b(ADC_ZP, t(i)).b(STA_ZP, r(22 + i));
+    }
+    a.label(shift).b(LDA_ZP, t(4)).br(BEQ, done);
+    a.b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3)).to(JMP, add);
+    a.label(done).i(RTS);
+    let (normal, common, go) = (loc.fresh(), loc.fresh(), loc.fresh());
+    a.label(wide);
+    a.b(LDA_ZP, r(24)).b(ORA_ZP, r(25)).br(BEQ, normal);
+    a.b(LDA_ZP, r(20)).b(ORA_ZP, r(21)).br(BNE, normal);
+    for i in 0..4 {
+        a.b(LDA_ZP, r(22 + i)).b(STA_ZP, t(i)).b(LDA_ZP, r(18 + i)).b(STA_ZP, t(4 + i));
+    }
+    a.to(JMP, common).label(normal);
+    for i in 0..4 {
+        a.b(LDA_ZP, r(18 + i)).b(STA_ZP, t(i)).b(LDA_ZP, r(22 + i)).b(STA_ZP, t(4 + i));
+    }
+    a.label(common).b(LDA_IMM, 0);
+    for i in 8..12 {
+        a.b(STA_ZP, t(i));
+    }
+    for (bytes, top) in [(4u8, 7u8), (3, 6), (2, 5)] {
+        a.b(LDX_IMM, 8 * bytes).b(LDA_ZP, t(top)).br(BNE, go);
+    }
+    a.b(LDX_IMM, 8);
+    let (l, n) = (loc.fresh(), loc.fresh());
+    a.label(go).label(l);
+    a.b(LSR_ZP, t(7)).b(ROR_ZP, t(6)).b(ROR_ZP, t(5)).b(ROR_ZP, t(4)).br(BCC, n).i(CLC);
+    for i in 0..4 {
+        a.b(LDA_ZP, t(8 + i)).b(ADC_ZP, t(i)).b(STA_ZP, t(8 + i));
+    }
+    a.label(n).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3));
+    a.i(DEX).br(BNE, l);
+    for i in 0..4 {
+        a.b(LDA_ZP, t(8 + i)).b(STA_ZP, r(22 + i));
+    }
+    a.i(RTS);
+    out.push((Routine::Mulsi3, a));
+
+    out
+}
+
+/// Mulosi4 and Mulodi4.
+pub(super) fn with_overflow(loc: &mut Locals) -> Vec<(Routine, Asm)> {
+    let mulosi4 = mulo(loc, 4, 22, 18, 16);
+    vec![(Routine::Mulosi4, mulosi4), (Routine::Mulodi4, mulo(loc, 8, 18, 10, 8))]
+}
+
+/// Signed `n`-byte multiply with overflow check (`__mulosi4`, `__mulodi4`): `a` in the
+/// registers from `ar`, `b` from `br`, the pointer to the 16-bit overflow flag in `pr`;
+/// the product replaces `a`. Works in zero page from [`WIDE`]: multiplicand `M`, the
+/// product `P` (multiplier shifted out of its low half) and the sign.
+fn mulo(loc: &mut Locals, n: u8, ar: u8, br: u8, pr: u8) -> Asm {
+    let m = WIDE;
+    let plo = WIDE + n;
+    let phi = WIDE + 2 * n;
+    let sign = WIDE + 3 * n;
+    let mut a = Asm::default();
+    let neg = |a: &mut Asm, base: u8| {
+        a.i(SEC);
+        for i in 0..n {
+            a.b(LDA_IMM, 0).b(SBC_ZP, base + i).b(STA_ZP, base + i);
+        }
+    };
+    a.b(LDA_ZP, r(ar + n - 1)).b(EOR_ZP, r(br + n - 1)).b(STA_ZP, sign);
+    for i in 0..n {
+        a.b(LDA_ZP, r(ar + i)).b(STA_ZP, plo + i).b(LDA_ZP, r(br + i)).b(STA_ZP, m + i);
+        a.b(LDA_IMM, 0).b(STA_ZP, phi + i);
+    }
+    let (p1, p2) = (loc.fresh(), loc.fresh());
+    a.b(LDA_ZP, plo + n - 1).br(BPL, p1);
+    neg(&mut a, plo);
+    a.label(p1).b(LDA_ZP, m + n - 1).br(BPL, p2);
+    neg(&mut a, m);
+    a.label(p2);
+    let (lp, na) = (loc.fresh(), loc.fresh());
+    a.b(LDX_IMM, 8 * n).b(LSR_ZP, plo + n - 1);
+    for i in (0..n - 1).rev() {
+        a.b(ROR_ZP, plo + i);
+    }
+    a.label(lp).br(BCC, na).i(CLC);
+    for i in 0..n {
+        a.b(LDA_ZP, phi + i).b(ADC_ZP, m + i).b(STA_ZP, phi + i);
+    }
+    a.label(na);
+    for i in (0..n).rev() {
+        a.b(ROR_ZP, phi + i);
+    }
+    for i in (0..n).rev() {
+        a.b(ROR_ZP, plo + i);
+    }
+    a.i(DEX).br(BNE, lp);
+    // Overflow: any bit in the high half, or bit 8n-1 set unless the result is exactly
+    // the most negative value.
+    let (ovf, ok, store, pos) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDA_IMM, 0);
+    for i in 0..n {
+        a.b(ORA_ZP, phi + i);
+    }
+    a.br(BNE, ovf).b(LDA_ZP, plo + n - 1).br(BPL, ok).b(LDA_ZP, sign).br(BPL, ovf);
+    a.b(LDA_ZP, plo + n - 1).b(CMP_IMM, 0x80).br(BNE, ovf).b(LDA_IMM, 0);
+    for i in 0..n - 1 {
+        a.b(ORA_ZP, plo + i);
+    }
+    a.br(BNE, ovf);
+    a.label(ok).b(LDA_IMM, 0).br(BEQ, store);
+    a.label(ovf).b(LDA_IMM, 1);
+    a.label(store).b(LDY_IMM, 0).b(STA_IZY, r(pr)).b(LDA_IMM, 0).i(INY).b(STA_IZY, r(pr));
+    a.b(LDA_ZP, sign).br(BPL, pos);
+    neg(&mut a, plo);
+    a.label(pos);
+    for i in 0..n {
+        a.b(LDA_ZP, plo + i).b(STA_ZP, r(ar + i));
+    }
+    a.i(RTS);
+    a
+}
