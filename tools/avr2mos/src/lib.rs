@@ -79,6 +79,7 @@ pub mod mmap;
 pub mod overlay;
 pub mod pipeline;
 pub mod program;
+pub mod ptr_copies;
 pub mod runtime;
 pub mod saves;
 pub mod selfextract;

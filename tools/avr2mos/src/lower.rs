@@ -66,6 +66,9 @@ pub struct Ctx<'a> {
     /// Keep SP as the AVR has it (the lockstep setting): a left-out save is still pushed,
     /// and its pops only move SP back, so stack addresses agree with the simulator's.
     pub keep_stack: bool,
+    /// Pointer copies that go and the loads and stores that use their source instead
+    /// ([`crate::ptr_copies`]).
+    pub copies: &'a [crate::ptr_copies::Copy],
 }
 
 /// The label of instruction `i`.
@@ -374,6 +377,9 @@ impl Ctx<'_> {
         {
             a.to(JSR, Routine::Enter.label());
         }
+        if let crate::ptr_copies::Copy::Drop { .. } = self.copies[i] {
+            return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
+        }
         if self.dropped_saves[i] && !(self.keep_stack && insn.op == Op::Push) {
             if self.keep_stack {
                 a.to(JSR, Routine::Pop.label());
@@ -574,7 +580,10 @@ impl Ctx<'_> {
                 kind = Kind::Mul { fmul };
             }
             Op::Ld(p, mode) | Op::St(p, mode) => {
-                let pr = r(p.reg());
+                let pr = match self.copies[i] {
+                    crate::ptr_copies::Copy::Through(src) => r(src),
+                    _ => r(p.reg()),
+                };
                 if mode == Mode::PreDec {
                     a.b(LDA_ZP, pr).b(BNE, 2).b(DEC_ZP, pr + 1).b(DEC_ZP, pr);
                 }

@@ -121,7 +121,8 @@ pub struct Translation {
     /// precise-output tests compare.
     pub symbolic: String,
     /// The registers live before each AVR instruction, by address, sorted
-    /// ([`crate::liveness`], after [`crate::saves`]): the lockstep compares only these.
+    /// ([`crate::liveness`], after [`crate::saves`]), less a pointer copy's pair where its
+    /// uses read the source instead ([`crate::ptr_copies`]): the lockstep compares only these.
     pub live_in: Vec<(u32, RegSet)>,
 }
 
@@ -605,6 +606,12 @@ fn translate_once(
     }
     let frames_len = frames_len + slots_len;
     let bss_len = prog.bss_len + frames_len;
+    let mut copies = vec![crate::ptr_copies::Copy::Keep; insns.len()];
+    if opts.opt_level == OptLevel::Full {
+        for (range, _) in ranges.iter().zip(&interp_fn).filter(|&(_, &interp)| !interp) {
+            crate::ptr_copies::plan(&insns, range.clone(), &live.live_out, &is_target, &mut copies);
+        }
+    }
     let ctx = Ctx {
         prog,
         addrs: &addrs,
@@ -624,6 +631,7 @@ fn translate_once(
         dropped_saves: &dropped_saves,
         save_slots: &save_slots,
         keep_stack: opts.adjust_all,
+        copies: &copies,
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
 
@@ -1019,7 +1027,8 @@ fn translate_once(
         &chunks,
         &crate::symbolic::Source { prog, addrs: &addrs, insns: &insns, spans: &placed.spans, notes: &notes },
     );
-    let live_in = addrs.iter().zip(&live.live_in).map(|(&a, &l)| (a, l)).collect();
+    let elsewhere = crate::ptr_copies::elsewhere(&copies);
+    let live_in = addrs.iter().zip(&live.live_in).zip(&elsewhere).map(|((&a, &l), &e)| (a, l & !e)).collect();
     Ok(Some(Translation { prg, bank1, map, listing, stats, pc_map, symbols, relocated_text, symbolic, live_in }))
 }
 
