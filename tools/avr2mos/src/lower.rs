@@ -820,18 +820,39 @@ impl Ctx<'_> {
         Ok(Lowered { asm: a, consumed: 0, carry_out: false })
     }
 
+    /// Whether instruction `m` only moves a byte, as loads and stores (`LDA`/`STA`), which
+    /// keep C and V: `ldi`, `mov`, `movw`, and at the full level a load or store of a
+    /// static frame's slot ([`crate::frame_slots`]), which is an absolute `LDA`/`STA`.
+    fn is_move(&self, m: usize) -> bool {
+        let n = self.insns[m];
+        match n.op {
+            Op::Ldi | Op::Mov | Op::Movw => true,
+            Op::Ld(..) | Op::St(..) => {
+                self.optimise
+                    && self.static_frame(m).is_some()
+                    && matches!(self.slots[m], crate::frame_slots::Action::Slot(_))
+            }
+            _ => false,
+        }
+    }
+
+    /// The registers move `m` writes (none for a store).
+    fn move_writes(&self, m: usize) -> std::ops::Range<u8> {
+        let n = self.insns[m];
+        match n.op {
+            Op::Movw => n.d..n.d + 2,
+            Op::St(..) => n.d..n.d,
+            _ => n.d..n.d + 1,
+        }
+    }
+
     /// The branch after instruction `i` if it can test the flags `i` leaves in `P`: not a
     /// jump target, and no flag live after it. A branch on C or V may come after up to
-    /// four moves (`ldi`, `mov`, `movw`: loads and stores, which keep C and V), none of
-    /// them a jump target.
+    /// four moves ([`Ctx::is_move`]: loads and stores, which keep C and V), none of them a
+    /// jump target.
     fn fusable_branch(&self, i: usize) -> Option<usize> {
         let mut j = i + 1;
-        while let Some(n) = self.insns.get(j)
-            && matches!(n.op, Op::Ldi | Op::Mov | Op::Movw)
-            && !self.is_target[j]
-            && j - i <= 4
-            && self.optimise
-        {
+        while j < self.insns.len() && self.is_move(j) && !self.is_target[j] && j - i <= 4 && self.optimise {
             j += 1;
         }
         let b = self.insns.get(j)?;
@@ -869,7 +890,7 @@ impl Ctx<'_> {
         Ok(true)
     }
 
-    /// A compare chain (`cp`/`cpi`, then `cpc`s, with `ldi`/`mov`/`movw` between) ending in
+    /// A compare chain (`cp`/`cpi`, then `cpc`s, with moves between: [`Ctx::is_move`]) ending in
     /// a branch that only reads the chain's flags: lowered to the 6502's own multi-byte
     /// compare. Returns the number of instructions folded into `i`.
     fn compare_chain(&self, i: usize, a: &mut Asm) -> Result<Option<usize>, TranslateError> {
@@ -884,7 +905,7 @@ impl Ctx<'_> {
             }
             match n.op {
                 Op::Cpc => last_cmp = j,
-                Op::Ldi | Op::Mov | Op::Movw if self.optimise => {}
+                _ if self.optimise && self.is_move(j) => {}
                 Op::Brbs | Op::Brbc => break,
                 _ => return Ok(None),
             }
@@ -922,12 +943,10 @@ impl Ctx<'_> {
             // between compares are done first (they must not feed an earlier compare).
             let cmps: Vec<usize> = (i..j).filter(|&m| matches!(self.insns[m].op, Op::Cp | Op::Cpi | Op::Cpc)).collect();
             for m in i..j {
-                let n = self.insns[m];
-                if matches!(n.op, Op::Ldi | Op::Mov | Op::Movw) {
-                    let width = if n.op == Op::Movw { 2 } else { 1 };
+                if self.is_move(m) {
                     let clash = cmps.iter().filter(|&&c| c < m).any(|&c| {
                         let cn = self.insns[c];
-                        (n.d..n.d + width).any(|w| w == cn.d || (cn.op != Op::Cpi && w == cn.r))
+                        self.move_writes(m).any(|w| w == cn.d || (cn.op != Op::Cpi && w == cn.r))
                     });
                     if clash {
                         return Ok(None);
@@ -935,7 +954,7 @@ impl Ctx<'_> {
                 }
             }
             for m in i..j {
-                if matches!(self.insns[m].op, Op::Ldi | Op::Mov | Op::Movw) {
+                if self.is_move(m) {
                     let l = self.lower(m, false)?;
                     a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
                 }
