@@ -505,6 +505,9 @@ impl Ctx<'_> {
                 a.b(LDA_ZP, rs).b(STA_ZP, rd);
             }
             Op::Movw => {
+                if let Some(consumed) = self.copy_plus_constant(i, &mut a)? {
+                    return Ok(Lowered { asm: a, consumed, carry_out: false });
+                }
                 a.b(LDA_ZP, rs).b(STA_ZP, rd).b(LDA_ZP, rs + 1).b(STA_ZP, rd + 1);
             }
             Op::Ldi => {
@@ -1002,6 +1005,51 @@ impl Ctx<'_> {
         };
         a.br(if set { if_set } else { if_clear }, target);
         Ok(Some(j - i))
+    }
+
+    /// A pointer copy and a constant step of the copy (`movw r30, r24` then `subi r30, lo;
+    /// sbci r31, hi`, or `adiw`/`sbiw r30, k`), with no flag of the step read after it and
+    /// nothing jumping between: one 16-bit addition or subtraction from the source into
+    /// the copy, without first storing the copy. Returns the number of instructions
+    /// folded into `i`.
+    fn copy_plus_constant(&self, i: usize, a: &mut Asm) -> Result<Option<usize>, TranslateError> {
+        use crate::frame_slots::Action;
+        let mv = self.insns[i];
+        let plain = |m: usize| {
+            m < self.insns.len()
+                && !self.is_target[m]
+                && self.slots[m] == Action::Keep
+                && self.copies[m] == crate::ptr_copies::Copy::Keep
+                && !self.frame_set_up[m]
+        };
+        if !self.optimise || !plain(i + 1) {
+            return Ok(None);
+        }
+        let (rd, rs) = (r(mv.d), r(mv.r));
+        let step = self.insns[i + 1];
+        match step.op {
+            Op::Subi
+                if step.d == mv.d
+                    && plain(i + 2)
+                    && self.insns[i + 2].op == Op::Sbci
+                    && self.insns[i + 2].d == mv.d + 1
+                    && self.live_out[i + 2] & CZNV == 0 =>
+            {
+                a.i(SEC).b(LDA_ZP, rs);
+                self.imm(i + 1, a, SBC_IMM)?;
+                a.b(STA_ZP, rd).b(LDA_ZP, rs + 1);
+                self.imm(i + 2, a, SBC_IMM)?;
+                a.b(STA_ZP, rd + 1);
+                Ok(Some(2))
+            }
+            Op::Adiw | Op::Sbiw if step.d == mv.d && self.live_out[i + 1] & CZNV == 0 => {
+                let (carry, o) = if step.op == Op::Adiw { (CLC, ADC_IMM) } else { (SEC, SBC_IMM) };
+                a.i(carry).b(LDA_ZP, rs).b(o, step.k as u8).b(STA_ZP, rd);
+                a.b(LDA_ZP, rs + 1).b(o, 0).b(STA_ZP, rd + 1);
+                Ok(Some(1))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// The label after the instruction that a skip instruction skips.
