@@ -11,7 +11,7 @@
 //!
 //! Guarantees: a copy is propagated only when all of these hold, and each use then reads
 //! the very address the copy held:
-//! - the copy is a `movw` into X or Z from a pair other than X, Y, Z, not after a skip
+//! - the copy is a `movw` into X or Z from another pair but Y, not after a skip
 //!   instruction (which could skip the copy and not its uses);
 //! - the instructions after it up to its last use are straight-line code (no jump target,
 //!   no branch, skip, call, jump or return among them);
@@ -104,7 +104,7 @@ pub fn plan(insns: &[Insn], range: std::ops::Range<usize>, live_out: &[u32], is_
     for c in range.clone() {
         let mv = insns[c];
         let (dst, src) = (mv.d, mv.r);
-        if mv.op != Op::Movw || !(dst == 26 || dst == 30) || src >= 26 || out[c] != Copy::Keep {
+        if mv.op != Op::Movw || !(dst == 26 || dst == 30) || src == 28 || src == dst || out[c] != Copy::Keep {
             continue;
         }
         if c > range.start && is_skip(&insns[c - 1]) {
@@ -181,6 +181,16 @@ mod tests {
     fn a_copy_used_only_as_a_pointer_goes() {
         let out = run(&[MOVW_Z_R18, LD_R26_Z, LDD_R27_Z1, RET], &[]);
         assert_eq!(out, vec![Copy::Drop { pair: 30, last: 2 }, Copy::Through(18), Copy::Through(18), Copy::Keep]);
+    }
+
+    #[test]
+    fn a_copy_of_x_into_z_goes_and_a_copy_of_y_stays() {
+        // movw r30, r26; ld r26, Z (the last use may overwrite its source).
+        let out = run(&[0x01FD, LD_R26_Z, RET], &[]);
+        assert_eq!(out, vec![Copy::Drop { pair: 30, last: 1 }, Copy::Through(26), Copy::Keep]);
+        // movw r30, r28: Y may be a static frame's, never set up.
+        let out = run(&[0x01FE, LD_R26_Z, RET], &[]);
+        assert_eq!(out, vec![Copy::Keep; 3]);
     }
 
     #[test]
