@@ -65,6 +65,7 @@
 pub mod asm;
 pub mod avrsim;
 pub mod callgraph;
+pub mod dead_moves;
 pub mod decode;
 pub mod error;
 pub mod flags;
