@@ -1,7 +1,7 @@
 //! Profiling aid for issue 12: runs the translated benchmark (`firmware/bench-prg`) in the
 //! emulated C128 on the Punto Banco preset and prints where the coup phase's cycles go, by
 //! AVR instruction, by function and by AVR mnemonic (a runtime routine is charged to
-//! itself, not its caller). `cargo run --release -p emulator-tests --example bench_profile
+//! itself, not its caller), and the cycles of the shuffles (one, as in `bac bench`). `cargo run --release -p emulator-tests --example bench_profile
 //! [COUPS]`.
 
 use std::collections::HashMap;
@@ -38,11 +38,16 @@ fn main() {
     let entry = m.sys_address().expect("SYS line");
     m.start(entry);
     let mut by_pc: HashMap<u16, u64> = HashMap::new();
+    let mut shuffle = 0;
     loop {
         let before = m.cpu.cycles;
         let pc = m.cpu.registers.program_counter;
-        let coup = m.bus().ram_peek(0, mailbox) == 2;
+        let phase = m.bus().ram_peek(0, mailbox);
+        let coup = phase == 2;
         let ended = m.run_until(before + 1).expect("running");
+        if phase == 1 {
+            shuffle += m.cpu.cycles - before;
+        }
         if coup {
             *by_pc.entry(pc).or_default() += m.cpu.cycles - before;
         }
@@ -52,16 +57,20 @@ fn main() {
     }
     let total: u64 = by_pc.values().sum();
     let per = |c: u64| c as f64 / f64::from(coups);
-    println!("coup phase: {:.0} cycles per coup", per(total));
+    println!("coup phase: {:.0} cycles per coup; shuffles: {shuffle} cycles", per(total));
     let mut syms = t.symbols.clone();
     syms.sort_by_key(|s| s.1);
-    let owner = |pc: u16| syms.iter().rev().find(|s| s.1 <= pc).map_or("?".to_string(), |s| s.0.clone());
+    // Outside the program: the KERNAL's interrupt handler and its routines.
+    let owner = |pc: u16| match pc {
+        0x1C00.. if pc < 0xD000 => syms.iter().rev().find(|s| s.1 <= pc).map_or("?".to_string(), |s| s.0.clone()),
+        _ => "<KERNAL, interrupts>".to_string(),
+    };
     let mut by_fn: HashMap<String, u64> = HashMap::new();
     let mut by_insn: HashMap<u32, u64> = HashMap::new();
     let mut by_op: HashMap<String, u64> = HashMap::new();
     for (&pc, &c) in &by_pc {
         let f = owner(pc);
-        let runtime = f.starts_with("rt_") || f.starts_with("__");
+        let runtime = f.starts_with("rt_") || f.starts_with("__") || f.starts_with('<');
         *by_fn.entry(f.clone()).or_default() += c;
         match t.avr_address_of(pc) {
             Some(a) if !runtime && pc >= 0x1C00 => {
