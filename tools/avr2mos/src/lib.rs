@@ -65,7 +65,6 @@
 pub mod asm;
 pub mod avrsim;
 pub mod callgraph;
-pub mod dead_moves;
 pub mod decode;
 pub mod error;
 pub mod flags;

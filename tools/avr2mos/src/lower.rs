@@ -88,8 +88,6 @@ pub struct Ctx<'a> {
     /// Pointer copies that go and the loads and stores that use their source instead
     /// ([`crate::ptr_copies`]).
     pub copies: &'a [crate::ptr_copies::Copy],
-    /// Moves whose registers are dead after them ([`crate::dead_moves`]): no code.
-    pub dead_moves: &'a [bool],
 }
 
 /// The label of instruction `i`.
@@ -401,9 +399,6 @@ impl Ctx<'_> {
             a.to(JSR, Routine::Enter.label());
         }
         if let crate::ptr_copies::Copy::Drop { .. } = self.copies[i] {
-            return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
-        }
-        if self.dead_moves[i] {
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
         if self.dropped_saves[i] && !(self.keep_stack && insn.op == Op::Push) {

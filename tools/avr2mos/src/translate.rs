@@ -607,11 +607,9 @@ fn translate_once(
     let frames_len = frames_len + slots_len;
     let bss_len = prog.bss_len + frames_len;
     let mut copies = vec![crate::ptr_copies::Copy::Keep; insns.len()];
-    let mut dead_moves = vec![false; insns.len()];
     if opts.opt_level == OptLevel::Full {
         for (range, _) in ranges.iter().zip(&interp_fn).filter(|&(_, &interp)| !interp) {
             crate::ptr_copies::plan(&insns, range.clone(), &live.live_out, &is_target, &mut copies);
-            crate::dead_moves::plan(&insns, range.clone(), &live.live_out, &mut dead_moves);
         }
     }
     let ctx = Ctx {
@@ -634,7 +632,6 @@ fn translate_once(
         save_slots: &save_slots,
         keep_stack: opts.adjust_all,
         copies: &copies,
-        dead_moves: &dead_moves,
     };
     let entry = *index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
 
