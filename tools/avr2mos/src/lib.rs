@@ -87,6 +87,7 @@ pub mod overlay;
 pub mod peephole;
 pub mod pipeline;
 pub mod program;
+pub mod ptr_copies;
 pub mod report;
 pub mod runtime;
 pub mod saves;

@@ -8,6 +8,10 @@
 //! small fix-ups give the flags the 6502 computes differently (V of shifts and
 //! increments, Z of `cpc`/`sbc` chains and of `adiw`/`sbiw`).
 //!
+//! The instruction families are lowered in `arith`, `bits`, `moves` and `flow`; `fuse`
+//! lowers an instruction together with the ones after it (compare chains, branches on
+//! the flags in `P`, a pointer copy and its constant step).
+//!
 //! Calls are `JSR`s; a function that reads SP moves SP down by 2 on entry and up by 2 on
 //! return, so its stack arguments sit where the AVR code expects them, above a 2-byte
 //! return address.
@@ -22,6 +26,21 @@ use crate::mmap::{FLAGS, SPH, SPL, TFLAG, reg, temp};
 use crate::program::{AvrProgram, RelocKind, Target};
 use crate::runtime::Routine;
 use crate::specialise;
+
+mod arith;
+mod bits;
+mod flow;
+mod fuse;
+mod moves;
+
+/// What lowering an instruction's own operation gave: the flags it leaves in `P` for the
+/// code that follows (fused branch, carry chain, capture), or the number of following
+/// instructions it folded in, its code complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Core {
+    Flags(Kind),
+    Done(usize),
+}
 
 /// Everything the lowering needs to know about the whole program.
 #[derive(Debug)]
@@ -66,6 +85,9 @@ pub struct Ctx<'a> {
     /// Keep SP as the AVR has it (the lockstep setting): a left-out save is still pushed,
     /// and its pops only move SP back, so stack addresses agree with the simulator's.
     pub keep_stack: bool,
+    /// Pointer copies that go and the loads and stores that use their source instead
+    /// ([`crate::ptr_copies`]).
+    pub copies: &'a [crate::ptr_copies::Copy],
 }
 
 /// The label of instruction `i`.
@@ -199,6 +221,12 @@ fn carry_in(a: &mut Asm, inv: bool) {
 }
 
 impl Ctx<'_> {
+    /// The flags live after instruction `i`; none inside an inert SREG save and restore,
+    /// where flags are neither computed nor stored.
+    fn live_after(&self, i: usize) -> FlagSet {
+        if self.inert[i] { 0 } else { self.live_out[i] }
+    }
+
     pub(crate) fn err(&self, i: usize, why: &str) -> TranslateError {
         TranslateError::Unsupported {
             at: self.prog.locate(self.addrs[i]),
@@ -354,12 +382,8 @@ impl Ctx<'_> {
     /// AVR carry in the 6502 carry (see [`Lowered::carry_out`]).
     pub fn lower(&self, i: usize, cpu_carry: bool) -> Result<Lowered, TranslateError> {
         let insn = self.insns[i];
-        // Inside an inert SREG save/restore, flags are neither computed nor stored.
-        let live = if self.inert[i] { 0 } else { self.live_out[i] };
+        let live = self.live_after(i);
         let defs = flags::defs(&insn);
-        let need = live & defs;
-        let (d, rr, k) = (insn.d, insn.r, insn.k);
-        let (rd, rs) = (r(d), r(rr));
         let mut a = Asm::default();
         if self.frame_set_up[i] {
             // A static frame's Y is loaded already set up.
@@ -373,6 +397,9 @@ impl Ctx<'_> {
             && self.prog.functions[f].addr == self.addrs[i]
         {
             a.to(JSR, Routine::Enter.label());
+        }
+        if let crate::ptr_copies::Copy::Drop { .. } = self.copies[i] {
+            return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
         if self.dropped_saves[i] && !(self.keep_stack && insn.op == Op::Push) {
             if self.keep_stack {
@@ -393,394 +420,83 @@ impl Ctx<'_> {
         if let Some(consumed) = self.compare_chain(i, &mut a)? {
             return Ok(Lowered { asm: a, consumed, carry_out: false });
         }
-        let mut kind = Kind::None;
-        let arith = |inv, chain| Kind::Arith { inv, chain };
-        match insn.op {
-            Op::Nop => {}
-            Op::Add => {
-                if d == rr && need & V == 0 {
-                    a.b(ASL_ZP, rd);
-                } else {
-                    a.i(CLC).b(LDA_ZP, rd).b(ADC_ZP, rs).b(STA_ZP, rd);
-                }
-                kind = arith(false, false);
-            }
-            Op::Adc => {
-                if !cpu_carry {
-                    carry_in(&mut a, false);
-                }
-                if d == rr && need & V == 0 {
-                    a.b(ROL_ZP, rd);
-                } else {
-                    a.b(LDA_ZP, rd).b(ADC_ZP, rs).b(STA_ZP, rd);
-                }
-                kind = arith(false, false);
-            }
-            Op::Sub => {
-                a.i(SEC).b(LDA_ZP, rd).b(SBC_ZP, rs).b(STA_ZP, rd);
-                kind = arith(true, false);
-            }
-            Op::Sbc => {
-                if !cpu_carry {
-                    carry_in(&mut a, true);
-                }
-                a.b(LDA_ZP, rd).b(SBC_ZP, rs).b(STA_ZP, rd);
-                kind = arith(true, true);
-            }
-            Op::Subi => {
-                a.i(SEC).b(LDA_ZP, rd);
-                self.imm(i, &mut a, SBC_IMM)?;
-                a.b(STA_ZP, rd);
-                kind = arith(true, false);
-            }
-            Op::Sbci => {
-                if !cpu_carry {
-                    carry_in(&mut a, true);
-                }
-                a.b(LDA_ZP, rd);
-                self.imm(i, &mut a, SBC_IMM)?;
-                a.b(STA_ZP, rd);
-                kind = arith(true, true);
-            }
-            Op::Cp | Op::Cpi => {
-                if need & CZNV != 0 {
-                    if need & V != 0 {
-                        a.i(SEC).b(LDA_ZP, rd);
-                        if insn.op == Op::Cp {
-                            a.b(SBC_ZP, rs);
-                        } else {
-                            a.b(SBC_IMM, k as u8);
-                        }
-                    } else if insn.op == Op::Cp {
-                        a.b(LDA_ZP, rd).b(CMP_ZP, rs);
-                    } else {
-                        a.b(LDA_ZP, rd).b(CMP_IMM, k as u8);
-                    }
-                    kind = arith(true, false);
-                }
-            }
-            Op::Cpc => {
-                if need & CZNV != 0 {
-                    if !cpu_carry {
-                        carry_in(&mut a, true);
-                    }
-                    a.b(LDA_ZP, rd).b(SBC_ZP, rs);
-                    kind = arith(true, true);
-                }
-            }
-            Op::And | Op::Or | Op::Eor => {
-                if insn.op == Op::Eor && d == rr {
-                    a.b(LDA_IMM, 0).b(STA_ZP, rd);
-                } else if d == rr {
-                    if need != 0 {
-                        a.b(LDA_ZP, rd);
-                    }
-                } else {
-                    let o = match insn.op {
-                        Op::And => AND_ZP,
-                        Op::Or => ORA_ZP,
-                        _ => EOR_ZP,
-                    };
-                    a.b(LDA_ZP, rd).b(o, rs).b(STA_ZP, rd);
-                }
-                kind = Kind::Logic;
-            }
-            Op::Andi if k == 0 && self.reloc_sym(i, self.addrs[i])?.is_none() => {
-                a.b(LDA_IMM, 0).b(STA_ZP, rd);
-                kind = Kind::Logic;
-            }
-            Op::Andi | Op::Ori => {
-                a.b(LDA_ZP, rd);
-                self.imm(i, &mut a, if insn.op == Op::Andi { AND_IMM } else { ORA_IMM })?;
-                a.b(STA_ZP, rd);
-                kind = Kind::Logic;
-            }
-            Op::Mov => {
-                a.b(LDA_ZP, rs).b(STA_ZP, rd);
-            }
-            Op::Movw => {
-                a.b(LDA_ZP, rs).b(STA_ZP, rd).b(LDA_ZP, rs + 1).b(STA_ZP, rd + 1);
-            }
-            Op::Ldi => {
-                self.imm(i, &mut a, LDA_IMM)?;
-                a.b(STA_ZP, rd);
-            }
-            Op::Com => {
-                a.b(LDA_ZP, rd).b(EOR_IMM, 0xFF).b(STA_ZP, rd);
-                kind = Kind::Com;
-            }
-            Op::Neg => {
-                a.i(SEC).b(LDA_IMM, 0).b(SBC_ZP, rd).b(STA_ZP, rd);
-                kind = arith(true, false);
-            }
-            Op::Swap => {
-                a.b(LDA_ZP, rd).to(JSR, Routine::SwapA.label()).b(STA_ZP, rd);
-            }
-            Op::Inc => {
-                a.b(INC_ZP, rd);
-                kind = Kind::IncDec { reg: rd, v: 0x80 };
-            }
-            Op::Dec => {
-                a.b(DEC_ZP, rd);
-                kind = Kind::IncDec { reg: rd, v: 0x7F };
-            }
-            Op::Asr => {
-                a.b(LDA_ZP, rd).b(CMP_IMM, 0x80).i(ROR_A).b(STA_ZP, rd);
-                kind = Kind::Shift;
-            }
-            Op::Lsr => {
-                a.b(LSR_ZP, rd);
-                kind = Kind::Shift;
-            }
-            Op::Ror => {
-                if !cpu_carry {
-                    carry_in(&mut a, false);
-                }
-                a.b(ROR_ZP, rd);
-                kind = Kind::Shift;
-            }
-            Op::Adiw | Op::Sbiw => {
-                let add = insn.op == Op::Adiw;
-                if need & CZNV == 0 && k == 1 {
-                    // Counters and pointers: step by one.
-                    if add {
-                        a.b(INC_ZP, rd).b(BNE, 2).b(INC_ZP, rd + 1);
-                    } else {
-                        a.b(LDA_ZP, rd).b(BNE, 2).b(DEC_ZP, rd + 1).b(DEC_ZP, rd);
-                    }
-                } else if need & CZNV == 0 {
-                    a.b(LDA_ZP, rd).i(if add { CLC } else { SEC });
-                    a.b(if add { ADC_IMM } else { SBC_IMM }, k as u8).b(STA_ZP, rd);
-                    a.b(if add { BCC } else { BCS }, 2).b(if add { INC_ZP } else { DEC_ZP }, rd + 1);
-                } else {
-                    let (o_imm, o) = if add { (ADC_IMM, CLC) } else { (SBC_IMM, SEC) };
-                    a.i(o).b(LDA_ZP, rd).b(o_imm, k as u8).b(STA_ZP, rd);
-                    a.b(LDA_ZP, rd + 1).b(o_imm, 0).b(STA_ZP, rd + 1);
-                    kind = Kind::Wide { lo: rd, inv: !add };
-                }
-            }
-            Op::Mul | Op::Muls | Op::Mulsu | Op::Fmul | Op::Fmuls | Op::Fmulsu => {
-                a.b(LDA_ZP, rd).b(STA_ZP, temp(0)).b(LDA_ZP, rs).b(STA_ZP, temp(1));
-                let rt = match insn.op {
-                    Op::Mul | Op::Fmul => Routine::Mul8u,
-                    Op::Muls | Op::Fmuls => Routine::Mul8s,
-                    _ => Routine::Mul8su,
-                };
-                a.to(JSR, rt.label());
-                let fmul = matches!(insn.op, Op::Fmul | Op::Fmuls | Op::Fmulsu);
-                if fmul {
-                    a.b(ASL_ZP, r(0)).b(ROL_ZP, r(1));
-                }
-                kind = Kind::Mul { fmul };
-            }
-            Op::Ld(p, mode) | Op::St(p, mode) => {
-                let pr = r(p.reg());
-                if mode == Mode::PreDec {
-                    a.b(LDA_ZP, pr).b(BNE, 2).b(DEC_ZP, pr + 1).b(DEC_ZP, pr);
-                }
-                let q = if mode == Mode::Disp { k as u8 } else { 0 };
-                if matches!(insn.op, Op::Ld(..)) {
-                    a.b(LDY_IMM, q).b(LDA_IZY, pr).b(STA_ZP, rd);
-                } else {
-                    a.b(LDA_ZP, rd).b(LDY_IMM, q).b(STA_IZY, pr);
-                }
-                if mode == Mode::PostInc {
-                    a.b(INC_ZP, pr).b(BNE, 2).b(INC_ZP, pr + 1);
-                }
-            }
-            Op::Lds => {
-                self.abs(i, &mut a, LDA_ABS)?;
-                a.b(STA_ZP, rd);
-            }
-            Op::Sts => {
-                a.b(LDA_ZP, rd);
-                self.abs(i, &mut a, STA_ABS)?;
-            }
-            Op::Push | Op::Pop => {
-                // Prologues push r2, r3, ... and epilogues pop them back in reverse: a run
-                // of two or more becomes one call.
-                let step: i16 = if insn.op == Op::Push { 1 } else { -1 };
-                let mut n = 1usize;
-                while let Some(next) = self.insns.get(i + n)
-                    && !self.is_target[i + n]
-                    && self.slots[i + n] == crate::frame_slots::Action::Keep
-                    && !(self.dropped_saves[i + n] && !(self.keep_stack && next.op == Op::Push))
-                    && self.save_slots[i + n].is_none()
-                    && next.op == insn.op
-                    && i16::from(next.d) == i16::from(d) + step * n as i16
-                    && n < 32
-                {
-                    n += 1;
-                }
-                if n >= 2 {
-                    let rt = if insn.op == Op::Push { Routine::PushRun } else { Routine::PopRun };
-                    a.b(LDX_IMM, rd).b(LDA_IMM, n as u8).to(JSR, rt.label());
-                    return Ok(Lowered { asm: a, consumed: n - 1, carry_out: false });
-                }
-                if insn.op == Op::Push {
-                    a.b(LDA_ZP, rd).to(JSR, Routine::Push.label());
-                } else {
-                    a.to(JSR, Routine::Pop.label()).b(STA_ZP, rd);
-                }
-            }
-            Op::In
-                if (k == 0x3D || k == 0x3E)
-                    && let Some(base) = self.static_frame(i) =>
-            {
-                let part = if k == 0x3D { Part::Lo } else { Part::Hi };
-                a.items.push(Item::Ins(LDA_IMM, base.operand(part, -1)));
-                a.b(STA_ZP, rd);
-            }
-            // A static frame's function never moves SP.
-            Op::Out if (k == 0x3D || k == 0x3E) && self.static_frame(i).is_some() => {}
-            Op::In => match k {
-                0x3D => {
-                    a.b(LDA_ZP, SPL).b(STA_ZP, rd);
-                }
-                0x3E => {
-                    a.b(LDA_ZP, SPH).b(STA_ZP, rd);
-                }
-                // SREG in AVR layout (I reads as 0: no AVR interrupts here). A save that
-                // is restored unchanged is inert and costs nothing.
-                0x3F if self.inert[i] => {}
-                0x3F => {
-                    a.to(JSR, Routine::SregRead.label()).b(STA_ZP, rd);
-                }
-                _ => return Err(self.err(i, "only the I/O ports SP and SREG exist on the C128")),
-            },
-            Op::Out => match k {
-                0x3D => {
-                    a.b(LDA_ZP, rd).b(STA_ZP, SPL);
-                }
-                0x3E => {
-                    a.b(LDA_ZP, rd).b(STA_ZP, SPH);
-                }
-                0x3F if self.inert[i] => {}
-                0x3F => {
-                    a.b(LDA_ZP, rd).to(JSR, Routine::SregWrite.label());
-                }
-                _ => return Err(self.err(i, "only the I/O ports SP and SREG exist on the C128")),
-            },
-            Op::Bset | Op::Bclr => {
-                let set = insn.op == Op::Bset;
-                match rr {
-                    0..=3 => {
-                        let bit = flags::sreg_bit(rr).unwrap_or(0);
-                        a.b(LDA_ZP, FLAGS);
-                        if set {
-                            a.b(ORA_IMM, bit);
-                        } else {
-                            a.b(AND_IMM, !bit);
-                        }
-                        a.b(STA_ZP, FLAGS);
-                    }
-                    6 => {
-                        a.b(LDA_IMM, u8::from(set)).b(STA_ZP, TFLAG);
-                    }
-                    // H is never read (brhs/brhc are rejected); I has no meaning here.
-                    5 | 7 => {}
-                    _ => return Err(self.err(i, "setting S directly is not supported")),
-                }
-            }
-            Op::Bst => {
-                if live & T != 0 {
-                    a.b(LDA_ZP, rd).b(AND_IMM, 1 << rr).b(STA_ZP, TFLAG);
-                }
-            }
-            Op::Bld => {
-                a.b(LDA_ZP, rd).b(AND_IMM, !(1u8 << rr)).b(LDX_ZP, TFLAG).b(BEQ, 2);
-                a.b(ORA_IMM, 1 << rr).b(STA_ZP, rd);
-            }
-            Op::Cpse | Op::Sbrc | Op::Sbrs => {
-                let skip = self.skip_target(i)?;
-                match insn.op {
-                    Op::Cpse => a.b(LDA_ZP, rd).b(CMP_ZP, rs).br(BEQ, skip),
-                    Op::Sbrc => a.b(LDA_ZP, rd).b(AND_IMM, 1 << rr).br(BEQ, skip),
-                    _ => a.b(LDA_ZP, rd).b(AND_IMM, 1 << rr).br(BNE, skip),
-                };
-            }
-            Op::Brbs | Op::Brbc => {
-                let set = insn.op == Op::Brbs;
-                let target = self.branch_target(i, k)?;
-                let (taken_if_set, taken_if_clear) = match rr {
-                    0 => {
-                        a.b(LDA_ZP, FLAGS).i(LSR_A);
-                        (BCS, BCC)
-                    }
-                    1 => {
-                        a.b(LDA_ZP, FLAGS).b(AND_IMM, 0x02);
-                        (BNE, BEQ)
-                    }
-                    2 => {
-                        a.b(LDA_ZP, FLAGS);
-                        (BMI, BPL)
-                    }
-                    3 => {
-                        a.b(BIT_ZP, FLAGS);
-                        (BVS, BVC)
-                    }
-                    4 => {
-                        // S = N xor V: shift V (bit 6) onto N (bit 7) and combine.
-                        a.b(LDA_ZP, FLAGS).i(ASL_A).b(EOR_ZP, FLAGS);
-                        (BMI, BPL)
-                    }
-                    6 => {
-                        a.b(LDA_ZP, TFLAG);
-                        (BNE, BEQ)
-                    }
-                    _ => return Err(self.err(i, "branches on H and I are not supported")),
-                };
-                a.br(if set { taken_if_set } else { taken_if_clear }, target);
-            }
-            Op::Rjmp | Op::Jmp => {
-                if self.func_starts.contains_key(&k) || self.prog.absolute.contains_key(&k) {
-                    let l = self.callee(i, k)?;
-                    self.tail(i, &mut a, l);
-                } else if self.addrs.get(i + 1) != Some(&k) {
-                    a.to(JMP, self.target(i, k)?);
-                }
-            }
-            Op::Rcall | Op::Call => {
-                if insn.op == Op::Rcall && self.addrs.get(i + 1) == Some(&k) {
-                    // `rcall .+0` only reserves two bytes of stack.
-                    a.to(JSR, Routine::Enter.label());
-                } else if self.optimise
-                    && self.prog.absolute.get(&k).and_then(|n| Routine::for_symbol(n)) == Some(Routine::Udivmodqi4)
-                    && let Some(c) = specialise::constant_before(self.insns, self.is_target, i, 22, |m| {
-                        self.prog.text_relocs.contains_key(&self.addrs[m])
-                    })
-                    && specialise::udivmodqi4_by(&mut a, c)
-                {
-                } else {
-                    a.to(JSR, self.callee(i, k)?);
-                }
-            }
-            Op::Ret => {
-                if self.adjusting(i) {
-                    a.to(JMP, Routine::Leave.label());
-                } else {
-                    a.i(RTS);
-                }
-            }
-            Op::Icall => {
-                a.to(JSR, Routine::Icall.label());
-            }
-            Op::Ijmp => {
-                if self.adjusting(i) {
-                    a.to(JSR, Routine::Leave.label());
-                }
-                a.w(JMP_IND, u16::from(r(30)));
-            }
-            Op::Lpm | Op::Elpm => {
-                return Err(self.err(i, "program memory reads: data must be in RAM on the C128"));
-            }
-            Op::Reti | Op::Sleep | Op::Break | Op::Wdr | Op::Spm | Op::Eijmp | Op::Eicall => {
-                return Err(self.err(i, "no C128 equivalent"));
-            }
-            Op::Cbi | Op::Sbic | Op::Sbi | Op::Sbis => {
-                return Err(self.err(i, "AVR I/O bit instructions have no C128 equivalent"));
-            }
-        }
+        let core = match insn.op {
+            Op::Add
+            | Op::Adc
+            | Op::Sub
+            | Op::Sbc
+            | Op::Subi
+            | Op::Sbci
+            | Op::Cp
+            | Op::Cpi
+            | Op::Cpc
+            | Op::Neg
+            | Op::Inc
+            | Op::Dec
+            | Op::Adiw
+            | Op::Sbiw
+            | Op::Mul
+            | Op::Muls
+            | Op::Mulsu
+            | Op::Fmul
+            | Op::Fmuls
+            | Op::Fmulsu => self.arith(i, cpu_carry, &mut a)?,
+            Op::And
+            | Op::Or
+            | Op::Eor
+            | Op::Andi
+            | Op::Ori
+            | Op::Com
+            | Op::Swap
+            | Op::Asr
+            | Op::Lsr
+            | Op::Ror
+            | Op::Bset
+            | Op::Bclr
+            | Op::Bst
+            | Op::Bld => self.bits(i, cpu_carry, &mut a)?,
+            Op::Mov
+            | Op::Movw
+            | Op::Ldi
+            | Op::Ld(..)
+            | Op::St(..)
+            | Op::Lds
+            | Op::Sts
+            | Op::Push
+            | Op::Pop
+            | Op::In
+            | Op::Out => self.moves(i, &mut a)?,
+            Op::Nop
+            | Op::Cpse
+            | Op::Sbrc
+            | Op::Sbrs
+            | Op::Brbs
+            | Op::Brbc
+            | Op::Rjmp
+            | Op::Jmp
+            | Op::Rcall
+            | Op::Call
+            | Op::Ret
+            | Op::Icall
+            | Op::Ijmp
+            | Op::Lpm
+            | Op::Elpm
+            | Op::Reti
+            | Op::Sleep
+            | Op::Break
+            | Op::Wdr
+            | Op::Spm
+            | Op::Eijmp
+            | Op::Eicall
+            | Op::Cbi
+            | Op::Sbic
+            | Op::Sbi
+            | Op::Sbis => self.flow(i, &mut a)?,
+        };
+        let kind = match core {
+            Core::Flags(kind) => kind,
+            Core::Done(consumed) => return Ok(Lowered { asm: a, consumed, carry_out: false }),
+        };
         // A branch right after (or after moves, when it reads C or V, which loads and
         // stores keep): test the 6502 flags directly.
         if let Some(j) = self.fusable_branch(i) {
@@ -809,171 +525,6 @@ impl Ctx<'_> {
         }
         capture(&mut a, kind, defs, live);
         Ok(Lowered { asm: a, consumed: 0, carry_out: false })
-    }
-
-    /// The branch after instruction `i` if it can test the flags `i` leaves in `P`: not a
-    /// jump target, and no flag live after it. A branch on C or V may come after up to
-    /// four moves (`ldi`, `mov`, `movw`: loads and stores, which keep C and V), none of
-    /// them a jump target.
-    fn fusable_branch(&self, i: usize) -> Option<usize> {
-        let mut j = i + 1;
-        while let Some(n) = self.insns.get(j)
-            && matches!(n.op, Op::Ldi | Op::Mov | Op::Movw)
-            && !self.is_target[j]
-            && j - i <= 4
-            && self.optimise
-        {
-            j += 1;
-        }
-        let b = self.insns.get(j)?;
-        let reads_kept_flag = j == i + 1 || matches!(b.r, 0 | 3);
-        (matches!(b.op, Op::Brbs | Op::Brbc) && reads_kept_flag && !self.is_target[j] && self.live_out[j] & CZNV == 0)
-            .then_some(j)
-    }
-
-    /// Emits branch `j` on SREG bit `s` testing the 6502 flags left by an instruction of
-    /// `kind`; `false` (and nothing emitted) if `P` does not hold that flag.
-    fn branch_from_p(&self, a: &mut Asm, kind: Kind, s: u8, set: bool, j: usize) -> Result<bool, TranslateError> {
-        let arith = matches!(kind, Kind::Arith { .. });
-        let plain = matches!(
-            kind,
-            Kind::Arith { chain: false, .. } | Kind::Logic | Kind::Com | Kind::Shift | Kind::IncDec { .. }
-        );
-        let (if_set, if_clear) = match s {
-            0 => match carry_polarity(kind) {
-                Some(true) => (BCC, BCS),
-                Some(false) => (BCS, BCC),
-                None => return Ok(false),
-            },
-            1 if plain => (BEQ, BNE),
-            2 if plain || matches!(kind, Kind::Wide { .. }) => (BMI, BPL),
-            3 if arith => (BVS, BVC),
-            4 if arith => {
-                a.b(BVC, 2).b(EOR_IMM, 0x80);
-                (BMI, BPL)
-            }
-            4 if kind == Kind::Logic => (BMI, BPL),
-            _ => return Ok(false),
-        };
-        let target = self.branch_target(j, self.insns[j].k)?;
-        a.br(if set { if_set } else { if_clear }, target);
-        Ok(true)
-    }
-
-    /// A compare chain (`cp`/`cpi`, then `cpc`s, with `ldi`/`mov`/`movw` between) ending in
-    /// a branch that only reads the chain's flags: lowered to the 6502's own multi-byte
-    /// compare. Returns the number of instructions folded into `i`.
-    fn compare_chain(&self, i: usize, a: &mut Asm) -> Result<Option<usize>, TranslateError> {
-        if !matches!(self.insns[i].op, Op::Cp | Op::Cpi) {
-            return Ok(None);
-        }
-        let mut j = i + 1;
-        let mut last_cmp = i;
-        while let Some(n) = self.insns.get(j) {
-            if self.is_target[j] {
-                return Ok(None);
-            }
-            match n.op {
-                Op::Cpc => last_cmp = j,
-                Op::Ldi | Op::Mov | Op::Movw if self.optimise => {}
-                Op::Brbs | Op::Brbc => break,
-                _ => return Ok(None),
-            }
-            j += 1;
-        }
-        let Some(br) = self.insns.get(j) else { return Ok(None) };
-        // Moves after the last compare keep C and V (loads and stores only), and the
-        // equality form does its moves first: only N and S need the compare last.
-        let trailing_ok = last_cmp == j - 1 || matches!(br.r, 0 | 1 | 3);
-        if !trailing_ok || self.live_out[j] & CZNV != 0 || !matches!(br.r, 0..=4) {
-            return Ok(None);
-        }
-        let target = self.branch_target(j, br.k)?;
-        let set = br.op == Op::Brbs;
-        let cmp = |a: &mut Asm, m: usize, first: bool, sbc: bool| {
-            let n = self.insns[m];
-            if first && sbc {
-                a.i(SEC);
-            }
-            a.b(LDA_ZP, r(n.d));
-            let o = match (n.op, first && !sbc) {
-                (Op::Cpi, true) => CMP_IMM,
-                (Op::Cpi, false) => SBC_IMM,
-                (_, true) => CMP_ZP,
-                (_, false) => SBC_ZP,
-            };
-            if n.op == Op::Cpi {
-                a.b(o, n.k as u8)
-            } else {
-                a.b(o, r(n.r))
-            };
-        };
-        if br.r == 1 {
-            // Equality: compare byte by byte and leave at the first difference. Moves
-            // between compares are done first (they must not feed an earlier compare).
-            let cmps: Vec<usize> = (i..j).filter(|&m| matches!(self.insns[m].op, Op::Cp | Op::Cpi | Op::Cpc)).collect();
-            for m in i..j {
-                let n = self.insns[m];
-                if matches!(n.op, Op::Ldi | Op::Mov | Op::Movw) {
-                    let width = if n.op == Op::Movw { 2 } else { 1 };
-                    let clash = cmps.iter().filter(|&&c| c < m).any(|&c| {
-                        let cn = self.insns[c];
-                        (n.d..n.d + width).any(|w| w == cn.d || (cn.op != Op::Cpi && w == cn.r))
-                    });
-                    if clash {
-                        return Ok(None);
-                    }
-                }
-            }
-            for m in i..j {
-                if matches!(self.insns[m].op, Op::Ldi | Op::Mov | Op::Movw) {
-                    let l = self.lower(m, false)?;
-                    a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
-                }
-            }
-            let after = insn_label(j + 1);
-            if j + 1 >= self.insns.len() {
-                return Ok(None);
-            }
-            for (n, &m) in cmps.iter().enumerate() {
-                let c = self.insns[m];
-                if c.op == Op::Cpi && c.k == 0 {
-                    // Equality with zero: the load sets Z already.
-                    a.b(LDA_ZP, r(c.d));
-                } else {
-                    cmp(a, m, true, false);
-                }
-                if n + 1 < cmps.len() {
-                    a.br(BNE, if set { after } else { target });
-                } else {
-                    a.br(if set { BEQ } else { BNE }, target);
-                }
-            }
-            return Ok(Some(j - i));
-        }
-        // Ordered: one multi-byte subtraction, then the 6502 flags of the last byte.
-        let sbc = matches!(br.r, 3 | 4);
-        for m in i..j {
-            match self.insns[m].op {
-                Op::Cp | Op::Cpi => cmp(a, m, true, sbc),
-                Op::Cpc => cmp(a, m, false, true),
-                _ => {
-                    let l = self.lower(m, false)?;
-                    a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
-                }
-            }
-        }
-        let (if_set, if_clear) = match br.r {
-            0 => (BCC, BCS),
-            2 => (BMI, BPL),
-            3 => (BVS, BVC),
-            _ => {
-                a.b(BVC, 2).b(EOR_IMM, 0x80);
-                (BMI, BPL)
-            }
-        };
-        a.br(if set { if_set } else { if_clear }, target);
-        Ok(Some(j - i))
     }
 
     /// The label after the instruction that a skip instruction skips.

@@ -112,7 +112,8 @@ pub struct Translation {
     /// precise-output tests compare.
     pub symbolic: String,
     /// The registers live before each AVR instruction, by address, sorted
-    /// ([`crate::liveness`], after [`crate::saves`]): the lockstep compares only these.
+    /// ([`crate::liveness`], after [`crate::saves`]), less a pointer copy's pair where its
+    /// uses read the source instead ([`crate::ptr_copies`]): the lockstep compares only these.
     pub live_in: Vec<(u32, RegSet)>,
 }
 
@@ -252,6 +253,13 @@ impl Stage<'_> {
     /// Generates, places and describes the program with the frames and saves of `plan`.
     fn build(&self, plan: &FramePlan) -> Result<Translation, TranslateError> {
         let (prog, opts, flow) = (self.prog, self.opts, self.flow);
+        // Pointer copies whose uses can read the source pair instead (`ptr_copies`).
+        let mut copies = vec![crate::ptr_copies::Copy::Keep; flow.insns.len()];
+        if opts.opt_level == OptLevel::Full {
+            for (range, _) in flow.ranges.iter().zip(self.interp_fn).filter(|&(_, &interp)| !interp) {
+                crate::ptr_copies::plan(&flow.insns, range.clone(), &plan.live.live_out, &flow.is_target, &mut copies);
+            }
+        }
         let ctx = Ctx {
             prog,
             addrs: &flow.addrs,
@@ -271,13 +279,14 @@ impl Stage<'_> {
             dropped_saves: &plan.dropped_saves,
             save_slots: &plan.save_slots,
             keep_stack: opts.adjust_all,
+            copies: &copies,
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;
         let code = codegen::generate(&ctx, opts, entry, plan.stack_top)?;
         let bss_len = prog.bss_len + plan.frames_len;
         let image = image::place(prog, flow, &ctx, &code, opts, bss_len, plan.stack_bottom)?;
-        Ok(report::translation(prog, flow, self.summaries, plan, &code, image, opts.bank1.is_some()))
+        Ok(report::translation(prog, flow, self.summaries, plan, &copies, &code, image, opts.bank1.is_some()))
     }
 }
 

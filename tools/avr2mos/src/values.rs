@@ -15,7 +15,9 @@
 //! instruction's code) is not tracked at all, local labels forget everything, and any
 //! instruction not known to keep A forgets it; a zero-page byte is forgotten when
 //! anything but `STA` writes it, and all of them when a store may reach zero page
-//! through an index or a pointer.
+//! through an index or a pointer, or is an absolute store to a literal address below
+//! $100 or to a symbol that is no data symbol (a static frame's slot, a save slot and
+//! `.data`/`.bss` are data symbols, placed above zero page).
 
 use crate::asm::{Arg, Item, info, op::*};
 
@@ -79,6 +81,17 @@ fn keeps_a(opcode: u8) -> bool {
             | TAX
             | TAY
     )
+}
+
+/// Whether an absolute operand may address zero page: a literal address below $100 may;
+/// a symbol is a frame slot, a save slot or program data, all placed above zero page
+/// ([`crate::mmap`]).
+fn may_reach_zero_page(arg: &Arg) -> bool {
+    match arg {
+        Arg::Word(w) => *w < 0x100,
+        Arg::Sym(crate::asm::Sym::Data(_) | crate::asm::Sym::Bss(_), _, _) => false,
+        _ => true,
+    }
 }
 
 impl AValue {
@@ -159,6 +172,9 @@ impl AValue {
                     (STX_ZP | STY_ZP | INC_ZP | DEC_ZP | ASL_ZP | LSR_ZP | ROL_ZP | ROR_ZP, Arg::Byte(z)) => {
                         self.set_zp(*z, false)
                     }
+                    // An absolute store to a symbol (a static frame's slot, a save slot,
+                    // `.data`/`.bss`) or past zero page leaves zero page alone.
+                    (STA_ABS | STX_ABS | STY_ABS, arg) if !may_reach_zero_page(arg) => {}
                     // Stores that may reach zero page through an index, a pointer or an
                     // absolute address.
                     (STA_ZPX | STA_IZY | STA_ABS | STA_ABX | STA_ABY | STX_ABS | STY_ABS, _) => self.zp = [0; 4],
@@ -242,6 +258,21 @@ mod tests {
         assert_eq!(redundant(&[ld(0x2e), st(0x28), st(0x2e), st(0x28)]), vec![2, 3]);
         // The processor port is never trusted.
         assert_eq!(redundant(&[ld(0x2e), st(0x01), ld(0x01)]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn an_absolute_store_above_zero_page_keeps_what_a_holds() {
+        let ld = |z| Item::Ins(LDA_ZP, Arg::Byte(z));
+        // std Y+1, r24 in a static frame, then r24 read again: no reload.
+        let slot = Item::Ins(STA_ABS, Arg::Word(0x1bfe));
+        assert_eq!(redundant(&[ld(0x28), slot, ld(0x28)]), vec![2]);
+        let bss = Item::Ins(STA_ABS, Arg::Sym(crate::asm::Sym::Bss(0x120), crate::asm::Part::Word, 3));
+        assert_eq!(redundant(&[ld(0x28), bss, ld(0x28)]), vec![2]);
+        // A literal address in zero page, or a code symbol, may be a register.
+        let low = Item::Ins(STA_ABS, Arg::Word(0x0028));
+        assert_eq!(redundant(&[ld(0x2e), low, ld(0x2e)]), Vec::<usize>::new());
+        let code = Item::Ins(STA_ABS, Arg::Sym(crate::asm::Sym::Code(crate::asm::Label(7)), crate::asm::Part::Word, 0));
+        assert_eq!(redundant(&[ld(0x2e), code, ld(0x2e)]), Vec::<usize>::new());
     }
 
     #[test]

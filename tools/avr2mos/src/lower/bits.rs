@@ -1,0 +1,103 @@
+//! Lowering of the logic instructions, shifts, nibble swap and single-bit operations (on
+//! registers, on SREG bits and on T).
+
+use super::*;
+
+impl Ctx<'_> {
+    /// Lowers a logic, shift or bit instruction; the flags it leaves in `P`.
+    pub(super) fn bits(&self, i: usize, cpu_carry: bool, a: &mut Asm) -> Result<Core, TranslateError> {
+        let insn = self.insns[i];
+        let live = self.live_after(i);
+        let need = live & flags::defs(&insn);
+        let (d, rr, k) = (insn.d, insn.r, insn.k);
+        let (rd, rs) = (r(d), r(rr));
+        let mut kind = Kind::None;
+        match insn.op {
+            Op::And | Op::Or | Op::Eor => {
+                if insn.op == Op::Eor && d == rr {
+                    a.b(LDA_IMM, 0).b(STA_ZP, rd);
+                } else if d == rr {
+                    if need != 0 {
+                        a.b(LDA_ZP, rd);
+                    }
+                } else {
+                    let o = match insn.op {
+                        Op::And => AND_ZP,
+                        Op::Or => ORA_ZP,
+                        _ => EOR_ZP,
+                    };
+                    a.b(LDA_ZP, rd).b(o, rs).b(STA_ZP, rd);
+                }
+                kind = Kind::Logic;
+            }
+            Op::Andi if k == 0 && self.reloc_sym(i, self.addrs[i])?.is_none() => {
+                a.b(LDA_IMM, 0).b(STA_ZP, rd);
+                kind = Kind::Logic;
+            }
+            Op::Andi | Op::Ori => {
+                a.b(LDA_ZP, rd);
+                self.imm(i, a, if insn.op == Op::Andi { AND_IMM } else { ORA_IMM })?;
+                a.b(STA_ZP, rd);
+                kind = Kind::Logic;
+            }
+            Op::Com => {
+                a.b(LDA_ZP, rd).b(EOR_IMM, 0xFF).b(STA_ZP, rd);
+                kind = Kind::Com;
+            }
+            Op::Swap => {
+                a.b(LDA_ZP, rd).to(JSR, Routine::SwapA.label()).b(STA_ZP, rd);
+            }
+            Op::Asr => {
+                a.b(LDA_ZP, rd).b(CMP_IMM, 0x80).i(ROR_A).b(STA_ZP, rd);
+                kind = Kind::Shift;
+            }
+            Op::Lsr => {
+                a.b(LSR_ZP, rd);
+                kind = Kind::Shift;
+            }
+            Op::Ror => {
+                if !cpu_carry {
+                    carry_in(a, false);
+                }
+                a.b(ROR_ZP, rd);
+                kind = Kind::Shift;
+            }
+            Op::Bset | Op::Bclr => {
+                let set = insn.op == Op::Bset;
+                match rr {
+                    0..=3 => {
+                        let bit = flags::sreg_bit(rr).unwrap_or(0);
+                        a.b(LDA_ZP, FLAGS);
+                        if set {
+                            a.b(ORA_IMM, bit);
+                        } else {
+                            a.b(AND_IMM, !bit);
+                        }
+                        a.b(STA_ZP, FLAGS);
+                    }
+                    6 => {
+                        a.b(LDA_IMM, u8::from(set)).b(STA_ZP, TFLAG);
+                    }
+                    // H is never read (brhs/brhc are rejected); I has no meaning here.
+                    5 | 7 => {}
+                    _ => return Err(self.err(i, "setting S directly is not supported")),
+                }
+            }
+            Op::Bst => {
+                if live & T != 0 {
+                    a.b(LDA_ZP, rd).b(AND_IMM, 1 << rr).b(STA_ZP, TFLAG);
+                }
+            }
+            Op::Bld => {
+                a.b(LDA_ZP, rd).b(AND_IMM, !(1u8 << rr)).b(LDX_ZP, TFLAG).b(BEQ, 2);
+                a.b(ORA_IMM, 1 << rr).b(STA_ZP, rd);
+            }
+            _ => {
+                return Err(
+                    self.err(i, "not a logic, shift or bit instruction (the dispatch in Ctx::lower sent it here)")
+                );
+            }
+        }
+        Ok(Core::Flags(kind))
+    }
+}

@@ -1,0 +1,108 @@
+//! Lowering of control flow: skips, branches, jumps, calls and returns, and the AVR
+//! instructions the C128 has no equivalent for.
+
+use super::*;
+
+impl Ctx<'_> {
+    /// Lowers a skip, branch, jump, call or return, or refuses an instruction the C128 cannot
+    /// run.
+    pub(super) fn flow(&self, i: usize, a: &mut Asm) -> Result<Core, TranslateError> {
+        let insn = self.insns[i];
+        let (d, rr, k) = (insn.d, insn.r, insn.k);
+        let (rd, rs) = (r(d), r(rr));
+        match insn.op {
+            Op::Nop => {}
+            Op::Cpse | Op::Sbrc | Op::Sbrs => {
+                let skip = self.skip_target(i)?;
+                match insn.op {
+                    Op::Cpse => a.b(LDA_ZP, rd).b(CMP_ZP, rs).br(BEQ, skip),
+                    Op::Sbrc => a.b(LDA_ZP, rd).b(AND_IMM, 1 << rr).br(BEQ, skip),
+                    _ => a.b(LDA_ZP, rd).b(AND_IMM, 1 << rr).br(BNE, skip),
+                };
+            }
+            Op::Brbs | Op::Brbc => {
+                let set = insn.op == Op::Brbs;
+                let target = self.branch_target(i, k)?;
+                let (taken_if_set, taken_if_clear) = match rr {
+                    0 => {
+                        a.b(LDA_ZP, FLAGS).i(LSR_A);
+                        (BCS, BCC)
+                    }
+                    1 => {
+                        a.b(LDA_ZP, FLAGS).b(AND_IMM, 0x02);
+                        (BNE, BEQ)
+                    }
+                    2 => {
+                        a.b(LDA_ZP, FLAGS);
+                        (BMI, BPL)
+                    }
+                    3 => {
+                        a.b(BIT_ZP, FLAGS);
+                        (BVS, BVC)
+                    }
+                    4 => {
+                        // S = N xor V: shift V (bit 6) onto N (bit 7) and combine.
+                        a.b(LDA_ZP, FLAGS).i(ASL_A).b(EOR_ZP, FLAGS);
+                        (BMI, BPL)
+                    }
+                    6 => {
+                        a.b(LDA_ZP, TFLAG);
+                        (BNE, BEQ)
+                    }
+                    _ => return Err(self.err(i, "branches on H and I are not supported")),
+                };
+                a.br(if set { taken_if_set } else { taken_if_clear }, target);
+            }
+            Op::Rjmp | Op::Jmp => {
+                if self.func_starts.contains_key(&k) || self.prog.absolute.contains_key(&k) {
+                    let l = self.callee(i, k)?;
+                    self.tail(i, a, l);
+                } else if self.addrs.get(i + 1) != Some(&k) {
+                    a.to(JMP, self.target(i, k)?);
+                }
+            }
+            Op::Rcall | Op::Call => {
+                if insn.op == Op::Rcall && self.addrs.get(i + 1) == Some(&k) {
+                    // `rcall .+0` only reserves two bytes of stack.
+                    a.to(JSR, Routine::Enter.label());
+                } else if self.optimise
+                    && self.prog.absolute.get(&k).and_then(|n| Routine::for_symbol(n)) == Some(Routine::Udivmodqi4)
+                    && let Some(c) = specialise::constant_before(self.insns, self.is_target, i, 22, |m| {
+                        self.prog.text_relocs.contains_key(&self.addrs[m])
+                    })
+                    && specialise::udivmodqi4_by(a, c)
+                {
+                } else {
+                    a.to(JSR, self.callee(i, k)?);
+                }
+            }
+            Op::Ret => {
+                if self.adjusting(i) {
+                    a.to(JMP, Routine::Leave.label());
+                } else {
+                    a.i(RTS);
+                }
+            }
+            Op::Icall => {
+                a.to(JSR, Routine::Icall.label());
+            }
+            Op::Ijmp => {
+                if self.adjusting(i) {
+                    a.to(JSR, Routine::Leave.label());
+                }
+                a.w(JMP_IND, u16::from(r(30)));
+            }
+            Op::Lpm | Op::Elpm => {
+                return Err(self.err(i, "program memory reads: data must be in RAM on the C128"));
+            }
+            Op::Reti | Op::Sleep | Op::Break | Op::Wdr | Op::Spm | Op::Eijmp | Op::Eicall => {
+                return Err(self.err(i, "no C128 equivalent"));
+            }
+            Op::Cbi | Op::Sbic | Op::Sbi | Op::Sbis => {
+                return Err(self.err(i, "AVR I/O bit instructions have no C128 equivalent"));
+            }
+            _ => return Err(self.err(i, "not a control-flow instruction (the dispatch in Ctx::lower sent it here)")),
+        }
+        Ok(Core::Flags(Kind::None))
+    }
+}

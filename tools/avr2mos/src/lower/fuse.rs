@@ -1,0 +1,251 @@
+//! Fusion: lowering an instruction together with the ones after it, when the 6502 does in
+//! one sequence what the AVR does in several. A compare chain and its branch become the
+//! 6502's own multi-byte compare; an instruction's flags are tested by the branch after it
+//! (across moves that keep the flags it reads), without the flags byte; a pointer copy
+//! and its constant step become one 16-bit addition.
+//!
+//! Assumes: the flags liveness of [`crate::flags`] (`live_out`), and that nothing jumps
+//! into the middle of a fused run (every function here checks `is_target`).
+//! Guarantees: a fused run leaves the registers, the memory and the flags that are read
+//! afterwards as the AVR instructions one by one would; it is refused (and each
+//! instruction lowered alone) otherwise.
+
+use super::*;
+
+impl Ctx<'_> {
+    /// Whether instruction `m` only moves a byte, as loads and stores (`LDA`/`STA`), which
+    /// keep C and V: `ldi`, `mov`, `movw`, and at the full level a load or store of a
+    /// static frame's slot ([`crate::frame_slots`]), which is an absolute `LDA`/`STA`.
+    pub(super) fn is_move(&self, m: usize) -> bool {
+        let n = self.insns[m];
+        match n.op {
+            Op::Ldi | Op::Mov | Op::Movw => true,
+            Op::Ld(..) | Op::St(..) => {
+                self.optimise
+                    && self.static_frame(m).is_some()
+                    && matches!(self.slots[m], crate::frame_slots::Action::Slot(_))
+            }
+            _ => false,
+        }
+    }
+
+    /// The registers move `m` writes (none for a store).
+    pub(super) fn move_writes(&self, m: usize) -> std::ops::Range<u8> {
+        let n = self.insns[m];
+        match n.op {
+            Op::Movw => n.d..n.d + 2,
+            Op::St(..) => n.d..n.d,
+            _ => n.d..n.d + 1,
+        }
+    }
+
+    /// The branch after instruction `i` if it can test the flags `i` leaves in `P`: not a
+    /// jump target, and no flag live after it. A branch on C or V may come after up to
+    /// four moves ([`Ctx::is_move`]: loads and stores, which keep C and V), none of them a
+    /// jump target.
+    pub(super) fn fusable_branch(&self, i: usize) -> Option<usize> {
+        let mut j = i + 1;
+        while j < self.insns.len() && self.is_move(j) && !self.is_target[j] && j - i <= 4 && self.optimise {
+            j += 1;
+        }
+        let b = self.insns.get(j)?;
+        let reads_kept_flag = j == i + 1 || matches!(b.r, 0 | 3);
+        (matches!(b.op, Op::Brbs | Op::Brbc) && reads_kept_flag && !self.is_target[j] && self.live_out[j] & CZNV == 0)
+            .then_some(j)
+    }
+
+    /// Emits branch `j` on SREG bit `s` testing the 6502 flags left by an instruction of
+    /// `kind`; `false` (and nothing emitted) if `P` does not hold that flag.
+    pub(super) fn branch_from_p(
+        &self,
+        a: &mut Asm,
+        kind: Kind,
+        s: u8,
+        set: bool,
+        j: usize,
+    ) -> Result<bool, TranslateError> {
+        let arith = matches!(kind, Kind::Arith { .. });
+        let plain = matches!(
+            kind,
+            Kind::Arith { chain: false, .. } | Kind::Logic | Kind::Com | Kind::Shift | Kind::IncDec { .. }
+        );
+        let (if_set, if_clear) = match s {
+            0 => match carry_polarity(kind) {
+                Some(true) => (BCC, BCS),
+                Some(false) => (BCS, BCC),
+                None => return Ok(false),
+            },
+            1 if plain => (BEQ, BNE),
+            2 if plain || matches!(kind, Kind::Wide { .. }) => (BMI, BPL),
+            3 if arith => (BVS, BVC),
+            4 if arith => {
+                a.b(BVC, 2).b(EOR_IMM, 0x80);
+                (BMI, BPL)
+            }
+            4 if kind == Kind::Logic => (BMI, BPL),
+            _ => return Ok(false),
+        };
+        let target = self.branch_target(j, self.insns[j].k)?;
+        a.br(if set { if_set } else { if_clear }, target);
+        Ok(true)
+    }
+
+    /// A compare chain (`cp`/`cpi`, then `cpc`s, with moves between: [`Ctx::is_move`]) ending in
+    /// a branch that only reads the chain's flags: lowered to the 6502's own multi-byte
+    /// compare. Returns the number of instructions folded into `i`.
+    pub(super) fn compare_chain(&self, i: usize, a: &mut Asm) -> Result<Option<usize>, TranslateError> {
+        if !matches!(self.insns[i].op, Op::Cp | Op::Cpi) {
+            return Ok(None);
+        }
+        let mut j = i + 1;
+        let mut last_cmp = i;
+        while let Some(n) = self.insns.get(j) {
+            if self.is_target[j] {
+                return Ok(None);
+            }
+            match n.op {
+                Op::Cpc => last_cmp = j,
+                _ if self.optimise && self.is_move(j) => {}
+                Op::Brbs | Op::Brbc => break,
+                _ => return Ok(None),
+            }
+            j += 1;
+        }
+        let Some(br) = self.insns.get(j) else { return Ok(None) };
+        // Moves after the last compare keep C and V (loads and stores only), and the
+        // equality form does its moves first: only N and S need the compare last.
+        let trailing_ok = last_cmp == j - 1 || matches!(br.r, 0 | 1 | 3);
+        if !trailing_ok || self.live_out[j] & CZNV != 0 || !matches!(br.r, 0..=4) {
+            return Ok(None);
+        }
+        let target = self.branch_target(j, br.k)?;
+        let set = br.op == Op::Brbs;
+        let cmp = |a: &mut Asm, m: usize, first: bool, sbc: bool| {
+            let n = self.insns[m];
+            if first && sbc {
+                a.i(SEC);
+            }
+            a.b(LDA_ZP, r(n.d));
+            let o = match (n.op, first && !sbc) {
+                (Op::Cpi, true) => CMP_IMM,
+                (Op::Cpi, false) => SBC_IMM,
+                (_, true) => CMP_ZP,
+                (_, false) => SBC_ZP,
+            };
+            if n.op == Op::Cpi {
+                a.b(o, n.k as u8)
+            } else {
+                a.b(o, r(n.r))
+            };
+        };
+        if br.r == 1 {
+            // Equality: compare byte by byte and leave at the first difference. Moves
+            // between compares are done first (they must not feed an earlier compare).
+            let cmps: Vec<usize> = (i..j).filter(|&m| matches!(self.insns[m].op, Op::Cp | Op::Cpi | Op::Cpc)).collect();
+            for m in i..j {
+                if self.is_move(m) {
+                    let clash = cmps.iter().filter(|&&c| c < m).any(|&c| {
+                        let cn = self.insns[c];
+                        self.move_writes(m).any(|w| w == cn.d || (cn.op != Op::Cpi && w == cn.r))
+                    });
+                    if clash {
+                        return Ok(None);
+                    }
+                }
+            }
+            for m in i..j {
+                if self.is_move(m) {
+                    let l = self.lower(m, false)?;
+                    a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+                }
+            }
+            let after = insn_label(j + 1);
+            if j + 1 >= self.insns.len() {
+                return Ok(None);
+            }
+            for (n, &m) in cmps.iter().enumerate() {
+                let c = self.insns[m];
+                if c.op == Op::Cpi && c.k == 0 {
+                    // Equality with zero: the load sets Z already.
+                    a.b(LDA_ZP, r(c.d));
+                } else {
+                    cmp(a, m, true, false);
+                }
+                if n + 1 < cmps.len() {
+                    a.br(BNE, if set { after } else { target });
+                } else {
+                    a.br(if set { BEQ } else { BNE }, target);
+                }
+            }
+            return Ok(Some(j - i));
+        }
+        // Ordered: one multi-byte subtraction, then the 6502 flags of the last byte.
+        let sbc = matches!(br.r, 3 | 4);
+        for m in i..j {
+            match self.insns[m].op {
+                Op::Cp | Op::Cpi => cmp(a, m, true, sbc),
+                Op::Cpc => cmp(a, m, false, true),
+                _ => {
+                    let l = self.lower(m, false)?;
+                    a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+                }
+            }
+        }
+        let (if_set, if_clear) = match br.r {
+            0 => (BCC, BCS),
+            2 => (BMI, BPL),
+            3 => (BVS, BVC),
+            _ => {
+                a.b(BVC, 2).b(EOR_IMM, 0x80);
+                (BMI, BPL)
+            }
+        };
+        a.br(if set { if_set } else { if_clear }, target);
+        Ok(Some(j - i))
+    }
+
+    /// A pointer copy and a constant step of the copy (`movw r30, r24` then `subi r30, lo;
+    /// sbci r31, hi`, or `adiw`/`sbiw r30, k`), with no flag of the step read after it and
+    /// nothing jumping between: one 16-bit addition or subtraction from the source into
+    /// the copy, without first storing the copy. Returns the number of instructions
+    /// folded into `i`.
+    pub(super) fn copy_plus_constant(&self, i: usize, a: &mut Asm) -> Result<Option<usize>, TranslateError> {
+        use crate::frame_slots::Action;
+        let mv = self.insns[i];
+        let plain = |m: usize| {
+            m < self.insns.len()
+                && !self.is_target[m]
+                && self.slots[m] == Action::Keep
+                && self.copies[m] == crate::ptr_copies::Copy::Keep
+                && !self.frame_set_up[m]
+        };
+        if !self.optimise || !plain(i + 1) {
+            return Ok(None);
+        }
+        let (rd, rs) = (r(mv.d), r(mv.r));
+        let step = self.insns[i + 1];
+        match step.op {
+            Op::Subi
+                if step.d == mv.d
+                    && plain(i + 2)
+                    && self.insns[i + 2].op == Op::Sbci
+                    && self.insns[i + 2].d == mv.d + 1
+                    && self.live_out[i + 2] & CZNV == 0 =>
+            {
+                a.i(SEC).b(LDA_ZP, rs);
+                self.imm(i + 1, a, SBC_IMM)?;
+                a.b(STA_ZP, rd).b(LDA_ZP, rs + 1);
+                self.imm(i + 2, a, SBC_IMM)?;
+                a.b(STA_ZP, rd + 1);
+                Ok(Some(2))
+            }
+            Op::Adiw | Op::Sbiw if step.d == mv.d && self.live_out[i + 1] & CZNV == 0 => {
+                let (carry, o) = if step.op == Op::Adiw { (CLC, ADC_IMM) } else { (SEC, SBC_IMM) };
+                a.i(carry).b(LDA_ZP, rs).b(o, step.k as u8).b(STA_ZP, rd);
+                a.b(LDA_ZP, rs + 1).b(o, 0).b(STA_ZP, rd + 1);
+                Ok(Some(1))
+            }
+            _ => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! Lowering of the instructions that move bytes: register copies and constants, loads and
+//! stores, the stack, and the SP and SREG ports.
+
+use super::*;
+
+impl Ctx<'_> {
+    /// Lowers a move, load, store, push, pop, `in` or `out`; what it folded, if anything.
+    pub(super) fn moves(&self, i: usize, a: &mut Asm) -> Result<Core, TranslateError> {
+        let insn = self.insns[i];
+        let (d, rr, k) = (insn.d, insn.r, insn.k);
+        let (rd, rs) = (r(d), r(rr));
+        match insn.op {
+            Op::Mov => {
+                a.b(LDA_ZP, rs).b(STA_ZP, rd);
+            }
+            Op::Movw => {
+                if let Some(consumed) = self.copy_plus_constant(i, a)? {
+                    return Ok(Core::Done(consumed));
+                }
+                a.b(LDA_ZP, rs).b(STA_ZP, rd).b(LDA_ZP, rs + 1).b(STA_ZP, rd + 1);
+            }
+            Op::Ldi => {
+                self.imm(i, a, LDA_IMM)?;
+                a.b(STA_ZP, rd);
+            }
+            Op::Ld(p, mode) | Op::St(p, mode) => {
+                let pr = match self.copies[i] {
+                    crate::ptr_copies::Copy::Through(src) => r(src),
+                    _ => r(p.reg()),
+                };
+                if mode == Mode::PreDec {
+                    a.b(LDA_ZP, pr).b(BNE, 2).b(DEC_ZP, pr + 1).b(DEC_ZP, pr);
+                }
+                let q = if mode == Mode::Disp { k as u8 } else { 0 };
+                if matches!(insn.op, Op::Ld(..)) {
+                    a.b(LDY_IMM, q).b(LDA_IZY, pr).b(STA_ZP, rd);
+                } else {
+                    a.b(LDA_ZP, rd).b(LDY_IMM, q).b(STA_IZY, pr);
+                }
+                if mode == Mode::PostInc {
+                    a.b(INC_ZP, pr).b(BNE, 2).b(INC_ZP, pr + 1);
+                }
+            }
+            Op::Lds => {
+                self.abs(i, a, LDA_ABS)?;
+                a.b(STA_ZP, rd);
+            }
+            Op::Sts => {
+                a.b(LDA_ZP, rd);
+                self.abs(i, a, STA_ABS)?;
+            }
+            Op::Push | Op::Pop => {
+                // Prologues push r2, r3, ... and epilogues pop them back in reverse: a run
+                // of two or more becomes one call.
+                let step: i16 = if insn.op == Op::Push { 1 } else { -1 };
+                let mut n = 1usize;
+                while let Some(next) = self.insns.get(i + n)
+                    && !self.is_target[i + n]
+                    && self.slots[i + n] == crate::frame_slots::Action::Keep
+                    && !(self.dropped_saves[i + n] && !(self.keep_stack && next.op == Op::Push))
+                    && self.save_slots[i + n].is_none()
+                    && next.op == insn.op
+                    && i16::from(next.d) == i16::from(d) + step * n as i16
+                    && n < 32
+                {
+                    n += 1;
+                }
+                if n >= 2 {
+                    let rt = if insn.op == Op::Push { Routine::PushRun } else { Routine::PopRun };
+                    a.b(LDX_IMM, rd).b(LDA_IMM, n as u8).to(JSR, rt.label());
+                    return Ok(Core::Done(n - 1));
+                }
+                if insn.op == Op::Push {
+                    a.b(LDA_ZP, rd).to(JSR, Routine::Push.label());
+                } else {
+                    a.to(JSR, Routine::Pop.label()).b(STA_ZP, rd);
+                }
+            }
+            Op::In
+                if (k == 0x3D || k == 0x3E)
+                    && let Some(base) = self.static_frame(i) =>
+            {
+                let part = if k == 0x3D { Part::Lo } else { Part::Hi };
+                a.items.push(Item::Ins(LDA_IMM, base.operand(part, -1)));
+                a.b(STA_ZP, rd);
+            }
+            // A static frame's function never moves SP.
+            Op::Out if (k == 0x3D || k == 0x3E) && self.static_frame(i).is_some() => {}
+            Op::In => match k {
+                0x3D => {
+                    a.b(LDA_ZP, SPL).b(STA_ZP, rd);
+                }
+                0x3E => {
+                    a.b(LDA_ZP, SPH).b(STA_ZP, rd);
+                }
+                // SREG in AVR layout (I reads as 0: no AVR interrupts here). A save that
+                // is restored unchanged is inert and costs nothing.
+                0x3F if self.inert[i] => {}
+                0x3F => {
+                    a.to(JSR, Routine::SregRead.label()).b(STA_ZP, rd);
+                }
+                _ => return Err(self.err(i, "only the I/O ports SP and SREG exist on the C128")),
+            },
+            Op::Out => match k {
+                0x3D => {
+                    a.b(LDA_ZP, rd).b(STA_ZP, SPL);
+                }
+                0x3E => {
+                    a.b(LDA_ZP, rd).b(STA_ZP, SPH);
+                }
+                0x3F if self.inert[i] => {}
+                0x3F => {
+                    a.b(LDA_ZP, rd).to(JSR, Routine::SregWrite.label());
+                }
+                _ => return Err(self.err(i, "only the I/O ports SP and SREG exist on the C128")),
+            },
+            _ => return Err(self.err(i, "not a move (the dispatch in Ctx::lower sent it here)")),
+        }
+        Ok(Core::Flags(Kind::None))
+    }
+}
