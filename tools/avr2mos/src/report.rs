@@ -29,7 +29,6 @@ pub fn translation(
     flow: &Flow,
     summaries: &[Summary],
     plan: &FramePlan,
-    copies: &[crate::ptr_copies::Copy],
     code: &Code,
     image: Image,
     far: bool,
@@ -142,9 +141,7 @@ pub fn translation(
         chunks,
         &crate::symbolic::Source { prog, addrs: &flow.addrs, insns: &flow.insns, spans: &placed.spans, notes: &notes },
     );
-    let elsewhere = crate::ptr_copies::elsewhere(copies);
-    let live_in =
-        flow.addrs.iter().zip(&plan.live.live_in).zip(&elsewhere).map(|((&a, &l), &e)| (a, l & !e)).collect();
+    let live_in = flow.addrs.iter().zip(&plan.live.live_in).map(|(&a, &l)| (a, l)).collect();
     Translation {
         prg: image.prg,
         bank1: image.bank1,

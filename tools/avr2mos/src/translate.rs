@@ -286,7 +286,14 @@ impl Stage<'_> {
         let code = codegen::generate(&ctx, opts, entry, plan.stack_top)?;
         let bss_len = prog.bss_len + plan.frames_len;
         let image = image::place(prog, flow, &ctx, &code, opts, bss_len, plan.stack_bottom)?;
-        Ok(report::translation(prog, flow, self.summaries, plan, &copies, &code, image, opts.bank1.is_some()))
+        let mut translation = report::translation(prog, flow, self.summaries, plan, &code, image, opts.bank1.is_some());
+        // Where a copy's uses read its source pair, the copy's pair is not live: the
+        // lockstep must not compare it.
+        let elsewhere = crate::ptr_copies::elsewhere(&copies);
+        for ((_, live), &gone) in translation.live_in.iter_mut().zip(&elsewhere) {
+            *live &= !gone;
+        }
+        Ok(translation)
     }
 }
 
