@@ -268,10 +268,14 @@ const SPACE: (usize, u8) = (7, 0x10);
 /// the first one on (so [`poll`], going through them in order, sees SPACE held, never
 /// going down), and SPACE counts as reported until a reading shows it up. The interrupt
 /// writes only the slot at the ring's head, never one waiting to be taken, so marking
-/// them needs no pause of it.
+/// them needs no pause of it. The matrix is read too: a full ring keeps no new reading
+/// (the interrupt retries next frame), and a deal that takes no key leaves the betting's
+/// readings in it, so a SPACE pressed then was seen by neither the ring nor its newest
+/// reading for as long as 15 frames. The interrupt puts $DC00 back as it found it, so
+/// reading the matrix here cannot race it.
 pub fn take_space() -> bool {
     let (line, bit) = SPACE;
-    let down = if buffer::kept() { buffer::mark_if_down(line, bit) } else { space_down() };
+    let down = if buffer::kept() { buffer::mark_if_down(line, bit) | space_down() } else { space_down() };
     if down {
         let mut seen = SEEN.get();
         seen[line] |= bit;
