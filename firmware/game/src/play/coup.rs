@@ -58,23 +58,34 @@ impl<P: Platform> App<P> {
         self.draw_seats(table, None);
         let mut count = [0u8; 2];
         let mut total = [0u8; 2];
+        // Two logs: the step being shown and the one after it, taken ahead (see below).
+        // Swapping the references moves no event.
+        let mut ahead = Log::new();
+        let (mut log, mut next) = (&mut log, &mut ahead);
+        let mut step = log.step(table);
         loop {
-            let mut log = Log::new();
-            let Ok(step) = table.step(&mut log) else {
+            // Read in place: a step moved out of its `Result` was copied slot by slot by
+            // the interpreter (about 10,000 cycles between the last card and the result).
+            let Ok(this) = &step else {
                 return;
             };
-            // The shoe's news comes with a card (the cut card, a refill): the settling
-            // step has none, and reading its log took the interpreter 18,000 cycles.
-            match step {
-                TableStep::Card { side, card } => {
+            match this {
+                &TableStep::Card { side, card } => {
                     // The shoe's news comes with a card (the cut card, a refill), never with
                     // a question or the settling step, whose log took the interpreter
                     // 18,000 cycles to read.
-                    self.shoe_news(&log);
+                    self.shoe_news(log);
                     let i = usize::from(side == Side::Banker);
                     if count[i] == 2 {
                         self.explain_draw(side, total, count[0] == 3);
                     }
+                    // The table's next step is taken now, before this card's pause, not
+                    // after it is shown: after the last card that step settles every bet
+                    // (interpreted, about 150,000 cycles), which the player would otherwise
+                    // wait for between the last card and the result. Nothing below reads
+                    // the table, so its state running one step ahead shows nowhere.
+                    step = next.step(table);
+                    core::mem::swap(&mut log, &mut next);
                     self.deal_pause(DEAL_FRAMES);
                     let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
                     face::card(&mut self.p, 3 * i as u8 + count[i], x, l.cards_y, card);
@@ -89,7 +100,7 @@ impl<P: Platform> App<P> {
                         self.player_third = Some(card.points());
                     }
                 }
-                TableStep::Ask { question, asker } => {
+                &TableStep::Ask { question, asker } => {
                     let decision = match asker {
                         Asker::Seat(id) if self.is_human(id) => self.ask(question, id),
                         _ => {
@@ -101,8 +112,8 @@ impl<P: Platform> App<P> {
                             strategy.decide(question, table.rng())
                         }
                     };
-                    let mut log = Log::new();
-                    let _ = table.answer(decision, &mut log);
+                    log.clear();
+                    let _ = table.answer(decision, log);
                     let side = if question == Question::PlayerOnFive { Side::Player } else { Side::Banker };
                     let what = match (side, decision) {
                         (Side::Player, Decision::Draw) => Msg::PlayerTakes,
@@ -111,10 +122,11 @@ impl<P: Platform> App<P> {
                         (Side::Banker, Decision::Stand) => Msg::BankerKeeps,
                     };
                     self.say(ROW_MSG2, what, HIGHLIGHT);
+                    step = log.step(table);
                 }
                 TableStep::Settled(outcome) => {
                     self.player_third = None;
-                    self.settle(table, &outcome, &log, count, before);
+                    self.settle(table, outcome, log, count, before);
                     return;
                 }
             }

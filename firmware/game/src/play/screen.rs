@@ -102,7 +102,10 @@ impl<P: Platform> App<P> {
 
     pub(super) fn draw_seats(&mut self, table: &Table, active: Option<SeatId>) {
         let l = layout(self.p.columns());
-        self.clear_lines(ROW_SEATS_HEAD, 1 + crate::save::MAX_SAVED_SEATS as u8);
+        // The heads and the rows of the seats in play: the rows below them stay blank from
+        // the table's first drawing (`draw_table` clears the screen, and the seats change
+        // only between tables), and each row cleared is a fill of the table's width.
+        self.clear_lines(ROW_SEATS_HEAD, 1 + self.seats.count);
         let (head, seats) = (l.row(ROW_SEATS_HEAD), l.row(ROW_SEATS));
         let chemin = table.rules().banking == Banking::Seats;
         // A head only over a spot that takes bets here (Sahara has no banker bets, Loadstar
