@@ -87,6 +87,12 @@ impl Platform for C128 {
     }
 
     #[inline(never)]
+    fn put_text(&mut self, x: u8, y: u8, text: &[u8], reverse: bool, colour: Colour) -> u8 {
+        screen::put_text(x, y, text, bac_game::draw::screen_code, reverse, colour);
+        x.saturating_add(text.len().min(255) as u8)
+    }
+
+    #[inline(never)]
     fn fill(&mut self, x: u8, y: u8, w: u8, h: u8, code: u8, colour: Colour) {
         screen::fill(x, y, w, h, code, colour);
     }

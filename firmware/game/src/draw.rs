@@ -57,22 +57,12 @@ pub fn screen_code(c: u8) -> u8 {
 
 /// Writes ASCII text; returns the column after it.
 pub fn text(p: &mut impl Platform, x: u8, y: u8, s: &[u8], colour: Colour) -> u8 {
-    let mut at = x;
-    for &c in s {
-        p.put(at, y, screen_code(c), colour);
-        at = at.saturating_add(1);
-    }
-    at
+    p.put_text(x, y, s, false, colour)
 }
 
 /// Writes text in reverse video (a highlighted item).
 pub fn text_reversed(p: &mut impl Platform, x: u8, y: u8, s: &[u8], colour: Colour) -> u8 {
-    let mut at = x;
-    for &c in s {
-        p.put(at, y, screen_code(c) | glyph::REVERSE, colour);
-        at = at.saturating_add(1);
-    }
-    at
+    p.put_text(x, y, s, true, colour)
 }
 
 /// Writes text right-aligned so that it ends just before column `end`.

@@ -121,6 +121,19 @@ pub trait Platform {
     /// Writes a screen code (0-255; 128 and up are reversed) at a cell; cells off the
     /// screen are ignored.
     fn put(&mut self, x: u8, y: u8, code: u8, colour: Colour);
+    /// Writes ASCII `text` from (`x`, `y`) on, each character as [`crate::draw::screen_code`]
+    /// shows it, reversed if `reverse`, in `colour`; cells off the screen are ignored.
+    /// Returns the column after the text. A platform that can write a row at once
+    /// overrides this: the game's text is most of what it draws.
+    fn put_text(&mut self, x: u8, y: u8, text: &[u8], reverse: bool, colour: Colour) -> u8 {
+        let flip = if reverse { crate::draw::glyph::REVERSE } else { 0 };
+        let mut at = x;
+        for &c in text {
+            self.put(at, y, crate::draw::screen_code(c) | flip, colour);
+            at = at.saturating_add(1);
+        }
+        at
+    }
     /// Fills a rectangle of cells.
     fn fill(&mut self, x: u8, y: u8, w: u8, h: u8, code: u8, colour: Colour);
     /// Lays card face `slot` (0-7) under the cells from (`x`, `y`) on, or takes it away
