@@ -85,6 +85,10 @@ impl<P: Platform> App<P> {
                     // wait for between the last card and the result. Nothing below reads
                     // the table, so its state running one step ahead shows nowhere.
                     step = next.step(table);
+                    if let Ok(TableStep::Settled(outcome)) = &step {
+                        // The derived roads take it in the pause below.
+                        self.view.result_due(outcome.winner);
+                    }
                     core::mem::swap(&mut log, &mut next);
                     self.deal_pause(DEAL_FRAMES);
                     let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
@@ -123,6 +127,9 @@ impl<P: Platform> App<P> {
                     };
                     self.say(ROW_MSG2, what, HIGHLIGHT);
                     step = log.step(table);
+                    if let Ok(TableStep::Settled(outcome)) = &step {
+                        self.view.result_due(outcome.winner);
+                    }
                 }
                 TableStep::Settled(outcome) => {
                     self.player_third = None;
@@ -270,14 +277,9 @@ impl<P: Platform> App<P> {
                 }
             }
         }
+        // The derived roads were given this result when its step was taken
+        // (`View::result_due`).
         self.view.history.push(outcome.winner, natural);
-        // At 80 columns the panel shows the derived roads now; at 40 they can wait.
-        self.view.catch_up_roads();
-        if layout(self.p.columns()).grid {
-            self.view.roads.push(outcome.winner);
-        } else {
-            self.view.roads_due = Some(outcome.winner);
-        }
         self.view.coups = self.view.coups.wrapping_add(1);
         self.p.settled(self.view.coups, before, table.total_money().in_cents());
         self.draw_seats(table, None);

@@ -204,9 +204,9 @@ pub struct View {
     pub history: History,
     /// Its derived roads, kept as the results come.
     roads: Roads,
-    /// A result the derived roads have yet to take. At 40 columns they are not shown, so
-    /// the settle leaves their update (up to 90,000 cycles of interpreted code at a shoe's
-    /// 30th coup) to the next coup's first pause ([`View::catch_up_roads`]).
+    /// A result the derived roads have yet to take ([`View::result_due`]): their update
+    /// (up to 90,000 cycles of interpreted code at a shoe's 30th coup) waits for a pause of
+    /// the deal, or for the panel that shows them (80 columns).
     roads_due: Option<Winner>,
     /// How each seat's bets ended, shown until the next bets.
     results: [[Option<(Money, BetResult)>; 3]; crate::save::MAX_SAVED_SEATS],
@@ -243,6 +243,14 @@ impl View {
         if let Some(winner) = self.roads_due.take() {
             self.roads.push(winner);
         }
+    }
+
+    /// Leaves a coup's result to the derived roads as soon as its step is taken, before the
+    /// last card shows: the pause of that card gives it to them ([`View::catch_up_roads`]),
+    /// and the player never waits for it.
+    fn result_due(&mut self, winner: Winner) {
+        self.catch_up_roads();
+        self.roads_due = Some(winner);
     }
 
     /// A fresh view: empty scoreboard, the smallest chip.
