@@ -34,7 +34,7 @@ const LABEL: u8 = 0x80;
 /// VDC's dark green is 3.1:1 on white, so a win reads "in the black"), dark yellow for
 /// yellow (the highlight, 5.2:1), dark grey for the greys (7.5:1), and the dark shade of
 /// the same hue for the others (dark red 7.8:1, dark blue 13.3:1, dark purple 6.4:1).
-const ON_WHITE: [u8; 16] = [
+static ON_WHITE: [u8; 16] = [
     0,          // black
     0,          // white
     8 | LABEL,  // red: dark red
@@ -59,7 +59,11 @@ const REVERSE: u8 = 0x80;
 /// The screen code and attribute of `code` in `colour` under R26 = `r26` (white paper):
 /// see the module's rules. The attribute's bit 7 ([`ALTERNATE`]) is the caller's.
 pub fn cell(code: u8, colour: u8, r26: u8) -> (u8, u8) {
-    let look = ON_WHITE[usize::from(colour & 0x0F)];
+    // SAFETY: an element of the table (the index is masked to 0-15). Read as a volatile
+    // load so that the compiler keeps the table: folded into a 16-bit mask of the label
+    // colours, its test became a shift by the colour, a loop of up to 15 steps on the 6502
+    // (about 150 cycles of every 80-column cell).
+    let look = unsafe { core::ptr::read_volatile(ON_WHITE.as_ptr().add(usize::from(colour & 0x0F))) };
     if colour & ON_PAPER != 0 || code & REVERSE != 0 || look & LABEL != 0 {
         (code & !REVERSE, look & 0x0F)
     } else {
