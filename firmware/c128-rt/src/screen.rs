@@ -339,7 +339,7 @@ pub fn card_paper(slot: u8, at: Option<(u8, u8)>) {
 /// the right edge. What [`put`] does for each cell, with the bounds checked and the
 /// address found once for the row, and at 80 columns one run of codes and one block fill
 /// of attributes instead of two addresses set and two single writes a cell.
-pub fn put_text(x: u8, y: u8, text: &[u8], code: impl Fn(u8) -> u8, reverse: bool, colour: u8) {
+pub fn put_row(x: u8, y: u8, text: &[u8], code: impl Fn(u8) -> u8, reverse: bool, colour: u8) {
     let cols = columns();
     if x >= cols || y >= ROWS {
         return;
@@ -370,6 +370,12 @@ pub fn put_text(x: u8, y: u8, text: &[u8], code: impl Fn(u8) -> u8, reverse: boo
             vdc::fill(VDC_ATTRIBUTES + at, attribute, text.len() as u16);
         }
     }
+}
+
+/// Writes ASCII `text` from column `x`, row `y` on in `colour`, clipped at the right edge:
+/// [`put_row`] with this crate's [`screen_code`].
+pub fn put_text(x: u8, y: u8, text: &[u8], colour: u8) {
+    put_row(x, y, text, screen_code, false, colour);
 }
 
 /// Fills the rectangle of `w` x `h` cells from column `x`, row `y` with `code` in
