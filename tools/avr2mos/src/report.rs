@@ -141,7 +141,11 @@ pub fn translation(
         chunks,
         &crate::symbolic::Source { prog, addrs: &flow.addrs, insns: &flow.insns, spans: &placed.spans, notes: &notes },
     );
-    let live_in = flow.addrs.iter().zip(&plan.live.live_in).map(|(&a, &l)| (a, l)).collect();
+    // Where a copy's uses read its source pair, the copy's pair is not live: the lockstep
+    // must not compare it.
+    let elsewhere = crate::ptr_copies::elsewhere(&plan.copies);
+    let live_in =
+        flow.addrs.iter().zip(&plan.live.live_in).zip(&elsewhere).map(|((&a, &l), &gone)| (a, l & !gone)).collect();
     Translation {
         prg: image.prg,
         bank1: image.bank1,

@@ -229,11 +229,11 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         save_slots: save_slots && !opts.adjust_all,
         high_stack: opts.stack,
     };
-    let plan = frame_plan::plan(prog, &flow, &facts, &summaries, adjusts.clone(), settings(true));
+    let plan = frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts.clone(), settings(true));
     let stage = Stage { prog, opts, flow: &flow, facts: &facts, interp_fn: &interp_fn, summaries: &summaries };
     match stage.build(&plan) {
         Err(TranslateError::TooLarge { .. }) if plan.slots_len > 0 => {
-            stage.build(&frame_plan::plan(prog, &flow, &facts, &summaries, adjusts, settings(false)))
+            stage.build(&frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts, settings(false)))
         }
         result => result,
     }
@@ -253,13 +253,6 @@ impl Stage<'_> {
     /// Generates, places and describes the program with the frames and saves of `plan`.
     fn build(&self, plan: &FramePlan) -> Result<Translation, TranslateError> {
         let (prog, opts, flow) = (self.prog, self.opts, self.flow);
-        // Pointer copies whose uses can read the source pair instead (`ptr_copies`).
-        let mut copies = vec![crate::ptr_copies::Copy::Keep; flow.insns.len()];
-        if opts.opt_level == OptLevel::Full {
-            for (range, _) in flow.ranges.iter().zip(self.interp_fn).filter(|&(_, &interp)| !interp) {
-                crate::ptr_copies::plan(&flow.insns, range.clone(), &plan.live.live_out, &flow.is_target, &mut copies);
-            }
-        }
         let ctx = Ctx {
             prog,
             addrs: &flow.addrs,
@@ -279,21 +272,14 @@ impl Stage<'_> {
             dropped_saves: &plan.dropped_saves,
             save_slots: &plan.save_slots,
             keep_stack: opts.adjust_all,
-            copies: &copies,
+            copies: &plan.copies,
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;
         let code = codegen::generate(&ctx, opts, entry, plan.stack_top)?;
         let bss_len = prog.bss_len + plan.frames_len;
         let image = image::place(prog, flow, &ctx, &code, opts, bss_len, plan.stack_bottom)?;
-        let mut translation = report::translation(prog, flow, self.summaries, plan, &code, image, opts.bank1.is_some());
-        // Where a copy's uses read its source pair, the copy's pair is not live: the
-        // lockstep must not compare it.
-        let elsewhere = crate::ptr_copies::elsewhere(&copies);
-        for ((_, live), &gone) in translation.live_in.iter_mut().zip(&elsewhere) {
-            *live &= !gone;
-        }
-        Ok(translation)
+        Ok(report::translation(prog, flow, self.summaries, plan, &code, image, opts.bank1.is_some()))
     }
 }
 
