@@ -7,7 +7,8 @@
 //! instruction folded into the one before it gets an empty chunk with its label); an
 //! interpreted function is one chunk, its stub, under its first instruction's label;
 //! runtime routines that nothing calls are left out; the bank-1 copies fit below
-//! [`BANK1_END`].
+//! [`BANK1_END`]; at the optimising level, subroutines outlined from cold code
+//! ([`crate::outline`]) follow the instructions' chunks.
 
 use crate::asm::{Item, Label, Part, Sym};
 use crate::error::TranslateError;
@@ -33,8 +34,15 @@ pub struct Code {
 }
 
 /// Generates the code of the program `ctx` describes, starting at instruction `entry`;
-/// the start-up code sets the AVR stack to `stack_top`.
-pub fn generate(ctx: &Ctx, opts: &Options, entry: usize, stack_top: u16) -> Result<Code, TranslateError> {
+/// the start-up code sets the AVR stack to `stack_top`. `cold` says which instructions run
+/// a bounded number of times ([`crate::cold`]): their repeated runs are outlined.
+pub fn generate(
+    ctx: &Ctx,
+    opts: &Options,
+    entry: usize,
+    stack_top: u16,
+    cold: &[bool],
+) -> Result<Code, TranslateError> {
     let insns = ctx.insns;
     let place = match opts.bank1 {
         Some(_) => interp::CopyPlace::Bank1 { home: opts.memory.mmu_config() },
@@ -107,6 +115,7 @@ pub fn generate(ctx: &Ctx, opts: &Options, entry: usize, stack_top: u16) -> Resu
     drop_unused_routines(&mut chunks, &interp_uses);
     if opts.opt_level == OptLevel::Full {
         crate::peephole::run(&mut chunks, ctx.is_target);
+        crate::outline::run(&mut chunks, cold, ctx.is_target);
     }
     Ok(Code { chunks, patches, interp_chunks, far_copies })
 }

@@ -90,7 +90,12 @@ pub fn translation(
         let bytes: Vec<String> = placed.code[off..off + usize::from(len)].iter().map(|b| format!("{b:02x}")).collect();
         match c.owner {
             Owner::Runtime(ref name) => {
-                runtime_bytes += usize::from(len);
+                // Outlined subroutines are the functions' code, not the runtime's.
+                if crate::outline::is_outlined(&c.owner) {
+                    code_bytes += usize::from(len);
+                } else {
+                    runtime_bytes += usize::from(len);
+                }
                 let _ = writeln!(listing, "{name}:  ${start:04x}  {len} bytes");
             }
             Owner::Insn(i) => {

@@ -230,7 +230,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         high_stack: opts.stack,
     };
     let plan = frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts.clone(), settings(true));
-    let stage = Stage { prog, opts, flow: &flow, facts: &facts, interp_fn: &interp_fn, summaries: &summaries };
+    let cold = crate::cold::cold(prog, &flow);
+    let stage =
+        Stage { prog, opts, flow: &flow, facts: &facts, interp_fn: &interp_fn, summaries: &summaries, cold: &cold };
     match stage.build(&plan) {
         Err(TranslateError::TooLarge { .. }) if plan.slots_len > 0 => {
             stage.build(&frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts, settings(false)))
@@ -247,6 +249,8 @@ struct Stage<'a> {
     facts: &'a FlagFacts<'a>,
     interp_fn: &'a [bool],
     summaries: &'a [crate::callgraph::Summary],
+    /// The instructions that run a bounded number of times ([`crate::cold`]).
+    cold: &'a [bool],
 }
 
 impl Stage<'_> {
@@ -276,7 +280,7 @@ impl Stage<'_> {
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;
-        let code = codegen::generate(&ctx, opts, entry, plan.stack_top)?;
+        let code = codegen::generate(&ctx, opts, entry, plan.stack_top, self.cold)?;
         let bss_len = prog.bss_len + plan.frames_len;
         let image = image::place(prog, flow, &ctx, &code, opts, bss_len, plan.stack_bottom)?;
         Ok(report::translation(prog, flow, self.summaries, plan, &code, image, opts.bank1.is_some()))
