@@ -11,7 +11,7 @@
 pub struct Label(pub u32);
 
 /// A value known only after layout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Sym {
     /// The 6502 address of a label.
     Code(Label),
@@ -27,7 +27,7 @@ pub enum Sym {
 }
 
 /// Which part of a symbolic value an operand takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Part {
     /// Low byte.
     Lo,
@@ -42,7 +42,7 @@ pub enum Part {
 }
 
 /// An operand of a 6502 instruction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Arg {
     /// Implied or accumulator.
     None,
@@ -55,7 +55,7 @@ pub enum Arg {
 }
 
 /// One element of emitted code.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Item {
     /// An instruction with its operand.
     Ins(u8, Arg),

@@ -7,7 +7,8 @@
 //! instruction folded into the one before it gets an empty chunk with its label); an
 //! interpreted function is one chunk, its stub, under its first instruction's label;
 //! runtime routines that nothing calls are left out; the bank-1 copies fit below
-//! [`BANK1_END`].
+//! [`BANK1_END`]; at the optimising level, subroutines outlined from cold code
+//! ([`crate::outline`]) follow the instructions' chunks.
 
 use crate::asm::{Item, Label, Part, Sym};
 use crate::error::TranslateError;
@@ -30,11 +31,21 @@ pub struct Code {
     /// The interpreted copies that go to bank 1: each one's label and bytes, one after
     /// another from [`BANK1_START`].
     pub far_copies: Vec<(Label, Vec<u8>)>,
+    /// The bytes of the start-up's save area when it goes after `.bss` and the frames,
+    /// not in the program's file (codegen takes it out of the code).
+    pub save_area: Option<u16>,
 }
 
 /// Generates the code of the program `ctx` describes, starting at instruction `entry`;
-/// the start-up code sets the AVR stack to `stack_top`.
-pub fn generate(ctx: &Ctx, opts: &Options, entry: usize, stack_top: u16) -> Result<Code, TranslateError> {
+/// the start-up code sets the AVR stack to `stack_top`. `cold` says which instructions run
+/// a bounded number of times ([`crate::cold`]): their repeated runs are outlined.
+pub fn generate(
+    ctx: &Ctx,
+    opts: &Options,
+    entry: usize,
+    stack_top: u16,
+    cold: &[bool],
+) -> Result<Code, TranslateError> {
     let insns = ctx.insns;
     let place = match opts.bank1 {
         Some(_) => interp::CopyPlace::Bank1 { home: opts.memory.mmu_config() },
@@ -105,10 +116,24 @@ pub fn generate(ctx: &Ctx, opts: &Options, entry: usize, stack_top: u16) -> Resu
     }
 
     drop_unused_routines(&mut chunks, &interp_uses);
+    let save_area = if opts.stack.is_none() { save_area_apart(&mut chunks) } else { None };
     if opts.opt_level == OptLevel::Full {
         crate::peephole::run(&mut chunks, ctx.is_target);
+        crate::outline::run(&mut chunks, cold, ctx.is_target);
     }
-    Ok(Code { chunks, patches, interp_chunks, far_copies })
+    Ok(Code { chunks, patches, interp_chunks, far_copies, save_area })
+}
+
+/// Takes the start-up's save area (BASIC's zero page while the program runs: bytes that
+/// start as nothing) out of the code, and gives its size: [`crate::image`] places it after
+/// `.bss` and the frames, so the file does not carry it. Not under a high stack, where
+/// `.bss` and the frames may have the low area and the room after the image is the
+/// stack's.
+fn save_area_apart(chunks: &mut Vec<Chunk>) -> Option<u16> {
+    let at = chunks.iter().position(|c| c.items.first() == Some(&Item::Label(Routine::Save.label())))?;
+    let len = chunks[at].items.iter().map(|it| if let Item::Bytes(b) = it { b.len() } else { 0 }).sum::<usize>();
+    chunks.remove(at);
+    Some(len as u16)
 }
 
 /// Leaves out runtime routines that nothing calls (the wide multiplies are large and

@@ -1,7 +1,7 @@
-//! Where each function's frame, frame slots and saves go: runs [`crate::frames`],
-//! [`crate::frame_slots`], [`crate::overlay`], [`crate::liveness`] and [`crate::saves`]
-//! over the whole program and turns their answers into the per-instruction facts the
-//! lowering reads ([`crate::lower::Ctx`]).
+//! Where each function's frame, frame slots and saves go, and which pointer copies go:
+//! runs [`crate::frames`], [`crate::frame_slots`], [`crate::overlay`], [`crate::liveness`],
+//! [`crate::saves`] and [`crate::ptr_copies`] over the whole program and turns their
+//! answers into the per-instruction facts the lowering reads ([`crate::lower::Ctx`]).
 //!
 //! Assumes the call graph's summaries ([`crate::callgraph`]) and the flag liveness
 //! ([`crate::flags`]) of the same decoded program ([`Flow`]). Guarantees:
@@ -13,7 +13,9 @@
 //!   calls sit at the top of the AVR stack, which starts below them ([`FramePlan::stack_top`]);
 //! - with a high stack, save slots are planned only when `.bss`, the frames and the slots
 //!   fit the low area together or `.bss` and the frames alone do not fit it either: slots
-//!   never move `.bss` out of the low area it has without them.
+//!   never move `.bss` out of the low area it has without them;
+//! - pointer copies are planned only with [`Settings::optimise`], only in translated
+//!   functions, and on the liveness left once the saves have gone ([`FramePlan::live`]).
 
 use std::collections::HashMap;
 
@@ -77,6 +79,8 @@ pub struct FramePlan {
     pub frames_unshared: u32,
     /// Bytes of the save slots (included in `frames_len`).
     pub slots_len: u32,
+    /// What becomes of each instruction as a pointer copy or a use of one.
+    pub copies: Vec<crate::ptr_copies::Copy>,
 }
 
 /// The flag facts the plan needs: the flags live after each instruction, and the SREG
@@ -88,13 +92,15 @@ pub struct FlagFacts<'a> {
     pub inert: &'a [bool],
 }
 
-/// Plans the frames and saves of `prog`. `adjusts` says which functions keep the stack
-/// footprint before any gets a static frame (those that read SP, or all of them).
+/// Plans the frames, saves and pointer copies of `prog`. `adjusts` says which functions
+/// keep the stack footprint before any gets a static frame (those that read SP, or all of
+/// them); `interp_fn` which functions run interpreted (their AVR code stays as it is).
 pub fn plan(
     prog: &AvrProgram,
     flow: &Flow,
     facts: &FlagFacts,
     summaries: &[Summary],
+    interp_fn: &[bool],
     mut adjusts: Vec<bool>,
     s: Settings,
 ) -> FramePlan {
@@ -181,6 +187,7 @@ pub fn plan(
             saves = saves_at(false);
         }
     }
+    let copies = plan_copies(flow, &saves.live, interp_fn, s.optimise);
     FramePlan {
         adjusts,
         frames,
@@ -199,7 +206,20 @@ pub fn plan(
         frames_len: frames_len + saves.slots_len,
         frames_unshared,
         slots_len: saves.slots_len,
+        copies,
     }
+}
+
+/// Pointer copies whose uses can read the source pair instead ([`crate::ptr_copies`]), in
+/// the translated functions, on the liveness left once the saves have gone.
+fn plan_copies(flow: &Flow, live: &Liveness, interp_fn: &[bool], optimise: bool) -> Vec<crate::ptr_copies::Copy> {
+    let mut copies = vec![crate::ptr_copies::Copy::Keep; flow.insns.len()];
+    if optimise {
+        for (range, _) in flow.ranges.iter().zip(interp_fn).filter(|&(_, &interp)| !interp) {
+            crate::ptr_copies::plan(&flow.insns, range.clone(), &live.live_out, &flow.is_target, &mut copies);
+        }
+    }
+    copies
 }
 
 /// The saves' part of the plan.

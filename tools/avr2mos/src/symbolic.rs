@@ -78,6 +78,17 @@ pub fn render(chunks: &[Chunk], src: &Source) -> String {
             }
         }
     }
+    // The subroutines outlined from the functions' code ([`crate::outline`]).
+    for (ci, c) in chunks.iter().enumerate().filter(|(_, c)| crate::outline::is_outlined(&c.owner)) {
+        let Owner::Runtime(name) = &c.owner else { continue };
+        let (_, len, cycles) = src.spans[ci];
+        let _ = writeln!(out, "\n{name}:  ; {len} bytes, {cycles} cycles");
+        for it in c.items.iter().skip(1) {
+            if let Item::Ins(o, arg) = it {
+                let _ = writeln!(out, "        {}", instruction(*o, arg, &label));
+            }
+        }
+    }
     out
 }
 

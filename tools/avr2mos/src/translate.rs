@@ -229,11 +229,13 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         save_slots: save_slots && !opts.adjust_all,
         high_stack: opts.stack,
     };
-    let plan = frame_plan::plan(prog, &flow, &facts, &summaries, adjusts.clone(), settings(true));
-    let stage = Stage { prog, opts, flow: &flow, facts: &facts, interp_fn: &interp_fn, summaries: &summaries };
+    let plan = frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts.clone(), settings(true));
+    let cold = crate::cold::cold(prog, &flow);
+    let stage =
+        Stage { prog, opts, flow: &flow, facts: &facts, interp_fn: &interp_fn, summaries: &summaries, cold: &cold };
     match stage.build(&plan) {
         Err(TranslateError::TooLarge { .. }) if plan.slots_len > 0 => {
-            stage.build(&frame_plan::plan(prog, &flow, &facts, &summaries, adjusts, settings(false)))
+            stage.build(&frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts, settings(false)))
         }
         result => result,
     }
@@ -247,19 +249,14 @@ struct Stage<'a> {
     facts: &'a FlagFacts<'a>,
     interp_fn: &'a [bool],
     summaries: &'a [crate::callgraph::Summary],
+    /// The instructions that run a bounded number of times ([`crate::cold`]).
+    cold: &'a [bool],
 }
 
 impl Stage<'_> {
     /// Generates, places and describes the program with the frames and saves of `plan`.
     fn build(&self, plan: &FramePlan) -> Result<Translation, TranslateError> {
         let (prog, opts, flow) = (self.prog, self.opts, self.flow);
-        // Pointer copies whose uses can read the source pair instead (`ptr_copies`).
-        let mut copies = vec![crate::ptr_copies::Copy::Keep; flow.insns.len()];
-        if opts.opt_level == OptLevel::Full {
-            for (range, _) in flow.ranges.iter().zip(self.interp_fn).filter(|&(_, &interp)| !interp) {
-                crate::ptr_copies::plan(&flow.insns, range.clone(), &plan.live.live_out, &flow.is_target, &mut copies);
-            }
-        }
         let ctx = Ctx {
             prog,
             addrs: &flow.addrs,
@@ -279,21 +276,14 @@ impl Stage<'_> {
             dropped_saves: &plan.dropped_saves,
             save_slots: &plan.save_slots,
             keep_stack: opts.adjust_all,
-            copies: &copies,
+            copies: &plan.copies,
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;
-        let code = codegen::generate(&ctx, opts, entry, plan.stack_top)?;
+        let code = codegen::generate(&ctx, opts, entry, plan.stack_top, self.cold)?;
         let bss_len = prog.bss_len + plan.frames_len;
         let image = image::place(prog, flow, &ctx, &code, opts, bss_len, plan.stack_bottom)?;
-        let mut translation = report::translation(prog, flow, self.summaries, plan, &code, image, opts.bank1.is_some());
-        // Where a copy's uses read its source pair, the copy's pair is not live: the
-        // lockstep must not compare it.
-        let elsewhere = crate::ptr_copies::elsewhere(&copies);
-        for ((_, live), &gone) in translation.live_in.iter_mut().zip(&elsewhere) {
-            *live &= !gone;
-        }
-        Ok(translation)
+        Ok(report::translation(prog, flow, self.summaries, plan, &code, image, opts.bank1.is_some()))
     }
 }
 
@@ -388,6 +378,24 @@ mod tests {
         let plain =
             translate_with(&bss_program(), &Options { memory: MemoryMode::AllRam, ..Options::default() }).unwrap();
         assert_eq!(plain.symbol("rt_keylines"), None, "no key buffer unless asked for");
+    }
+
+    #[test]
+    fn the_save_area_follows_bss_and_is_not_in_the_file_without_a_high_stack() {
+        let t = translate_with(&bss_program(), &Options::default()).unwrap();
+        let line = t.map.lines().find(|l| l.contains("rt_save, the start-up's save area")).expect("the save area");
+        let at = u16::from_str_radix(&line[..4], 16).unwrap();
+        let bss = t.map.lines().find(|l| l.contains(" bss (")).unwrap();
+        assert_eq!(at, u16::from_str_radix(&bss[..4], 16).unwrap() + 2, "after the 2 bytes of .bss");
+        assert_eq!(t.stats.end_addr, u32::from(at) + 2 + u32::from(crate::mmap::ZP_SAVE_LEN));
+        // The start-up keeps the 6502 SP in its second byte: `STX at+1`.
+        let [lo, hi] = (at + 1).to_le_bytes();
+        assert!(t.prg.windows(3).any(|w| w == [op::STX_ABS, lo, hi]), "the start-up writes there");
+        let file_end = u32::from(LOAD_ADDR) + t.prg.len() as u32 - 2;
+        assert!(file_end <= u32::from(at), "the file ends before it");
+        let high = Options { memory: MemoryMode::AllRam, stack: Some(4096), ..Options::default() };
+        let t = translate_with(&bss_program(), &high).unwrap();
+        assert!(!t.map.contains("save area"), "under a high stack the save area stays in the code");
     }
 
     #[test]

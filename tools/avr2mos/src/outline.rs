@@ -1,0 +1,241 @@
+//! Outlining of cold code: a run of 6502 instructions that appears several times in code
+//! that runs a bounded number of times ([`crate::cold`]) becomes one shared subroutine,
+//! and each place it was becomes a `JSR` to it (3 bytes and 12 cycles for the run's
+//! bytes). Most of a benchmark's set-up is copies of register pairs and slot loads and
+//! stores through the same zero-page bytes, which repeat.
+//!
+//! Assumes the chunks of [`crate::codegen`] after [`crate::peephole`]: one per AVR
+//! instruction, opening with its label, local labels inside a chunk, and no code that reads
+//! or writes a code address but `JSR`/`JMP`. Guarantees:
+//! - only instructions that neither branch, jump, call, return nor touch the 6502 stack (no
+//!   `PHA`/`PLA`/`PHP`/`PLP`/`TSX`/`TXS`, no operand in page 1) move, and no `SEI`/`CLI`:
+//!   the subroutine does exactly what the run did, to A, X, Y, the flags and memory, and
+//!   `JSR`/`RTS` change none of them; the only other difference is two more bytes of 6502
+//!   stack while it runs;
+//! - a run never contains a label, so nothing jumps into it; it lies within one chunk, or
+//!   starts in one and takes every instruction of the chunks after it up to a chunk's
+//!   end, and those chunks are of instructions nothing jumps to: a translated instruction
+//!   either keeps the start of its code at its label or has no code left, so the map from
+//!   6502 to AVR addresses still holds where code remains;
+//! - a run is outlined only where it saves bytes: each of its `n` places saves its size
+//!   less 3, the subroutine costs its size plus 1, and the saving must be positive;
+//! - the choice is deterministic: the largest saving first, ties to the earliest place.
+
+use std::collections::HashMap;
+
+use crate::asm::{Arg, Item, Label, Part, Sym, op};
+use crate::link::{Chunk, Owner};
+
+/// Labels of the outlined subroutines: `OUTLINED_BASE + n`.
+const OUTLINED_BASE: u32 = 0xE000_0000;
+
+/// The name of the `n`th outlined subroutine's chunk (its owner, in the map and listing).
+pub fn name(n: u32) -> String {
+    format!("outlined_{n}")
+}
+
+/// Whether a chunk's owner is an outlined subroutine: its bytes are the program's code.
+pub fn is_outlined(owner: &Owner) -> bool {
+    matches!(owner, Owner::Runtime(n) if n.starts_with("outlined_"))
+}
+
+/// The longest run considered, in instructions.
+const MAX_RUN: usize = 32;
+
+/// Whether an item may move into a subroutine.
+fn movable(item: &Item) -> bool {
+    use op::*;
+    let Item::Ins(o, arg) = item else { return false };
+    let stack_page = match arg {
+        Arg::Word(w) => (0x100..0x200).contains(w),
+        _ => false,
+    };
+    let control = matches!(
+        *o,
+        JSR | JMP
+            | JMP_IND
+            | RTS
+            | RTI
+            | PHA
+            | PLA
+            | PHP
+            | PLP
+            | TSX
+            | TXS
+            | SEI
+            | CLI
+            | BPL
+            | BMI
+            | BVC
+            | BVS
+            | BCC
+            | BCS
+            | BNE
+            | BEQ
+    );
+    !control && !stack_page && crate::asm::info(*o).is_some()
+}
+
+/// An item's size in bytes.
+fn size(item: &Item) -> usize {
+    match item {
+        Item::Ins(_, Arg::None) => 1,
+        Item::Ins(_, Arg::Byte(_)) => 2,
+        Item::Ins(_, Arg::Word(_)) | Item::Ins(_, Arg::Sym(_, Part::Word, _)) => 3,
+        Item::Ins(_, Arg::Sym(..)) => 2,
+        _ => 0,
+    }
+}
+
+/// A stretch of movable instructions in cold code, one after another as they run: its
+/// items (cloned) and where each one is, `(chunk, item)`, with whether it ends its chunk.
+struct Stretch {
+    items: Vec<Item>,
+    at: Vec<(usize, usize, bool)>,
+}
+
+/// The stretches of `chunks` where runs may be taken from.
+fn stretches(chunks: &[Chunk], cold: &[bool], is_target: &[bool]) -> Vec<Stretch> {
+    let mut out = Vec::new();
+    let mut cur = Stretch { items: Vec::new(), at: Vec::new() };
+    // The chunk the open stretch took whole, to its end (a chunk after it may go on it).
+    let mut whole: Option<usize> = None;
+    let mut flush = |cur: &mut Stretch| {
+        if cur.items.len() >= 2 {
+            out.push(std::mem::replace(cur, Stretch { items: Vec::new(), at: Vec::new() }));
+        } else {
+            cur.items.clear();
+            cur.at.clear();
+        }
+    };
+    for (ci, c) in chunks.iter().enumerate() {
+        let Owner::Insn(i) = c.owner else {
+            flush(&mut cur);
+            whole = None;
+            continue;
+        };
+        // A stretch goes on into this chunk only if nothing jumps to it and the stretch
+        // took the chunk before it to its end.
+        if !(cold[i] && !is_target[i] && whole.is_some_and(|w| w + 1 == ci)) {
+            flush(&mut cur);
+        }
+        whole = None;
+        if !cold[i] {
+            continue;
+        }
+        let n = c.items.len();
+        let mut open = true;
+        for (ii, it) in c.items.iter().enumerate() {
+            match it {
+                Item::Label(l) if ii == 0 && l.0 as usize == i => {}
+                _ if movable(it) => {
+                    cur.items.push(it.clone());
+                    cur.at.push((ci, ii, ii + 1 == n));
+                    open = true;
+                }
+                _ => {
+                    flush(&mut cur);
+                    open = false;
+                }
+            }
+        }
+        if open {
+            whole = Some(ci);
+        }
+    }
+    flush(&mut cur);
+    out
+}
+
+/// Outlines repeated runs of cold code into subroutines appended to `chunks`; `cold` and
+/// `is_target` are by AVR instruction.
+pub fn run(chunks: &mut Vec<Chunk>, cold: &[bool], is_target: &[bool]) {
+    let mut next = 0u32;
+    loop {
+        let found = stretches(chunks, cold, is_target);
+        let Some((run, places)) = best(&found) else { break };
+        let label = Label(OUTLINED_BASE + next);
+        // From the last place back, so the positions of earlier places stay valid.
+        for &(s, start) in places.iter().rev() {
+            let at = &found[s].at[start..start + run.len()];
+            let (first_chunk, first_item, _) = at[0];
+            for &(ci, ii, _) in at.iter().rev() {
+                if ci != first_chunk || ii != first_item {
+                    remove_at(chunks, ci, ii);
+                }
+            }
+            chunks[first_chunk].items[first_item] = Item::Ins(op::JSR, Arg::Sym(Sym::Code(label), Part::Word, 0));
+        }
+        let mut items = vec![Item::Label(label)];
+        items.extend(run);
+        items.push(Item::Ins(op::RTS, Arg::None));
+        chunks.push(Chunk { owner: Owner::Runtime(name(next)), items });
+        next += 1;
+    }
+}
+
+/// Removes item `ii` of chunk `ci` (the position a folded chunk's end marker names, one
+/// past its items, removes nothing).
+fn remove_at(chunks: &mut [Chunk], ci: usize, ii: usize) {
+    if ii < chunks[ci].items.len() {
+        chunks[ci].items.remove(ii);
+    }
+}
+
+/// Where a run starts: its stretch and its first instruction there.
+type Place = (usize, usize);
+
+/// A run chosen for outlining: its instructions and its places, none overlapping another.
+struct Choice<'a> {
+    saving: i64,
+    run: &'a [Item],
+    places: Vec<Place>,
+}
+
+/// The run whose outlining saves the most bytes, with its places; `None` when no run
+/// saves any.
+fn best(found: &[Stretch]) -> Option<(Vec<Item>, Vec<Place>)> {
+    let mut places: HashMap<&[Item], Vec<Place>> = HashMap::new();
+    for (s, st) in found.iter().enumerate() {
+        for start in 0..st.items.len() {
+            let mut bytes = 0;
+            for len in 1..=MAX_RUN.min(st.items.len() - start) {
+                bytes += size(&st.items[start + len - 1]);
+                let end = &st.at[start + len - 1];
+                // Across chunks only up to a chunk's end.
+                if st.at[start].0 != end.0 && !end.2 {
+                    continue;
+                }
+                if len >= 2 && bytes > 3 {
+                    places.entry(&st.items[start..start + len]).or_default().push((s, start));
+                }
+            }
+        }
+    }
+    let mut choice: Option<Choice> = None;
+    for (run, mut at) in places {
+        if at.len() < 2 {
+            continue;
+        }
+        // The places in order, each after the end of the one before in its stretch.
+        at.sort_unstable();
+        let mut kept: Vec<Place> = Vec::new();
+        for p in at {
+            if kept.last().is_none_or(|&(s, start)| s != p.0 || start + run.len() <= p.1) {
+                kept.push(p);
+            }
+        }
+        let bytes: usize = run.iter().map(size).sum();
+        let saving = kept.len() as i64 * (bytes as i64 - 3) - (bytes as i64 + 1);
+        if saving <= 0 {
+            continue;
+        }
+        // The largest saving; of equal ones the earliest first place, then the longest run.
+        let key = |c: &Choice| (c.saving, std::cmp::Reverse(c.places[0]), c.run.len());
+        let candidate = Choice { saving, run, places: kept };
+        if choice.as_ref().is_none_or(|c| key(&candidate) > key(c)) {
+            choice = Some(candidate);
+        }
+    }
+    choice.map(|c| (c.run.to_vec(), c.places))
+}
