@@ -18,12 +18,13 @@ pub fn file_name(lang: Lang) -> &'static [u8] {
 const PAGE_ROWS: u8 = 23;
 /// Pages whose start is remembered for paging back.
 const MAX_PAGES: usize = 48;
-const RETURN: u8 = 13;
-const LINE_FEED: u8 = 10;
+/// The ends of a line in the help file.
+pub const RETURN: u8 = 13;
+pub const LINE_FEED: u8 = 10;
 
 /// PETSCII from the disk to ASCII for [`draw::screen_code`]: the text file stores lower
 /// case as $41-$5A and capitals as $C1-$DA; both show as capitals.
-fn ascii(c: u8) -> u8 {
+pub fn ascii(c: u8) -> u8 {
     match c {
         0xC1..=0xDA => c & 0x7F,
         _ => c,
@@ -72,24 +73,12 @@ fn page(p: &mut impl Platform) -> (u16, bool) {
     let mut used = 0u16;
     let mut row = 0u8;
     let mut line = [0u8; 80];
-    let mut len = 0usize;
-    let mut line_bytes = 0u16;
     // Where the last line ended (its row is `row - 1`), whether the next may go on there,
     // and its indent.
     let (mut end, mut goes_on, mut last_indent) = (0usize, false, 0usize);
     loop {
-        let byte = p.help_byte();
-        let end_of_line = matches!(byte, None | Some(RETURN) | Some(LINE_FEED));
-        if let Some(c) = byte {
-            line_bytes += 1;
-            if !end_of_line && len < line.len() {
-                line[len] = ascii(c);
-                len += 1;
-            }
-        }
-        if !end_of_line {
-            continue;
-        }
+        let (n, line_bytes, more) = p.help_line(&mut line);
+        let len = usize::from(n);
         let indent = line[..len].iter().take_while(|&&c| c == b' ').count();
         let under = if narrow { hanging(&line[..len], indent).min(cols / 2) } else { 0 };
         let (mut at, mut start) = (0usize, 0usize);
@@ -127,9 +116,7 @@ fn page(p: &mut impl Platform) -> (u16, bool) {
             }
         }
         used += line_bytes;
-        line_bytes = 0;
-        len = 0;
-        if byte.is_none() {
+        if !more {
             return (used, true);
         }
         if row + most_rows >= PAGE_ROWS {
@@ -172,8 +159,14 @@ pub fn show(p: &mut impl Platform, lang: Lang) {
                     if p.open_help(lang).is_err() {
                         return;
                     }
-                    for _ in 0..starts[n] {
-                        p.help_byte();
+                    // Pages start at a line, so whole lines lead up to it.
+                    let (mut skipped, mut line) = (0u16, [0u8; 80]);
+                    while skipped < starts[n] {
+                        let (_, bytes, more) = p.help_line(&mut line);
+                        skipped += bytes;
+                        if !more {
+                            break;
+                        }
                     }
                     position = starts[n];
                     break;
