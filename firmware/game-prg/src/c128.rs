@@ -1,7 +1,7 @@
 //! [`Platform`] on the C128's hardware, through c128-rt's drivers.
 
-use bac_game::platform::{Colour, DiskError, Platform, Sound};
 use bac_game::help;
+use bac_game::platform::{Colour, DiskError, Platform, Sound};
 use bac_game::text::Lang;
 use c128_rt::disk;
 use c128_rt::hw::Reg8;

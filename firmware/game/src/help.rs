@@ -18,8 +18,9 @@ pub fn file_name(lang: Lang) -> &'static [u8] {
 const PAGE_ROWS: u8 = 23;
 /// Pages whose start is remembered for paging back.
 const MAX_PAGES: usize = 48;
-/// The ends of a line in the help file.
+/// A line's end in the help file, as the C128 writes it.
 pub const RETURN: u8 = 13;
+/// A line's end in the help file, as other machines write it.
 pub const LINE_FEED: u8 = 10;
 
 /// PETSCII from the disk to ASCII for [`draw::screen_code`]: the text file stores lower
