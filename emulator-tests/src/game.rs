@@ -275,6 +275,14 @@ impl Game {
     /// lets them go there. Returns how many times the program entered `routine` on that
     /// way (with the frame routine: the frames the game waited, say while it dealt).
     pub fn keys_holding(&mut self, script: &str, held: Option<&str>, routine: u16) -> u64 {
+        self.keys_then_go_on(script);
+        self.hold_until_key_request(held, routine)
+    }
+
+    /// Types `script` as [`Game::keys`] does, but runs on after its last key only the frame
+    /// it is let go for, not until the game asks again: for what happens while the game
+    /// acts on that key (a deal).
+    pub fn keys_then_go_on(&mut self, script: &str) {
         let mut events = parse_keys(script).unwrap_or_else(|e| panic!("{script:?}: {e}"));
         let last = events.pop().unwrap_or_else(|| panic!("{script:?}: no key"));
         for event in events {
@@ -282,6 +290,34 @@ impl Game {
             self.wait_for_key_request();
         }
         self.press(last);
+    }
+
+    /// Presses `key` for a frame and lets it go for a frame, `times` times, without waiting
+    /// for the game to ask: each press and each release is a new reading of the matrix for
+    /// the key ring, so a game that takes no key meanwhile (a deal) sees its ring fill.
+    pub fn toggle(&mut self, key: &str, times: u32) {
+        let keys: Vec<_> = parse_keys(key)
+            .unwrap_or_else(|e| panic!("{key:?}: {e}"))
+            .into_iter()
+            .flat_map(|e| match e {
+                KeyEvent::Press(p) => p.keys,
+                KeyEvent::Wait(_) => Vec::new(),
+            })
+            .collect();
+        let frame = self.frame_cycles();
+        for _ in 0..times {
+            for down in [true, false] {
+                for &k in &keys {
+                    self.m.bus_mut().keyboard.set_key(k, down);
+                }
+                self.step(frame);
+            }
+        }
+    }
+
+    /// Holds the keys of `held` (if any) down until the game next asks for a key and lets
+    /// them go there. Returns how many times the program entered `routine` on that way.
+    pub fn hold_until_key_request(&mut self, held: Option<&str>, routine: u16) -> u64 {
         let held: Vec<_> = match held.map(parse_keys) {
             Some(Ok(events)) => events
                 .into_iter()

@@ -252,6 +252,27 @@ fn space_hurries_the_deal_and_is_not_taken_as_a_key() {
     assert!(g.text().contains("YOUR BETS"), "{}", g.text());
 }
 
+/// A SPACE held while the key ring is full still hurries the deal: the deal takes no key,
+/// so shift presses typed during it fill the ring (15 readings), and then only the
+/// interrupt's newest reading, kept even when the ring has no room, shows SPACE down.
+/// Before it was kept, such a SPACE went unseen for the rest of the deal (at a dealer's
+/// pace, 80 frames and more).
+#[test]
+fn space_held_after_the_key_ring_filled_still_hurries_the_deal() {
+    let mut g = boot(&built().image, false);
+    g.fix_seed(built().ticks_routine, 0x0012_3456);
+    g.keys("{RETURN}{RIGHT}{RIGHT}{RETURN}ADA{RETURN}5P");
+    g.keys_then_go_on("{RETURN}");
+    // SHIFT gives no key, so the settled screen still waits; each press and release is a
+    // reading: 20 of them overfill the ring.
+    g.toggle("{SHIFT}", 10);
+    let hurried = g.hold_until_key_request(Some(" "), built().frame_routine);
+    assert_eq!(g.settles.len(), 1, "{}", g.text());
+    assert!(hurried < 25, "{hurried} frames with SPACE held after the ring filled");
+    g.idle(10);
+    assert!(g.text().contains("PRESS A KEY FOR THE NEXT COUP"), "a key was taken:\n{}", g.text());
+}
+
 #[test]
 fn the_help_pages_come_from_the_disk_in_both_widths() {
     for eighty in [false, true] {

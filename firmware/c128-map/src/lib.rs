@@ -297,7 +297,7 @@ pub mod io {
 
 /// The runtime's key buffer (avr2mos's `key_buffer = true`): a raster interrupt reads the
 /// key matrix once a frame into a ring that `c128_rt::keyboard` empties. Its state is in
-/// the cassette buffer at $0B80-$0B8F and its ring in the RS-232 input buffer at
+/// the cassette buffer at $0B80-$0B9A and its ring in the RS-232 input buffer at
 /// $0C00-$0CFF: common RAM (the handler may run inside a bank-1 window), untouched by the
 /// KERNAL's disk calls.
 pub mod key_buffer {
@@ -312,6 +312,10 @@ pub mod key_buffer {
     /// The last reading the handler put in the ring: 11 bytes, a set bit per key down, by
     /// line (the 8 columns of CIA 1 port A, then the 3 lines of $D02F).
     pub const LAST: u16 = 0x0B83;
+    /// The handler's newest reading, rewritten every frame whether or not the ring had room
+    /// for it (11 bytes, as [`LAST`]): the keys down now, so that a key held while the ring
+    /// is full is still seen.
+    pub const NOW: u16 = 0x0B90;
     /// The ring: a page of 16 slots, [`SLOT`] bytes apart, so that an offset wraps to the
     /// start by itself; it holds 15 readings (one slot stays free to tell full from empty).
     pub const RING: u16 = 0x0C00;

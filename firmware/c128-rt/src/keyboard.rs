@@ -108,7 +108,7 @@ fn scan() -> [u8; LINES] {
 mod buffer {
     use super::LINES;
     use crate::hw::Reg8;
-    use c128_map::key_buffer::{LAST, MAGIC_ON, RING, SLOT};
+    use c128_map::key_buffer::{MAGIC_ON, NOW, RING, SLOT};
 
     const MAGIC: Reg8 = Reg8::at(c128_map::key_buffer::MAGIC);
     const HEAD: Reg8 = Reg8::at(c128_map::key_buffer::HEAD);
@@ -132,25 +132,25 @@ mod buffer {
         Some(down)
     }
 
-    /// The newest reading the handler took (the keys down now, as far as the ring knows),
-    /// or `None` if the handler kept a new one while it was being read: the interrupt
-    /// rewrites it whole before it moves the head, so an unmoved head means a whole read.
-    pub fn last() -> Option<[u8; LINES]> {
-        let head = HEAD.read();
+    /// The handler's newest reading: the keys down now, full ring or not. The interrupt may
+    /// rewrite it between two of these reads, so a line may come from the frame before
+    /// the others; [`super::poll`] only forgets keys by it, and a key held through both
+    /// frames is down in either.
+    pub fn now() -> [u8; LINES] {
         let mut down = [0u8; LINES];
         for (i, rows) in down.iter_mut().enumerate() {
-            *rows = Reg8::at(LAST + i as u16).read();
+            *rows = Reg8::at(NOW + i as u16).read();
         }
-        (HEAD.read() == head).then_some(down)
+        down
     }
 
-    /// Whether row `bit` of `line` is down in the newest reading or in one waiting in the
-    /// ring; if so, sets it down in every waiting reading, so that taking them shows that
-    /// key held from the first to the last.
+    /// Whether row `bit` of `line` is down now or in a reading waiting in the ring; if so,
+    /// sets it down in every waiting reading, so that taking them shows that key held from
+    /// the first to the last.
     pub fn mark_if_down(line: usize, bit: u8) -> bool {
         let (tail, head) = (TAIL.read(), HEAD.read());
         let byte = |at: u8| Reg8::at(RING + u16::from(at) + line as u16);
-        let mut down = Reg8::at(LAST + line as u16).read() & bit != 0;
+        let mut down = Reg8::at(NOW + line as u16).read() & bit != 0;
         let mut at = tail;
         while at != head {
             down |= byte(at).read() & bit != 0;
@@ -201,10 +201,8 @@ pub fn poll() -> Option<u8> {
         // Nothing new: keys let go since are forgotten, as a direct read with no key down
         // does below (keys held when the program started count as reported until then).
         let mut seen = SEEN.get();
-        if seen.iter().any(|&rows| rows != 0)
-            && let Some(down) = buffer::last()
-        {
-            for (rows, now) in seen.iter_mut().zip(down) {
+        if seen.iter().any(|&rows| rows != 0) {
+            for (rows, now) in seen.iter_mut().zip(buffer::now()) {
                 *rows &= now;
             }
             SEEN.set(seen);
@@ -268,14 +266,12 @@ const SPACE: (usize, u8) = (7, 0x10);
 /// the first one on (so [`poll`], going through them in order, sees SPACE held, never
 /// going down), and SPACE counts as reported until a reading shows it up. The interrupt
 /// writes only the slot at the ring's head, never one waiting to be taken, so marking
-/// them needs no pause of it. The matrix is read too: a full ring keeps no new reading
-/// (the interrupt retries next frame), and a deal that takes no key leaves the betting's
-/// readings in it, so a SPACE pressed then was seen by neither the ring nor its newest
-/// reading for as long as 15 frames. The interrupt puts $DC00 back as it found it, so
-/// reading the matrix here cannot race it.
+/// them needs no pause of it. SPACE down now is read from the interrupt's newest reading,
+/// which it rewrites every frame even when the ring is full: a deal takes no key, so the
+/// betting's readings may fill the ring, and a held SPACE must not wait for room in it.
 pub fn take_space() -> bool {
     let (line, bit) = SPACE;
-    let down = if buffer::kept() { buffer::mark_if_down(line, bit) | space_down() } else { space_down() };
+    let down = if buffer::kept() { buffer::mark_if_down(line, bit) } else { space_down() };
     if down {
         let mut seen = SEEN.get();
         seen[line] |= bit;

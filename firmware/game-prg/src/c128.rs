@@ -1,5 +1,6 @@
 //! [`Platform`] on the C128's hardware, through c128-rt's drivers.
 
+use bac_game::help;
 use bac_game::platform::{Colour, DiskError, Platform, Sound};
 use bac_game::text::Lang;
 use c128_rt::disk;
@@ -19,6 +20,8 @@ const HELP_FILE: u8 = 3;
 const HELP_NAMES: [&[u8]; 2] = [b"BAC HELP,S,R", b"BAC AIDE,S,R"];
 /// READST: end of file or an error.
 const ST_END: u8 = 0x40 | 0x80 | 0x02;
+/// ST, the KERNAL's I/O status, which READST returns.
+const ST: Reg8 = Reg8::at(c128_map::zp::STATUS);
 
 /// The 80-column table's cloth, under the VDC's white paper (`c128_rt::paper`): dark
 /// blue, on which white reads at 13.3:1 on VICE's VDC palette (dark red 7.8, dark grey 7.5,
@@ -163,26 +166,25 @@ impl Platform for C128 {
             return Err(DiskError::NoDevice);
         }
         self.help_open = true;
-        // The drive says "file not found" only when the first byte is read.
+        // The drive says "file not found" only when the first byte is read. The file
+        // stays the input channel until it is closed: the help pages make no other KERNAL
+        // call, and each CHKIN and CLRCH is a TALK or UNTALK on the serial bus, which per
+        // byte made a page take seconds.
         if kernal::call(addr::CHKIN, 0, HELP_FILE, 0, false).carry {
             self.close_help();
             return Err(DiskError::NoDevice);
         }
-        kernal::call(addr::CLRCH, 0, 0, 0, false);
         Ok(())
     }
 
-    #[inline(never)]
+    #[inline]
     fn help_byte(&mut self) -> Option<u8> {
         if !self.help_open {
             return None;
         }
-        if kernal::call(addr::CHKIN, 0, HELP_FILE, 0, false).carry {
-            return None;
-        }
         let byte = kernal::call(addr::CHRIN, 0, 0, 0, false).a;
-        let status = kernal::call(addr::READST, 0, 0, 0, false).a;
-        kernal::call(addr::CLRCH, 0, 0, 0, false);
+        // READST's answer, read where the KERNAL keeps it.
+        let status = ST.read();
         if status & (0x80 | 0x02) != 0 {
             // Not there, or the drive stopped answering: no byte.
             self.close_help();
@@ -193,6 +195,24 @@ impl Platform for C128 {
             self.close_help();
         }
         Some(byte)
+    }
+
+    /// The line in one translated loop (the default's `help_byte` a byte at a time from the
+    /// interpreted help pages took seven seconds a page).
+    #[inline(never)]
+    fn help_line(&mut self, line: &mut [u8; 80]) -> (u8, u16, bool) {
+        let (mut len, mut used) = (0u8, 0u16);
+        while let Some(byte) = self.help_byte() {
+            used += 1;
+            if byte == help::RETURN || byte == help::LINE_FEED {
+                return (len, used, true);
+            }
+            if let Some(cell) = line.get_mut(usize::from(len)) {
+                *cell = help::ascii(byte);
+                len += 1;
+            }
+        }
+        (len, used, false)
     }
 
     #[inline(never)]

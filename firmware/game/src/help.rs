@@ -18,62 +18,109 @@ pub fn file_name(lang: Lang) -> &'static [u8] {
 const PAGE_ROWS: u8 = 23;
 /// Pages whose start is remembered for paging back.
 const MAX_PAGES: usize = 48;
-const RETURN: u8 = 13;
-const LINE_FEED: u8 = 10;
+/// A line's end in the help file, as the C128 writes it.
+pub const RETURN: u8 = 13;
+/// A line's end in the help file, as other machines write it.
+pub const LINE_FEED: u8 = 10;
 
 /// PETSCII from the disk to ASCII for [`draw::screen_code`]: the text file stores lower
 /// case as $41-$5A and capitals as $C1-$DA; both show as capitals.
-fn ascii(c: u8) -> u8 {
+pub fn ascii(c: u8) -> u8 {
     match c {
         0xC1..=0xDA => c & 0x7F,
         _ => c,
     }
 }
 
+/// Rows an 80-column line may take on a narrower screen: its words wrapped at 40
+/// columns under its indent, or going on after the line before it.
+const MOST_ROWS_A_LINE: u8 = 3;
+/// A line at least this long filled its row in the file: prose, which the next line of the
+/// same indent goes on from when the screen is narrower than the file.
+const FILLED: usize = 60;
+/// Indents of prose; deeper ones are tables, whose rows stay rows.
+const PROSE_INDENT: usize = 2;
+
+/// Where a line's wrapped rows start: under its indent, or in a table row (indented deeper
+/// than prose) under its second column, which follows the first gap of two spaces.
+fn hanging(line: &[u8], indent: usize) -> usize {
+    if indent <= PROSE_INDENT {
+        return indent;
+    }
+    let gap = line[indent..].windows(2).position(|w| w == b"  ");
+    match gap {
+        Some(at) => {
+            let after = indent + at;
+            after + line[after..].iter().take_while(|&&c| c == b' ').count()
+        }
+        None => indent,
+    }
+}
+
 /// Reads and shows one page; returns how many bytes it used, and whether the text ended.
+///
+/// On a screen as wide as the file a line is a row. On a narrower one the prose is
+/// reflowed: a line goes on from the end of the one before it when that one filled its
+/// row in the file and both have the same indent of at most [`PROSE_INDENT`], and a line
+/// wraps at spaces with its rows under its indent (a table's under its second column, at
+/// most half a row in), so a paragraph reads as one column
+/// instead of long and short rows in turn. A page ends when fewer than
+/// [`MOST_ROWS_A_LINE`] rows would be left after its next line's first, so no line is cut
+/// at its foot.
 fn page(p: &mut impl Platform) -> (u16, bool) {
-    let cols = p.columns();
+    let cols = usize::from(p.columns());
+    let narrow = cols < 80;
+    let most_rows = if narrow { MOST_ROWS_A_LINE } else { 1 };
     let mut used = 0u16;
     let mut row = 0u8;
     let mut line = [0u8; 80];
-    let mut len = 0usize;
-    let mut line_bytes = 0u16;
+    // Where the last line ended (its row is `row - 1`), whether the next may go on there,
+    // and its indent.
+    let (mut end, mut goes_on, mut last_indent) = (0usize, false, 0usize);
     loop {
-        let byte = p.help_byte();
-        let end_of_line = matches!(byte, None | Some(RETURN) | Some(LINE_FEED));
-        if let Some(c) = byte {
-            line_bytes += 1;
-            if !end_of_line && len < line.len() {
-                line[len] = ascii(c);
-                len += 1;
-            }
+        let (n, line_bytes, more) = p.help_line(&mut line);
+        let len = usize::from(n);
+        let indent = line[..len].iter().take_while(|&&c| c == b' ').count();
+        let under = if narrow { hanging(&line[..len], indent).min(cols / 2) } else { 0 };
+        let (mut at, mut start) = (0usize, 0usize);
+        if goes_on && indent == last_indent && len > indent && end + 2 < cols {
+            row -= 1;
+            (at, start) = (end + 1, indent);
         }
-        if !end_of_line {
-            continue;
-        }
-        // Word-wrap the line into rows of `cols`.
-        let mut start = 0usize;
+        goes_on = narrow && len >= FILLED && indent <= PROSE_INDENT;
+        last_indent = indent;
+        // Word-wrap the line into rows of `cols`, each row after the first under its indent.
         loop {
             let rest = &line[start..len];
-            let take = if rest.len() <= usize::from(cols) {
+            let room = cols - at;
+            let take = if rest.len() <= room {
                 rest.len()
             } else {
-                rest[..usize::from(cols)].iter().rposition(|&c| c == b' ').map_or(usize::from(cols), |i| i + 1)
+                match rest[..=room].iter().rposition(|&c| c == b' ') {
+                    Some(space) => space,
+                    // A word longer than a row is cut; one that does not fit after what
+                    // is on the row goes to the next.
+                    None if at <= under => room,
+                    None => 0,
+                }
             };
-            draw::text(p, 0, row, &rest[..take], INK);
-            row += 1;
+            draw::text(p, at as u8, row, &rest[..take], INK);
+            end = at + take;
             start += take;
+            while start < len && line[start] == b' ' {
+                start += 1;
+            }
+            row += 1;
+            at = under;
             if start >= len || row == PAGE_ROWS {
                 break;
             }
         }
         used += line_bytes;
-        line_bytes = 0;
-        len = 0;
-        if byte.is_none() {
+        if !more {
             return (used, true);
         }
-        if row >= PAGE_ROWS - 1 {
+        if row + most_rows >= PAGE_ROWS {
             return (used, false);
         }
     }
@@ -113,8 +160,14 @@ pub fn show(p: &mut impl Platform, lang: Lang) {
                     if p.open_help(lang).is_err() {
                         return;
                     }
-                    for _ in 0..starts[n] {
-                        p.help_byte();
+                    // Pages start at a line, so whole lines lead up to it.
+                    let (mut skipped, mut line) = (0u16, [0u8; 80]);
+                    while skipped < starts[n] {
+                        let (_, bytes, more) = p.help_line(&mut line);
+                        skipped += bytes;
+                        if !more {
+                            break;
+                        }
                     }
                     position = starts[n];
                     break;

@@ -168,6 +168,27 @@ pub trait Platform {
     fn open_help(&mut self, lang: Lang) -> Result<(), DiskError>;
     /// The next byte of the help text (PETSCII), or `None` at its end or on an error.
     fn help_byte(&mut self) -> Option<u8>;
+    /// The help text's next line: its characters, as [`crate::help::ascii`] gives them, into
+    /// `line` (the first 80 of a longer one); returns how many, the bytes it took from the
+    /// file (its RETURN or line feed included) and whether the text goes on after it.
+    ///
+    /// The default reads it with [`Platform::help_byte`]; the C128 reads it in one call,
+    /// as its game's help pages run interpreted, about ten times slower than translated
+    /// code: a byte at a time, a page took seven seconds to show.
+    fn help_line(&mut self, line: &mut [u8; 80]) -> (u8, u16, bool) {
+        let (mut len, mut used) = (0u8, 0u16);
+        while let Some(byte) = self.help_byte() {
+            used += 1;
+            if byte == crate::help::RETURN || byte == crate::help::LINE_FEED {
+                return (len, used, true);
+            }
+            if usize::from(len) < line.len() {
+                line[usize::from(len)] = crate::help::ascii(byte);
+                len += 1;
+            }
+        }
+        (len, used, false)
+    }
     /// Closes the help text.
     fn close_help(&mut self);
     /// Called after every settled coup with the money on the table (bankrolls, stakes and

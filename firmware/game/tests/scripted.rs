@@ -896,6 +896,58 @@ fn the_help_pages_come_in_english_and_in_french() {
     assert!(!stand.screens[french].contains("HELP"), "English on the French page:\n{}", stand.screens[french]);
 }
 
+/// Every word of the help file is on its pages, in order, in both widths and both
+/// languages: the 40-column screen reflows the file's 80-column lines and never cuts one
+/// at a page's foot. On 40 columns a line's wrapped rows keep its indent, so a paragraph
+/// reads as one column.
+#[test]
+fn the_help_pages_show_every_word_of_the_file_in_both_widths() {
+    let files: [(&[u8], &[u8]); 2] = [
+        (b"BAC HELP", include_bytes!("../../../disk/help.txt")),
+        (b"BAC AIDE", include_bytes!("../../../disk/help.fr.txt")),
+    ];
+    for eighty in [false, true] {
+        for (french, (name, text)) in files.iter().enumerate() {
+            let lang = if french == 1 { "{F7}" } else { "" };
+            let mut stand = Stand::new(&keys(&format!("{lang}{{H}}{}{{S}}", " ".repeat(16))));
+            // The game starts in the width the machine shows (the 40/80 key).
+            stand.cols = if eighty { 80 } else { 40 };
+            stand.files.insert(name.to_vec(), text.to_vec());
+            stand.record_screens = true;
+            let stand = run(stand);
+            let mut pages: Vec<&String> =
+                stand.screens.iter().filter(|s| s.lines().nth(24).is_some_and(|r| r.contains(": "))).collect();
+            pages.dedup();
+            assert!(pages.len() > 3, "{} pages", pages.len());
+            let shown: Vec<String> = pages
+                .iter()
+                .flat_map(|page| {
+                    page.lines().take(24).flat_map(|r| r.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                })
+                .collect();
+            let words: Vec<String> =
+                String::from_utf8_lossy(text).to_uppercase().split_whitespace().map(str::to_string).collect();
+            let width = if eighty { 80 } else { 40 };
+            assert_eq!(shown, words, "{width} columns, {}", String::from_utf8_lossy(name));
+            if !eighty {
+                for page in &pages {
+                    let rows: Vec<&str> = page.lines().take(24).collect();
+                    for pair in rows.windows(2) {
+                        let indent = |r: &str| r.len() - r.trim_start().len();
+                        let (row, next) = (pair[0], pair[1]);
+                        let wrapped = !row.trim().is_empty() && !next.trim().is_empty() && indent(row) > 0;
+                        assert!(
+                            !wrapped || indent(next) > 0,
+                            "{next:?} lost the indent of {row:?} ({})",
+                            String::from_utf8_lossy(name)
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Saves this version writes, with every field at odd values (huge bankrolls, a house bank
 /// of nothing or of everything, tie stakes at tables that keep them): each one loads and
 /// plays, or the game goes on without it; none crashes or hangs the game, and no coup

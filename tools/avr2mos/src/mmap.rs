@@ -19,7 +19,7 @@
 //! |                | of AVR code keeps its PC and operands in T4..T11 ([`crate::interp`]) |
 //! | `$0040-$005F`  | scratch of the wide multiplies and the 32-bit signed division   |
 //! | `$0100-$01FF`  | 6502 stack: return addresses of translated calls                |
-//! | `$0B80-$0B8F`, | `key_buffer = true`: the key buffer's state and its ring of key  |
+//! | `$0B80-$0B9A`, | `key_buffer = true`: the key buffer's state and its ring of key  |
 //! | `$0C00-$0CFF`  | matrix readings (see "The key buffer" below)                    |
 //! | `$1300-$1BFF`  | AVR software stack, growing down from `$1BFF`; with interpreted  |
 //! |                | functions `$1300-$13FF` is the interpreter's return stack       |
@@ -64,8 +64,8 @@
 //! while it draws. With `[package.metadata.c128] key_buffer = true` (all-RAM mode only) it
 //! runs with interrupts on: the start-up code turns the VIC-IIe's raster interrupt on at
 //! line [`KEYS_IRQ_LINE`], and the runtime's IRQ handler reads all 11 key matrix lines once
-//! a frame and puts each reading that differs from the one before into a ring
-//! ([`KEYS_RING`]), which `c128_rt::keyboard::poll` empties in order. The handler maps
+//! a frame into [`KEYS_NOW`] and puts each reading that differs from the one before into a
+//! ring ([`KEYS_RING`]), which `c128_rt::keyboard::poll` empties in order. The handler maps
 //! I/O for itself (it may interrupt a bank-1 window), uses no zero page and leaves CIA 1's
 //! port A and $D02F as it found them; the KERNAL trampoline turns interrupts back on after
 //! a call, and the exit turns them off before it restores BASIC's state.
@@ -144,7 +144,7 @@ pub const FA: u8 = 0xBA;
 // reader (`c128_rt::keyboard`), so it is named once, in `c128-map`.
 pub use c128_map::key_buffer::{
     HEAD as KEYS_HEAD, IRQ_LINE as KEYS_IRQ_LINE, LAST as KEYS_LAST, LINES as KEY_LINES, MAGIC as KEYS_MAGIC,
-    MAGIC_ON as KEYS_MAGIC_ON, RING as KEYS_RING, SLOT as KEYS_SLOT, TAIL as KEYS_TAIL,
+    MAGIC_ON as KEYS_MAGIC_ON, NOW as KEYS_NOW, RING as KEYS_RING, SLOT as KEYS_SLOT, TAIL as KEYS_TAIL,
 };
 
 /// Where the program's image may go and what is mapped while it runs; see the module

@@ -56,8 +56,9 @@ fn key_line_selects() -> Vec<u8> {
 /// The key buffer's IRQ handler, after the common prologue (A and X pushed, not a BRK):
 /// saves Y and $FF00, maps I/O (the interrupt may come inside a bank-1 window), acknowledges
 /// the VIC-IIe and CIA 1, re-arms the raster line (a KERNAL call may have moved it), reads
-/// all 11 matrix lines into the ring's head slot and, if the reading differs from the last
-/// one, keeps it (a full ring keeps the last reading, so the change is retried next frame).
+/// all 11 matrix lines into the ring's head slot and into [`KEYS_NOW`] (the keys down now,
+/// even when the ring is full) and, if the reading differs from the last one kept, keeps it
+/// (a full ring keeps the last reading, so the change is retried next frame).
 /// About 500 cycles; it uses no zero page, and puts $DC00 and $D02F back as it found them.
 fn key_irq(a: &mut Asm, loc: &mut Locals, mode: MemoryMode) {
     let lines = Sym::Code(Routine::KeyLines.label());
@@ -73,7 +74,7 @@ fn key_irq(a: &mut Asm, loc: &mut Locals, mode: MemoryMode) {
     a.w(STA_ABS, CIA1_PORT_A);
     a.items.push(Item::Ins(LDA_ABX, Arg::Sym(lines, Part::Word, i32::from(KEY_LINES))));
     a.w(STA_ABS, KEY_EXTRA_LINES);
-    a.w(LDA_ABS, CIA1_PORT_B).b(EOR_IMM, 0xFF).w(STA_ABY, KEYS_RING);
+    a.w(LDA_ABS, CIA1_PORT_B).b(EOR_IMM, 0xFF).w(STA_ABY, KEYS_RING).w(STA_ABX, KEYS_NOW);
     a.i(INY).i(INX).b(CPX_IMM, KEY_LINES).br(BNE, scan);
     // The same as the last reading: nothing to keep.
     a.w(LDY_ABS, KEYS_HEAD).b(LDX_IMM, 0);
