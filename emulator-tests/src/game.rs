@@ -387,6 +387,14 @@ impl Game {
     /// request (`None` if it never did): how long the game took from, say, drawing the last
     /// card to its settled screen.
     pub fn time_from_last(&mut self, key: &str, marks: &[u16]) -> Option<u64> {
+        let (entries, end) = self.entries_until_key(key, marks)?;
+        entries.last().map(|at| end - at)
+    }
+
+    /// Types one key as [`Game::keys`] does, then runs until the game asks for the next,
+    /// returning the cycle count at each entry into any of `marks` and at that request
+    /// (`None` if the program ended): when each card of a coup was drawn, say.
+    pub fn entries_until_key(&mut self, key: &str, marks: &[u16]) -> Option<(Vec<u64>, u64)> {
         for event in parse_keys(key).unwrap_or_else(|e| panic!("{key:?}: {e}")) {
             self.press(event);
         }
@@ -395,18 +403,18 @@ impl Game {
         }
         let mut stops = marks.to_vec();
         stops.push(self.key_routine);
-        let mut last = None;
+        let mut entries = Vec::new();
         let limit = self.key_deadline();
         while self.run_to(&stops, limit) && !self.at_key_request() {
             if self.m.cpu.cycles >= limit {
                 panic!("the game has not asked for a key for {MAX_FRAMES_PER_KEY} frames:\n{}", self.text());
             }
-            last = Some(self.m.cpu.cycles);
+            entries.push(self.m.cpu.cycles);
         }
         if self.exit.is_some() {
             return None;
         }
         self.note_settle();
-        last.map(|at| self.m.cpu.cycles - at)
+        Some((entries, self.m.cpu.cycles))
     }
 }

@@ -273,6 +273,26 @@ fn space_held_after_the_key_ring_filled_still_hurries_the_deal() {
     assert!(g.text().contains("PRESS A KEY FOR THE NEXT COUP"), "a key was taken:\n{}", g.text());
 }
 
+/// The cards come at a dealer's pace to the last one: the table settles every bet in the
+/// last card's pause (interpreted, several frames of work), and the pause counts that work
+/// instead of waiting its 25 frames on top of it.
+#[test]
+fn the_last_card_keeps_the_dealers_pace_while_the_bets_are_settled() {
+    let b = built();
+    let mut g = boot(&b.image, false);
+    g.fix_seed(b.ticks_routine, 0x0012_3456);
+    g.keys("{RETURN}{RIGHT}{RIGHT}{RETURN}ADA{RETURN}5P");
+    let card = b.code_map.symbol(|n| n.contains("8bac_game4face4card")).expect("face::card in the map");
+    let (cards, _) = g.entries_until_key("{RETURN}", &[card]).expect("a coup was dealt");
+    assert!(cards.len() >= 4, "{} cards drawn", cards.len());
+    let gaps: Vec<u64> = cards.windows(2).map(|w| w[1] - w[0]).collect();
+    // A PAL frame at 1 MHz (the 40-column screen): 312 lines of 63 cycles.
+    const FRAME: u64 = 312 * 63;
+    let (least, most) = (gaps.iter().min().unwrap(), gaps.iter().max().unwrap());
+    assert!(*least >= 24 * FRAME, "a card came before the dealer's pace: {gaps:?} cycles apart");
+    assert!(most - least < 2 * FRAME, "the cards came {gaps:?} cycles apart");
+}
+
 #[test]
 fn the_help_pages_come_from_the_disk_in_both_widths() {
     for eighty in [false, true] {

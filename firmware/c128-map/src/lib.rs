@@ -297,7 +297,7 @@ pub mod io {
 
 /// The runtime's key buffer (avr2mos's `key_buffer = true`): a raster interrupt reads the
 /// key matrix once a frame into a ring that `c128_rt::keyboard` empties. Its state is in
-/// the cassette buffer at $0B80-$0B9A and its ring in the RS-232 input buffer at
+/// the cassette buffer at $0B80-$0B9B and its ring in the RS-232 input buffer at
 /// $0C00-$0CFF: common RAM (the handler may run inside a bank-1 window), untouched by the
 /// KERNAL's disk calls.
 pub mod key_buffer {
@@ -326,6 +326,9 @@ pub mod key_buffer {
     /// The raster line of the interrupt: far from line 250, where `c128_rt::frame` looks
     /// for the end of a frame.
     pub const IRQ_LINE: u8 = 100;
+    /// A frame counter the interrupt adds 1 to, wrapping at 256: time that runs on while
+    /// the program computes, which counting its own waits for a frame cannot give.
+    pub const FRAMES: u16 = 0x0B9B;
 }
 
 /// The two ports our programs and tests talk through.

@@ -28,6 +28,14 @@ pub fn wait() {
     while !in_window() {}
 }
 
+/// The frames counted by the key buffer's interrupt (a program built with `key_buffer =
+/// true`), wrapping at 256: unlike a count of [`wait`]s it runs on while the program
+/// computes, so a pause can take off the frames the work before it took. Without the key
+/// buffer nothing counts, and it stands still.
+pub fn count() -> u8 {
+    Reg8::at(c128_map::key_buffer::FRAMES).read()
+}
+
 /// Waits for `n` frames.
 pub fn wait_frames(n: u8) {
     for _ in 0..n {

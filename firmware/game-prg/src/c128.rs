@@ -123,6 +123,11 @@ impl Platform for C128 {
     }
 
     #[inline(never)]
+    fn clock(&self) -> u8 {
+        frame::count()
+    }
+
+    #[inline(never)]
     fn sound(&mut self, s: Sound) {
         sound::play(crate::sounds::effect(s));
     }

@@ -116,6 +116,7 @@ pub mod op {
     pub const CPY_ZP: u8 = 0xC4;
     pub const BIT_ZP: u8 = 0x24;
     pub const INC_ZP: u8 = 0xE6;
+    pub const INC_ABS: u8 = 0xEE;
     pub const DEC_ZP: u8 = 0xC6;
     pub const INX: u8 = 0xE8;
     pub const INY: u8 = 0xC8;
@@ -176,6 +177,7 @@ pub fn info(opcode: u8) -> Option<(u8, u8)> {
         STA_IZY => (2, 6),
         LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | LDY_ABS | STY_ABS | CMP_ABS | LDA_ABX | LDA_ABY | CMP_ABX => (3, 4),
         STA_ABX | STA_ABY => (3, 5),
+        INC_ABS => (3, 6),
         INX | INY | DEX | DEY | ASL_A | LSR_A | ROL_A | ROR_A | CLC | SEC | CLV | CLD | SEI | CLI | TAX | TXA | TAY
         | TYA | TSX | TXS => (1, 2),
         PHP | PHA => (1, 3),
@@ -265,6 +267,7 @@ pub fn mnemonic(opcode: u8) -> Option<(&'static str, Mode)> {
         CPY_ZP => ("CPY", Mode::Zp),
         BIT_ZP => ("BIT", Mode::Zp),
         INC_ZP => ("INC", Mode::Zp),
+        INC_ABS => ("INC", Mode::Abs),
         DEC_ZP => ("DEC", Mode::Zp),
         INX => ("INX", Mode::Implied),
         INY => ("INY", Mode::Implied),

@@ -64,7 +64,7 @@
 //! while it draws. With `[package.metadata.c128] key_buffer = true` (all-RAM mode only) it
 //! runs with interrupts on: the start-up code turns the VIC-IIe's raster interrupt on at
 //! line [`KEYS_IRQ_LINE`], and the runtime's IRQ handler reads all 11 key matrix lines once
-//! a frame into [`KEYS_NOW`] and puts each reading that differs from the one before into a
+//! a frame into [`KEYS_NOW`], counts the frame in [`KEYS_FRAMES`] and puts each reading that differs from the one before into a
 //! ring ([`KEYS_RING`]), which `c128_rt::keyboard::poll` empties in order. The handler maps
 //! I/O for itself (it may interrupt a bank-1 window), uses no zero page and leaves CIA 1's
 //! port A and $D02F as it found them; the KERNAL trampoline turns interrupts back on after
@@ -143,8 +143,9 @@ pub const FA: u8 = 0xBA;
 // The key buffer (module docs, "The key buffer"): its layout is shared with the runtime's
 // reader (`c128_rt::keyboard`), so it is named once, in `c128-map`.
 pub use c128_map::key_buffer::{
-    HEAD as KEYS_HEAD, IRQ_LINE as KEYS_IRQ_LINE, LAST as KEYS_LAST, LINES as KEY_LINES, MAGIC as KEYS_MAGIC,
-    MAGIC_ON as KEYS_MAGIC_ON, NOW as KEYS_NOW, RING as KEYS_RING, SLOT as KEYS_SLOT, TAIL as KEYS_TAIL,
+    FRAMES as KEYS_FRAMES, HEAD as KEYS_HEAD, IRQ_LINE as KEYS_IRQ_LINE, LAST as KEYS_LAST, LINES as KEY_LINES,
+    MAGIC as KEYS_MAGIC, MAGIC_ON as KEYS_MAGIC_ON, NOW as KEYS_NOW, RING as KEYS_RING, SLOT as KEYS_SLOT,
+    TAIL as KEYS_TAIL,
 };
 
 /// Where the program's image may go and what is mapped while it runs; see the module

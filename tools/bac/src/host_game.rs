@@ -282,6 +282,11 @@ impl Platform for Host {
 
     fn sound(&mut self, _sound: Sound) {}
 
+    /// The frames waited: the host's work between frames is too quick to count.
+    fn clock(&self) -> u8 {
+        self.frames as u8
+    }
+
     fn ticks(&self) -> u32 {
         match self.keys {
             Keys::Terminal { .. } => {

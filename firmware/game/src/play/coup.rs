@@ -15,14 +15,25 @@ impl<P: Platform> App<P> {
     /// Waits `frames` frames, or [`HURRIED_FRAMES`] once the player has hurried the coup
     /// being dealt. Only SPACE is looked at, and taken: every other key stays for the
     /// question or the screen it was typed for.
-    #[inline(never)]
     fn deal_pause(&mut self, frames: u8) {
+        let now = self.p.clock();
+        self.deal_pause_since(now, frames);
+    }
+
+    /// [`Self::deal_pause`] counted from the clock's reading `since`: the work done since
+    /// then (the table's next step, the derived roads catching up) is part of the pause
+    /// instead of coming on top of it, so the cards keep a dealer's pace while the coup is
+    /// settled behind them. It never waits more frames than `frames`, whatever the clock
+    /// says, so a clock that stood still could not stop the deal.
+    #[inline(never)]
+    fn deal_pause_since(&mut self, since: u8, frames: u8) {
         self.view.catch_up_roads();
         for done in 0..frames {
             if self.view.pace == Pace::Dealing && self.p.hurry() {
                 self.view.pace = Pace::Hurried;
             }
-            if self.view.pace == Pace::Hurried && done >= HURRIED_FRAMES {
+            let wait = if self.view.pace == Pace::Hurried { HURRIED_FRAMES } else { frames };
+            if done >= wait || self.p.clock().wrapping_sub(since) >= wait {
                 return;
             }
             self.p.frame();
@@ -75,6 +86,10 @@ impl<P: Platform> App<P> {
                     // a question or the settling step, whose log took the interpreter
                     // 18,000 cycles to read.
                     self.shoe_news(log);
+                    // This card's pause starts after the shoe's news (which pauses on its
+                    // own): what follows, up to the next step's settling of every bet, is
+                    // done inside it.
+                    let since = self.p.clock();
                     let i = usize::from(side == Side::Banker);
                     if count[i] == 2 {
                         self.explain_draw(side, total, count[0] == 3);
@@ -90,7 +105,7 @@ impl<P: Platform> App<P> {
                         self.view.result_due(outcome.winner);
                     }
                     core::mem::swap(&mut log, &mut next);
-                    self.deal_pause(DEAL_FRAMES);
+                    self.deal_pause_since(since, DEAL_FRAMES);
                     let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
                     face::card(&mut self.p, 3 * i as u8 + count[i], x, l.cards_y, card);
                     self.sound(Sound::Card);

@@ -50,6 +50,9 @@ impl Platform for Screen {
         false
     }
     fn frame(&mut self) {}
+    fn clock(&self) -> u8 {
+        0
+    }
     fn sound(&mut self, _sound: Sound) {}
     fn ticks(&self) -> u32 {
         0

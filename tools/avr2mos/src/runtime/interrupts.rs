@@ -58,14 +58,15 @@ fn key_line_selects() -> Vec<u8> {
 /// the VIC-IIe and CIA 1, re-arms the raster line (a KERNAL call may have moved it), reads
 /// all 11 matrix lines into the ring's head slot and into [`KEYS_NOW`] (the keys down now,
 /// even when the ring is full) and, if the reading differs from the last one kept, keeps it
-/// (a full ring keeps the last reading, so the change is retried next frame).
+/// (a full ring keeps the last reading, so the change is retried next frame); and counts the
+/// frame in [`KEYS_FRAMES`], the clock that a pause reads to take off the work before it.
 /// About 500 cycles; it uses no zero page, and puts $DC00 and $D02F back as it found them.
 fn key_irq(a: &mut Asm, loc: &mut Locals, mode: MemoryMode) {
     let lines = Sym::Code(Routine::KeyLines.label());
     let (scan, cmp, changed, copy, done) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
     a.i(TYA).i(PHA).w(LDA_ABS, MMU_CR).i(PHA).b(LDA_IMM, mode.mmu_config()).w(STA_ABS, MMU_CR);
     a.w(LDA_ABS, CIA1_ICR).w(LDA_ABS, VIC_IRQ_FLAGS).w(STA_ABS, VIC_IRQ_FLAGS);
-    a.b(LDA_IMM, KEYS_IRQ_LINE).w(STA_ABS, VIC_RASTER);
+    a.b(LDA_IMM, KEYS_IRQ_LINE).w(STA_ABS, VIC_RASTER).w(INC_ABS, KEYS_FRAMES);
     a.w(LDA_ABS, CIA1_PORT_A).i(PHA).w(LDA_ABS, KEY_EXTRA_LINES).i(PHA);
     // Read every line into the head slot, a set bit per key down.
     a.w(LDY_ABS, KEYS_HEAD).b(LDX_IMM, 0);
