@@ -286,7 +286,11 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
     const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
     log.push(`${c.name}: ${frames} frames, ${secs} s; ${notes.join("; ")}`);
-    const how = c.scenario.samples ? "the deal's rows: glyphs of the game's set, and the coup adds up" : `seed ${c.scenario.seed}: the same deal, every cell`;
+    const how = c.scenario.samples
+      ? "the deal's rows: glyphs of the game's set, and the coup adds up"
+      : c.scenario.seed === undefined
+        ? "no deal: every cell"
+        : `seed ${c.scenario.seed}: the same deal, every cell`;
     console.log(`ok ${c.name} (${c.scenario.rules}): ${steps.map((s) => s.state).join(", ")}: every screen as bac run's (${how}); the canvas shows the same cells (${secs} s)`);
   } finally {
     fs.writeFileSync(path.join(out, `vice-${c.name}-console.log`), consoleLines.join("\n") + "\n");
