@@ -93,6 +93,7 @@ pub mod runtime;
 pub mod saves;
 pub mod selfextract;
 pub mod specialise;
+pub mod sreg_saves;
 pub mod symbolic;
 pub mod translate;
 pub mod unpack;

@@ -63,7 +63,7 @@ pub struct Ctx<'a> {
     pub live_out: &'a [FlagSet],
     /// Whether each instruction can be reached other than from the one before it.
     pub is_target: &'a [bool],
-    /// SREG saves and restores that change nothing ([`flags::inert_sreg_pairs`]).
+    /// SREG saves and restores that change nothing ([`crate::sreg_saves`]).
     pub inert: &'a [bool],
     /// Whether each function is interpreted ([`crate::interp`]): only its first
     /// instruction has a 6502 label (the stub).
