@@ -69,6 +69,7 @@ pub mod asm;
 pub mod avrsim;
 pub mod callgraph;
 pub mod codegen;
+pub mod const_mul;
 pub mod decode;
 pub mod error;
 pub mod flags;
