@@ -280,6 +280,7 @@ impl Stage<'_> {
             save_slots: &plan.save_slots,
             keep_stack: opts.adjust_all,
             copies: &copies,
+            live_regs: &plan.live.live_out,
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;
