@@ -87,7 +87,7 @@ pub fn defs(i: &Insn) -> FlagSet {
 
 /// Computes the flags live after each instruction, given each instruction's successors
 /// (indices into the same slice). Instructions marked in `inert` (SREG saves and
-/// restores with no flag change between, see [`inert_sreg_pairs`]) neither read nor write
+/// restores with no flag change between, see [`crate::sreg_saves`]) neither read nor write
 /// flags.
 pub fn live_out(insns: &[Insn], succs: &[Vec<usize>], inert: &[bool]) -> Vec<FlagSet> {
     let n = insns.len();
@@ -108,104 +108,6 @@ pub fn live_out(insns: &[Insn], succs: &[Vec<usize>], inert: &[bool]) -> Vec<Fla
         }
     }
     out
-}
-
-/// Finds `in rX, SREG` ... `out SREG, rX` pairs with nothing between that changes rX,
-/// jumps or is jumped to, and no flag change but `adiw`/`sbiw` on Y: restoring SREG there
-/// gives back the flags from before, so the pair and those `adiw`/`sbiw` are inert (they
-/// neither read nor write flags). LLVM emits such pairs around every stack-pointer update
-/// and around every access beyond Y+63. The
-/// saved copy in r0 is not written (r0 is LLVM's scratch register, dead after the restore).
-pub fn inert_sreg_pairs(insns: &[Insn], is_target: &[bool]) -> Vec<bool> {
-    let mut inert = vec![false; insns.len()];
-    for i in 0..insns.len() {
-        let first = insns[i];
-        // Only through r0, LLVM's `__tmp_reg__`, which holds nothing after the restore: an
-        // inert save does not write it.
-        if first.op != Op::In || first.k != 0x3F || first.d != 0 {
-            continue;
-        }
-        let mut frame_steps = Vec::new();
-        for j in i + 1..insns.len().min(i + 12) {
-            let n = insns[j];
-            if is_target[j] {
-                break;
-            }
-            if n.op == Op::Out && n.k == 0x3F {
-                if n.d == first.d {
-                    inert[i] = true;
-                    inert[j] = true;
-                    for &f in &frame_steps {
-                        inert[f] = true;
-                    }
-                }
-                break;
-            }
-            if matches!(n.op, Op::Adiw | Op::Sbiw) && n.d == 28 {
-                frame_steps.push(j);
-                continue;
-            }
-            // subi r28 / sbci r29: the carry passes between them in the 6502 carry.
-            if n.op == Op::Subi && n.d == 28 && insns.get(j + 1).is_some_and(|m| m.op == Op::Sbci && m.d == 29) {
-                frame_steps.push(j);
-                continue;
-            }
-            if n.op == Op::Sbci && n.d == 29 && frame_steps.last() == Some(&(j - 1)) && insns[j - 1].op == Op::Subi {
-                frame_steps.push(j);
-                continue;
-            }
-            let writes_reg = match n.op {
-                Op::Movw | Op::Adiw | Op::Sbiw => n.d == first.d || n.d + 1 == first.d,
-                Op::Mul | Op::Muls | Op::Mulsu | Op::Fmul | Op::Fmuls | Op::Fmulsu => first.d < 2,
-                Op::Add
-                | Op::Adc
-                | Op::Sub
-                | Op::Sbc
-                | Op::Subi
-                | Op::Sbci
-                | Op::And
-                | Op::Andi
-                | Op::Or
-                | Op::Ori
-                | Op::Eor
-                | Op::Com
-                | Op::Neg
-                | Op::Swap
-                | Op::Inc
-                | Op::Dec
-                | Op::Asr
-                | Op::Lsr
-                | Op::Ror
-                | Op::Mov
-                | Op::Ldi
-                | Op::Ld(..)
-                | Op::Lds
-                | Op::Pop
-                | Op::In
-                | Op::Bld => n.d == first.d,
-                _ => false,
-            };
-            let control = matches!(
-                n.op,
-                Op::Brbs
-                    | Op::Brbc
-                    | Op::Rjmp
-                    | Op::Jmp
-                    | Op::Call
-                    | Op::Rcall
-                    | Op::Icall
-                    | Op::Ijmp
-                    | Op::Ret
-                    | Op::Cpse
-                    | Op::Sbrc
-                    | Op::Sbrs
-            );
-            if control || defs(&n) & ALL != 0 || writes_reg || matches!(n.op, Op::Bset | Op::Bclr) && n.r != 7 {
-                break;
-            }
-        }
-    }
-    inert
 }
 
 #[cfg(test)]
@@ -234,22 +136,6 @@ mod tests {
         let insns = [insn(Op::Sub, 22), insn(Op::Call, 0), insn(Op::Brbs, 4)];
         let succs = vec![vec![1], vec![2], vec![]];
         assert_eq!(live_out(&insns, &succs, &[false; 3]), vec![0, N | V, 0]);
-    }
-
-    #[test]
-    fn prologue_sreg_save_and_restore_is_inert() {
-        // in r0, SREG; cli; out SPH, r29; out SREG, r0
-        let seq = [
-            Insn { op: Op::In, d: 0, r: 0, k: 0x3F, len: 2 },
-            Insn { op: Op::Bclr, d: 0, r: 7, k: 0, len: 2 },
-            Insn { op: Op::Out, d: 29, r: 0, k: 0x3E, len: 2 },
-            Insn { op: Op::Out, d: 0, r: 0, k: 0x3F, len: 2 },
-        ];
-        assert_eq!(inert_sreg_pairs(&seq, &[false; 4]), vec![true, false, false, true]);
-        // A flag change in between (other than a frame step) makes it real.
-        let mut real = seq;
-        real[1] = Insn { op: Op::Inc, d: 24, r: 0, k: 0, len: 2 };
-        assert_eq!(inert_sreg_pairs(&real, &[false; 4]), vec![false; 4]);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use crate::decode::{self, DecodeError, Insn, Op};
 use crate::error::TranslateError;
-use crate::program::{AvrProgram, Target};
+use crate::program::{AvrProgram, RelocKind, Target};
 
 /// The decoded program and its control flow.
 pub struct Flow {
@@ -33,6 +33,9 @@ pub struct Flow {
     pub succs: Vec<Vec<usize>>,
     /// Whether each instruction can be reached other than from the one before it.
     pub is_target: Vec<bool>,
+    /// Whether each instruction is reached from outside its function's flow (`succs`): a
+    /// function's start, the entry, a call target, a relocated code address.
+    pub entries: Vec<bool>,
     /// Whether each function reads SP (`in` from $3D or $3E).
     pub reads_sp: Vec<bool>,
 }
@@ -61,8 +64,8 @@ impl Flow {
             })
             .collect();
         let succs = successors(&insns, &index, &func_starts);
-        let is_target = targets(prog, &addrs, &insns, &index);
-        Ok(Flow { addrs, insns, index, func_starts, func_of, ranges, succs, is_target, reads_sp })
+        let (is_target, entries) = targets(prog, &addrs, &insns, &index);
+        Ok(Flow { addrs, insns, index, func_starts, func_of, ranges, succs, is_target, entries, reads_sp })
     }
 }
 
@@ -112,33 +115,39 @@ fn successors(insns: &[Insn], index: &HashMap<u32, usize>, func_starts: &HashMap
 }
 
 /// Instructions reachable other than by falling through: they start new blocks, and
-/// nothing may be folded across them.
-fn targets(prog: &AvrProgram, addrs: &[u32], insns: &[Insn], index: &HashMap<u32, usize>) -> Vec<bool> {
+/// nothing may be folded across them; and those of them reached from outside their
+/// function's flow.
+fn targets(prog: &AvrProgram, addrs: &[u32], insns: &[Insn], index: &HashMap<u32, usize>) -> (Vec<bool>, Vec<bool>) {
     let mut is_target = vec![false; insns.len()];
-    let mut mark = |a: u32| {
+    let mut entries = vec![false; insns.len()];
+    let mut mark = |a: u32, entry: bool| {
         if let Some(&t) = index.get(&a) {
             is_target[t] = true;
+            entries[t] |= entry;
         }
     };
     for f in &prog.functions {
-        mark(f.addr);
+        mark(f.addr, true);
     }
-    mark(prog.entry);
+    mark(prog.entry, true);
     for (i, insn) in insns.iter().enumerate() {
         match insn.op {
-            Op::Brbs | Op::Brbc | Op::Rjmp | Op::Jmp | Op::Call | Op::Rcall => mark(insn.k),
+            Op::Brbs | Op::Brbc | Op::Rjmp | Op::Jmp => mark(insn.k, false),
+            Op::Call | Op::Rcall => mark(insn.k, true),
             Op::Cpse | Op::Sbrc | Op::Sbrs | Op::Sbic | Op::Sbis => {
                 if let Some(&a) = addrs.get(i + 2) {
-                    mark(a);
+                    mark(a, false);
                 }
             }
             _ => {}
         }
     }
+    // A jump's or a call's own relocation is the edge above; any other code address
+    // (a function pointer, a jump table) may be entered from anywhere.
     for rel in prog.text_relocs.values().chain(&prog.data_relocs) {
         if let Target::Code(a) = rel.target {
-            mark(a);
+            mark(a, !matches!(rel.kind, RelocKind::Call | RelocKind::Pcrel7 | RelocKind::Pcrel13));
         }
     }
-    is_target
+    (is_target, entries)
 }

@@ -88,7 +88,7 @@ pub struct FramePlan {
 pub struct FlagFacts<'a> {
     /// Flags live after each instruction ([`flags::live_out`]).
     pub live_out: &'a [FlagSet],
-    /// [`flags::inert_sreg_pairs`].
+    /// [`crate::sreg_saves`].
     pub inert: &'a [bool],
 }
 

@@ -16,7 +16,7 @@
 //!   `adiw`/`sbiw r28` by constants, and by `pop r28`/`pop r29`, so its value is known
 //!   at every instruction that reads it, the same along every path that meets there;
 //! - none of those writes sets a flag that is read, or its flags are restored by an inert
-//!   SREG save and restore around it ([`crate::flags::inert_sreg_pairs`]), as LLVM does
+//!   SREG save and restore around it ([`crate::sreg_saves`]), as LLVM does
 //!   around the steps to far slots (they disappear), and nothing jumps between the two
 //!   halves of a pair;
 //! - Y is read only to reach a slot inside the frame (`ldd`/`std`/`ld`/`st` without

@@ -10,7 +10,8 @@
 //!
 //! The instruction families are lowered in `arith`, `bits`, `moves` and `flow`; `fuse`
 //! lowers an instruction together with the ones after it (compare chains, branches on
-//! the flags in `P`, a pointer copy and its constant step).
+//! the flags in `P`, a pointer copy and its constant step), and `indexed` a load from a
+//! table at a fixed address indexed by a byte.
 //!
 //! Calls are `JSR`s; a function that reads SP moves SP down by 2 on entry and up by 2 on
 //! return, so its stack arguments sit where the AVR code expects them, above a 2-byte
@@ -31,6 +32,7 @@ mod arith;
 mod bits;
 mod flow;
 mod fuse;
+mod indexed;
 mod moves;
 
 /// What lowering an instruction's own operation gave: the flags it leaves in `P` for the
@@ -63,7 +65,7 @@ pub struct Ctx<'a> {
     pub live_out: &'a [FlagSet],
     /// Whether each instruction can be reached other than from the one before it.
     pub is_target: &'a [bool],
-    /// SREG saves and restores that change nothing ([`flags::inert_sreg_pairs`]).
+    /// SREG saves and restores that change nothing ([`crate::sreg_saves`]).
     pub inert: &'a [bool],
     /// Whether each function is interpreted ([`crate::interp`]): only its first
     /// instruction has a 6502 label (the stub).
@@ -88,6 +90,8 @@ pub struct Ctx<'a> {
     /// Pointer copies that go and the loads and stores that use their source instead
     /// ([`crate::ptr_copies`]).
     pub copies: &'a [crate::ptr_copies::Copy],
+    /// The registers live after each instruction ([`crate::liveness`]).
+    pub live_regs: &'a [crate::callgraph::RegSet],
 }
 
 /// The label of instruction `i`.

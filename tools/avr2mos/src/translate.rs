@@ -212,7 +212,7 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
 /// they would push `.bss` out of the low area it has below a high stack).
 pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, TranslateError> {
     let flow = Flow::new(prog)?;
-    let inert = flags::inert_sreg_pairs(&flow.insns, &flow.is_target);
+    let inert = crate::sreg_saves::inert_sreg_pairs(&flow.insns, &flow.succs, &flow.is_target, &flow.entries);
     let live_out = flags::live_out(&flow.insns, &flow.succs, &inert);
     let interp_fn: Vec<bool> = prog.functions.iter().map(|f| interp::selected(&opts.interpret, &f.name)).collect();
     let adjusts: Vec<bool> = flow.reads_sp.iter().map(|&r| r || opts.adjust_all).collect();
@@ -277,6 +277,7 @@ impl Stage<'_> {
             save_slots: &plan.save_slots,
             keep_stack: opts.adjust_all,
             copies: &plan.copies,
+            live_regs: &plan.live.live_out,
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;

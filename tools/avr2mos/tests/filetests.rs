@@ -6,7 +6,9 @@
 //!
 //! Input format: `fn NAME` starts a function; other lines hold 16-bit instruction words in
 //! hex (`940e 0004`, two words for `call`); `;` starts a comment. Comment lines before the
-//! first function describe the case and open its listing.
+//! first function describe the case and open its listing. A word may name a relocation of
+//! its immediate: `5a0c@-lo:0260` is `subi` by lo8(-(data address 0x260)), `-hi` the high
+//! byte (256 bytes of data from 0x200 then exist).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
 //! Lowering of the arithmetic instructions: additions, subtractions, compares, negation,
-//! increments, 16-bit steps and the multiplies.
+//! increments, 16-bit steps and the multiplies (by a constant without the runtime,
+//! [`crate::const_mul`]).
 
 use super::*;
 
@@ -117,6 +118,13 @@ impl Ctx<'_> {
                     kind = Kind::Wide { lo: rd, inv: !add };
                 }
             }
+            Op::Mul
+                if self.optimise
+                    && let Some((x, k)) = self.constant_operand(i)
+                    && crate::const_mul::mul8_by(a, x, k) =>
+            {
+                kind = Kind::Mul { fmul: false };
+            }
             Op::Mul | Op::Muls | Op::Mulsu | Op::Fmul | Op::Fmuls | Op::Fmulsu => {
                 a.b(LDA_ZP, rd).b(STA_ZP, temp(0)).b(LDA_ZP, rs).b(STA_ZP, temp(1));
                 let rt = match insn.op {
@@ -134,5 +142,17 @@ impl Ctx<'_> {
             _ => return Err(self.err(i, "not an arithmetic instruction (the dispatch in Ctx::lower sent it here)")),
         }
         Ok(Core::Flags(kind))
+    }
+
+    /// For a `mul` at `i` with one operand set by an `ldi` just before: the other
+    /// operand and the constant ([`crate::const_mul`]).
+    fn constant_operand(&self, i: usize) -> Option<(u8, u8)> {
+        let insn = self.insns[i];
+        let known = |r: u8| {
+            specialise::constant_before(self.insns, self.is_target, i, r, |m| {
+                self.prog.text_relocs.contains_key(&self.addrs[m])
+            })
+        };
+        known(insn.r).map(|k| (insn.d, k)).or_else(|| known(insn.d).map(|k| (insn.r, k)))
     }
 }

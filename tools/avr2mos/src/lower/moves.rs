@@ -11,6 +11,9 @@ impl Ctx<'_> {
         let (rd, rs) = (r(d), r(rr));
         match insn.op {
             Op::Mov => {
+                if let Some(consumed) = self.indexed_load(i, a)? {
+                    return Ok(Core::Done(consumed));
+                }
                 a.b(LDA_ZP, rs).b(STA_ZP, rd);
             }
             Op::Movw => {

@@ -247,6 +247,7 @@ pub fn parse_avr(path: &std::path::Path, text: &str) -> Result<(avr2mos::AvrProg
     let mut words: Vec<u16> = Vec::new();
     let mut functions = Vec::new();
     let mut about = String::new();
+    let mut relocs = std::collections::BTreeMap::new();
     for (n, line) in text.lines().enumerate() {
         let (code, comment) = line.split_once(';').unwrap_or((line, ""));
         if code.trim().is_empty() {
@@ -263,6 +264,21 @@ pub fn parse_avr(path: &std::path::Path, text: &str) -> Result<(avr2mos::AvrProg
             return Err(format!("{}:{}: code before the first `fn`", path.display(), n + 1));
         }
         for w in code.split_whitespace() {
+            // `5024@-lo:0260`: the word's immediate is lo8(-(data address 0x260)), relocated.
+            let (w, reloc) = w.split_once('@').map_or((w, None), |(w, r)| (w, Some(r)));
+            if let Some(r) = reloc {
+                let bad = || format!("{}:{}: {r:?} is not -lo:ADDR or -hi:ADDR", path.display(), n + 1);
+                let (kind, at) = r.split_once(':').ok_or_else(bad)?;
+                let kind = match kind {
+                    "-lo" => avr2mos::program::RelocKind::Lo8LdiNeg,
+                    "-hi" => avr2mos::program::RelocKind::Hi8LdiNeg,
+                    _ => return Err(bad()),
+                };
+                let at = u32::from_str_radix(at, 16).map_err(|_| bad())?;
+                let offset = 2 * words.len() as u32;
+                let target = avr2mos::program::Target::Data(at);
+                relocs.insert(offset, avr2mos::program::Reloc { offset, kind, target });
+            }
             let v = u16::from_str_radix(w, 16)
                 .map_err(|e| format!("{}:{}: {w:?} is not a hex word: {e}", path.display(), n + 1))?;
             words.push(v);
@@ -274,6 +290,9 @@ pub fn parse_avr(path: &std::path::Path, text: &str) -> Result<(avr2mos::AvrProg
         functions,
         entry: 0,
         absolute: avr2mos::runtime::NATIVE.iter().map(|&(n, a, _)| (a, n.to_string())).collect(),
+        // Room for the tables relocations name.
+        data: if relocs.is_empty() { Vec::new() } else { vec![0; 0x100] },
+        text_relocs: relocs,
         ..Default::default()
     };
     Ok((prog, about))
