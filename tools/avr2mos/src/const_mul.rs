@@ -54,63 +54,16 @@ pub fn mul8_by(a: &mut Asm, x: u8, k: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asm::{Arg, Item, info};
+    use crate::asm::{Item, info};
 
-    /// Runs `a` on a small 6502 model of the opcodes it uses, with the AVR register `x`
-    /// holding `v` and r0, r1 holding garbage; returns r1:r0.
+    /// Runs `a` on the 6502 with the AVR register `x` holding `v` and r0, r1 holding
+    /// garbage; returns r1:r0.
     fn run(a: &Asm, x: u8, v: u8) -> u16 {
-        let code: Vec<(u8, u8)> = a
-            .items
-            .iter()
-            .map(|it| match it {
-                Item::Ins(o, Arg::Byte(b)) => (*o, *b),
-                Item::Ins(o, Arg::None) => (*o, 0),
-                other => panic!("unexpected {other:?}"),
-            })
-            .collect();
-        let offsets: Vec<usize> = code
-            .iter()
-            .scan(0usize, |at, (o, _)| Some(std::mem::replace(at, *at + usize::from(info(*o).unwrap().0))))
-            .collect();
         let mut zp = [0u8; 256];
         zp[usize::from(reg(0))] = 0xA5;
         zp[usize::from(reg(1))] = 0x5A;
         zp[usize::from(reg(x))] = v;
-        let (mut acc, mut c) = (0u8, true);
-        let mut pc = 0usize;
-        while pc < code.len() {
-            let (o, b) = code[pc];
-            let mut next = pc + 1;
-            let z = usize::from(b);
-            match o {
-                LDA_IMM => acc = b,
-                LDA_ZP => acc = zp[z],
-                STA_ZP => zp[z] = acc,
-                ASL_A => {
-                    c = acc & 0x80 != 0;
-                    acc <<= 1;
-                }
-                ROL_ZP => {
-                    let out = zp[z] & 0x80 != 0;
-                    zp[z] = zp[z] << 1 | u8::from(c);
-                    c = out;
-                }
-                CLC => c = false,
-                ADC_ZP => {
-                    let s = u16::from(acc) + u16::from(zp[z]) + u16::from(c);
-                    c = s > 0xFF;
-                    acc = s as u8;
-                }
-                INC_ZP => zp[z] = zp[z].wrapping_add(1),
-                BCC if !c => {
-                    let to = offsets[pc] + 2 + z;
-                    next = offsets.iter().position(|&off| off == to).expect("branch into an instruction");
-                }
-                BCC => {}
-                _ => panic!("opcode {o:02x} not modelled"),
-            }
-            pc = next;
-        }
+        let zp = crate::snippet::run(a, zp);
         u16::from(zp[usize::from(reg(1))]) << 8 | u16::from(zp[usize::from(reg(0))])
     }
 

@@ -95,6 +95,8 @@ pub mod report;
 pub mod runtime;
 pub mod saves;
 pub mod selfextract;
+#[cfg(test)]
+mod snippet;
 pub mod specialise;
 pub mod sreg_saves;
 pub mod symbolic;

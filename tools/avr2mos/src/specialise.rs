@@ -66,65 +66,12 @@ pub fn udivmodqi4_by(a: &mut Asm, k: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asm::{Arg, Item, info};
 
-    /// Runs `a` on a tiny 6502 model of the opcodes it uses with r24 = `n`; returns
-    /// (r24, r25).
+    /// Runs `a` on the 6502 with r24 = `n`; returns (r24, r25).
     fn run(a: &Asm, n: u8) -> (u8, u8) {
-        let code: Vec<(u8, u8)> = a
-            .items
-            .iter()
-            .map(|it| match it {
-                Item::Ins(o, Arg::Byte(b)) => (*o, *b),
-                Item::Ins(o, Arg::None) => (*o, 0),
-                other => panic!("unexpected {other:?}"),
-            })
-            .collect();
-        let offsets: Vec<usize> = code
-            .iter()
-            .scan(0usize, |at, (o, _)| Some(std::mem::replace(at, *at + usize::from(info(*o).unwrap().0))))
-            .collect();
-        let (mut acc, mut x, mut c, mut z) = (0u8, 0u8, false, false);
         let mut zp = [0u8; 256];
         zp[usize::from(reg(24))] = n;
-        let mut pc = 0usize;
-        let mut steps = 0;
-        while pc < code.len() {
-            steps += 1;
-            assert!(steps < 10_000, "runaway loop");
-            let (o, b) = code[pc];
-            let mut next = pc + 1;
-            let branch = |cond: bool, next: &mut usize| {
-                if cond {
-                    let to = offsets[pc] as isize + 2 + isize::from(b as i8);
-                    *next = offsets.iter().position(|&off| off as isize == to).expect("branch into an instruction");
-                }
-            };
-            match o {
-                LDA_ZP => acc = zp[usize::from(b)],
-                LDX_IMM => x = b,
-                TAX => x = acc,
-                TXA => acc = x,
-                AND_IMM => acc &= b,
-                LSR_A => acc >>= 1,
-                STA_ZP => zp[usize::from(b)] = acc,
-                STX_ZP => zp[usize::from(b)] = x,
-                CMP_IMM => c = acc >= b,
-                SBC_IMM => {
-                    let r = i16::from(acc) - i16::from(b) - i16::from(!c);
-                    c = r >= 0;
-                    acc = r as u8;
-                }
-                INX => {
-                    x = x.wrapping_add(1);
-                    z = x == 0;
-                }
-                BCC => branch(!c, &mut next),
-                BNE => branch(!z, &mut next),
-                _ => panic!("opcode {o:02x} not modelled"),
-            }
-            pc = next;
-        }
+        let zp = crate::snippet::run(a, zp);
         (zp[usize::from(reg(24))], zp[usize::from(reg(25))])
     }
 
