@@ -32,7 +32,7 @@ pub struct Code {
     /// another from [`BANK1_START`].
     pub far_copies: Vec<(Label, Vec<u8>)>,
     /// The bytes of the start-up's save area when it goes after `.bss` and the frames,
-    /// not in the program's file (codegen takes it out of the code).
+    /// not in the program's file ([`save_area_apart`]).
     pub save_area: Option<u16>,
 }
 
