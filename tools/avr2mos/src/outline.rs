@@ -76,6 +76,16 @@ fn movable(item: &Item) -> bool {
     !control && !stack_page && crate::asm::info(*o).is_some()
 }
 
+/// Whether a chunk holds a branch with a raw offset (`BCC +2` over the next instruction,
+/// as the lowering writes short skips): the bytes it branches over or back across must
+/// keep their size, so nothing of such a chunk moves.
+fn has_raw_branch(items: &[Item]) -> bool {
+    use op::*;
+    items.iter().any(
+        |it| matches!(it, Item::Ins(o, Arg::Byte(_)) if matches!(*o, BPL | BMI | BVC | BVS | BCC | BCS | BNE | BEQ)),
+    )
+}
+
 /// An item's size in bytes.
 fn size(item: &Item) -> usize {
     match item {
@@ -120,7 +130,8 @@ fn stretches(chunks: &[Chunk], cold: &[bool], is_target: &[bool]) -> Vec<Stretch
             flush(&mut cur);
         }
         whole = None;
-        if !cold[i] {
+        if !cold[i] || has_raw_branch(&c.items) {
+            flush(&mut cur);
             continue;
         }
         let n = c.items.len();
@@ -238,4 +249,37 @@ fn best(found: &[Stretch]) -> Option<(Vec<Item>, Vec<Place>)> {
         }
     }
     choice.map(|c| (c.run.to_vec(), c.places))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::op::*;
+
+    fn chunk(i: u32, code: &[(u8, u8)]) -> Chunk {
+        let mut items = vec![Item::Label(Label(i))];
+        items.extend(code.iter().map(|&(o, b)| Item::Ins(o, Arg::Byte(b))));
+        Chunk { owner: Owner::Insn(i as usize), items }
+    }
+
+    /// A copy of two register bytes, the run the three chunks share.
+    const COPY: [(u8, u8); 4] = [(LDA_ZP, 2), (STA_ZP, 4), (LDA_ZP, 3), (STA_ZP, 5)];
+
+    /// A raw branch counts the bytes it skips: the run it skips over stays as it is (a
+    /// `JSR` there would put the branch's target inside the `JSR`), while the same run
+    /// elsewhere is outlined.
+    #[test]
+    fn a_run_under_a_raw_branch_keeps_its_bytes() {
+        let skip = [(BCC, 8)].iter().chain(COPY.iter()).copied().collect::<Vec<_>>();
+        let mut chunks = vec![chunk(0, &COPY), chunk(1, &skip), chunk(2, &COPY)];
+        let kept = chunks[1].clone();
+        // Chunks 0 and 1 end with their copy: a stretch may run on into the next chunk,
+        // so keep chunk 2 apart with a target.
+        run(&mut chunks, &[true; 3], &[false, false, true]);
+        assert_eq!(chunks[1].items, kept.items, "the skipped run moved");
+        assert_eq!(chunks.len(), 4, "the two other copies share one subroutine");
+        for c in [&chunks[0], &chunks[2]] {
+            assert!(matches!(c.items[1], Item::Ins(JSR, _)), "{:?}", c.items);
+        }
+    }
 }
