@@ -29,7 +29,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { startServer, launchBrowser } from "./vice.mjs";
-import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, contrastLook, LOWEST_CONTRAST } from "./page.mjs";
+import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, contrastLook, frameNum, LOWEST_CONTRAST } from "./page.mjs";
 import { gameScreens, coupAddsUp, runGame } from "./game.mjs";
 import { runLoad } from "./load.mjs";
 import { SCENARIOS, keyFor, scriptKeys } from "./keys.mjs";
@@ -199,7 +199,7 @@ async function runCase(context, origin, c, ours, log) {
     const canvasDiff = last.canvasDiff;
     keepLook(base, last);
     fs.writeFileSync(`${base}-console.log`, consoleLines.join("\n") + "\n");
-    const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
+    const frames = await frameNum(page);
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
     log.push(`${c.name}: core running after ${(started / 1000).toFixed(1)} s, ${frames} frames, ${shots} looks, ${secs} s`);
     step = `${c.name}: check the pictures are not blank`;
@@ -323,7 +323,7 @@ async function runPlatform(context, origin, c, plat, log) {
       if (measured.lowest !== null) log.push(`${c.name}${suffix}: lowest contrast ${measured.lowest.toFixed(2)}:1, not held (a test screen): ${measured.at}`);
       state.row = look.row;
     }
-    const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
+    const frames = await frameNum(page);
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
     log.push(`${c.name}: core running after ${(started / 1000).toFixed(1)} s, ${frames} frames, ${shots} looks, ${secs} s`);
     const printed = states.at(-1).ours.printed;

@@ -16,7 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { LAYOUTS, BANNER, notBlank, readGrid, readText, learnGlyphs, matchScreen } from "./cells.mjs";
-import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, contrastLook } from "./page.mjs";
+import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, contrastLook, frameNum } from "./page.mjs";
 import { scriptKeys } from "./keys.mjs";
 
 /**
@@ -41,7 +41,8 @@ const RETYPE_FRAMES = 150;
 const RETYPES = 3;
 // Emulated frames the screen must stay the same before the next key of a step.
 const SETTLE_FRAMES = 25;
-const HOLD_MS = 150;
+// Emulated frames a key is held down (see typeKeys).
+const HOLD_FRAMES = 6;
 
 /** Reads a screenshot of ours as a grid. */
 function ourGrid(file, mode) {
@@ -181,7 +182,7 @@ function judgeFor(step, ours, mode, glyphs, sampled) {
 /** The screen's cells now, and the emulated frame number. */
 async function look(page, layout) {
   const grid = readGrid(decodePng(await frameShot(page)), layout);
-  const frame = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
+  const frame = await frameNum(page);
   return { cells: grid.cells.join("|"), frame };
 }
 
@@ -194,7 +195,7 @@ async function look(page, layout) {
 async function typeUntilChanged(page, key, layout, deadline, settle, once) {
   for (let typed = 1; typed <= (once ? 1 : RETYPES); typed++) {
     const before = await look(page, layout);
-    await typeKeys(page, [key], HOLD_MS);
+    await typeKeys(page, [key], HOLD_FRAMES);
     let last = before;
     let changed = false;
     while (Date.now() < deadline) {
@@ -245,7 +246,7 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
         if (step.buffered) {
           // At BASIC's READY. the cursor blinks, so the screen never settles between keys:
           // they are typed in one go (the KERNAL's keyboard buffer keeps ten).
-          await typeKeys(page, step.keys, HOLD_MS);
+          await typeKeys(page, step.keys, HOLD_FRAMES);
         } else {
           for (const [i, key] of step.keys.entries()) {
             retyped += (await typeUntilChanged(page, key, layout, deadline, i < step.keys.length - 1, step.once)) - 1;
@@ -283,7 +284,7 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
       contrastLook(base, last.frameBytes, c.mode, step.basic ? rom : glyphs.text);
       notes.push(`${step.state}${retyped ? ` (${retyped} key(s) typed again)` : ""}${verdict.note ? `: ${verdict.note}` : ""}`);
     }
-    const frames = await page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
+    const frames = await frameNum(page);
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
     log.push(`${c.name}: ${frames} frames, ${secs} s; ${notes.join("; ")}`);
     const how = c.scenario.samples

@@ -5,20 +5,43 @@ import { decodePng } from "./png.mjs";
 import { LAYOUTS, readGrid, canvasCells, compareCanvas, notBlank } from "./cells.mjs";
 import { FLOOR, measureContrast } from "./contrast.mjs";
 
+/** The emulated frame number. */
+export async function frameNum(page) {
+  return page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
+}
+
 /**
- * Types keys (playwright specs, "Shift+Quote"), each held for `holdMs` (VICE scans the
- * keyboard once a frame; a program that scans only between its drawing needs longer).
+ * Waits until VICE has run `frames` more frames. Counted in emulated frames, not
+ * milliseconds: VICE runs at 15-50 frames a second here, with the host's load, and the
+ * C128 only sees a key in the frames it is down. Gives up after 10 s of wall clock
+ * (a core that stopped running is a failure of its own, not a reason to hang).
  */
-export async function typeKeys(page, specs, holdMs = 100) {
+async function waitFrames(page, frames) {
+  const start = await frameNum(page);
+  const deadline = Date.now() + 10_000;
+  while ((await frameNum(page)) - start < frames) {
+    if (Date.now() > deadline) throw new Error(`VICE ran fewer than ${frames} frames in 10 s`);
+    await page.waitForTimeout(15);
+  }
+}
+
+/**
+ * Types keys (playwright specs, "Shift+Quote"), each held down for `holdFrames` emulated
+ * frames and then up for two: the KERNAL and the game's key interrupt scan the matrix
+ * once a frame, and a program that reads its key ring only between its drawing still
+ * finds the key there. Fewer frames than the KERNAL's repeat delay (16), so a key typed at
+ * READY. comes once.
+ */
+export async function typeKeys(page, specs, holdFrames = 4) {
   for (const spec of specs) {
     const keys = spec.split("+");
     for (const k of keys) {
       await page.keyboard.down(k);
       await page.waitForTimeout(30);
     }
-    await page.waitForTimeout(holdMs);
+    await waitFrames(page, holdFrames);
     for (const k of keys.reverse()) await page.keyboard.up(k);
-    await page.waitForTimeout(100);
+    await waitFrames(page, 2);
   }
 }
 

@@ -40,8 +40,8 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ "${#missing[@]}" -gt 0 ]; then
-    as_root timeout 300 apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    as_root timeout 300 apt-get -o DPkg::Lock::Timeout=240 update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive timeout 600 apt-get -o DPkg::Lock::Timeout=240 install -y -qq --no-install-recommends "${missing[@]}"
 fi
 node_major="$(node -p 'process.versions.node.split(".")[0]')"
 if [ "$node_major" -lt 20 ]; then
