@@ -32,9 +32,6 @@ pub fn ascii(c: u8) -> u8 {
     }
 }
 
-/// Rows an 80-column line may take on a narrower screen: its words wrapped at 40
-/// columns under its indent, or going on after the line before it.
-const MOST_ROWS_A_LINE: u8 = 3;
 /// A line at least this long filled its row in the file: prose, which the next line of the
 /// same indent goes on from when the screen is narrower than the file.
 const FILLED: usize = 60;
@@ -57,71 +54,117 @@ fn hanging(line: &[u8], indent: usize) -> usize {
     }
 }
 
-/// Reads and shows one page; returns how many bytes it used, and whether the text ended.
+/// A line of the file read and not yet shown. A page that has no room for it ends before
+/// it, and the next page starts with it: the file is read forward only.
+struct Line {
+    text: [u8; 80],
+    len: u8,
+    /// The bytes it took from the file.
+    bytes: u16,
+    /// Whether the text goes on after it.
+    more: bool,
+}
+
+impl Line {
+    fn read(p: &mut impl Platform) -> Line {
+        let mut text = [0u8; 80];
+        let (len, bytes, more) = p.help_line(&mut text);
+        Line { text, len, bytes, more }
+    }
+}
+
+/// Where on the page the last line ended, and so where the next may go on.
+#[derive(Clone, Copy)]
+struct Flow {
+    /// The next free row.
+    row: u8,
+    /// The column after the last line's last character (on `row - 1`).
+    end: usize,
+    /// Whether the next line may go on after it, and its indent.
+    goes_on: bool,
+    indent: usize,
+}
+
+/// Lays `line` out from `flow` in `cols` columns and hands each row's piece to `put`
+/// (its column, its row, its text); returns the flow after it. The same layout measures a
+/// line (with a `put` that draws nothing) and draws it, so a page knows before it draws
+/// whether the line fits.
 ///
 /// On a screen as wide as the file a line is a row. On a narrower one the prose is
 /// reflowed: a line goes on from the end of the one before it when that one filled its
 /// row in the file and both have the same indent of at most [`PROSE_INDENT`], and a line
 /// wraps at spaces with its rows under its indent (a table's under its second column, at
-/// most half a row in), so a paragraph reads as one column
-/// instead of long and short rows in turn. A page ends when fewer than
-/// [`MOST_ROWS_A_LINE`] rows would be left after its next line's first, so no line is cut
-/// at its foot.
-fn page(p: &mut impl Platform) -> (u16, bool) {
-    let cols = usize::from(p.columns());
+/// most half a row in), so a paragraph reads as one column instead of long and short rows
+/// in turn.
+fn lay_out(line: &[u8], cols: usize, mut flow: Flow, mut put: impl FnMut(u8, u8, &[u8])) -> Flow {
     let narrow = cols < 80;
-    let most_rows = if narrow { MOST_ROWS_A_LINE } else { 1 };
-    let mut used = 0u16;
-    let mut row = 0u8;
-    let mut line = [0u8; 80];
-    // Where the last line ended (its row is `row - 1`), whether the next may go on there,
-    // and its indent.
-    let (mut end, mut goes_on, mut last_indent) = (0usize, false, 0usize);
+    let len = line.len();
+    let indent = line.iter().take_while(|&&c| c == b' ').count();
+    let under = if narrow { hanging(line, indent).min(cols / 2) } else { 0 };
+    let (mut at, mut start) = (0usize, 0usize);
+    if flow.goes_on && indent == flow.indent && len > indent && flow.end + 2 < cols {
+        flow.row -= 1;
+        (at, start) = (flow.end + 1, indent);
+    }
+    flow.goes_on = narrow && len >= FILLED && indent <= PROSE_INDENT;
+    flow.indent = indent;
+    // Word-wrap the line into rows of `cols`, each row after the first under its indent.
     loop {
-        let (n, line_bytes, more) = p.help_line(&mut line);
-        let len = usize::from(n);
-        let indent = line[..len].iter().take_while(|&&c| c == b' ').count();
-        let under = if narrow { hanging(&line[..len], indent).min(cols / 2) } else { 0 };
-        let (mut at, mut start) = (0usize, 0usize);
-        if goes_on && indent == last_indent && len > indent && end + 2 < cols {
-            row -= 1;
-            (at, start) = (end + 1, indent);
-        }
-        goes_on = narrow && len >= FILLED && indent <= PROSE_INDENT;
-        last_indent = indent;
-        // Word-wrap the line into rows of `cols`, each row after the first under its indent.
-        loop {
-            let rest = &line[start..len];
-            let room = cols - at;
-            let take = if rest.len() <= room {
-                rest.len()
-            } else {
-                match rest[..=room].iter().rposition(|&c| c == b' ') {
-                    Some(space) => space,
-                    // A word longer than a row is cut; one that does not fit after what
-                    // is on the row goes to the next.
-                    None if at <= under => room,
-                    None => 0,
-                }
-            };
-            draw::text(p, at as u8, row, &rest[..take], INK);
-            end = at + take;
-            start += take;
-            while start < len && line[start] == b' ' {
-                start += 1;
+        let rest = &line[start..len];
+        let room = cols - at;
+        let take = if rest.len() <= room {
+            rest.len()
+        } else {
+            match rest[..=room].iter().rposition(|&c| c == b' ') {
+                Some(space) => space,
+                // A word longer than a row is cut; one that does not fit after what is on
+                // the row goes to the next.
+                None if at <= under => room,
+                None => 0,
             }
-            row += 1;
-            at = under;
-            if start >= len || row == PAGE_ROWS {
-                break;
+        };
+        put(at as u8, flow.row, &rest[..take]);
+        flow.end = at + take;
+        start += take;
+        while start < len && line[start] == b' ' {
+            start += 1;
+        }
+        flow.row = flow.row.saturating_add(1);
+        at = under;
+        if start >= len {
+            return flow;
+        }
+    }
+}
+
+/// Shows one page, starting with `carried` if the page before had no room for it; returns
+/// how many bytes of the file its lines took, whether the text ended, and the line it had
+/// no room for. A page ends at the first line whose rows would not all fit, so no line is
+/// cut at its foot and none leaves rows empty that it could have filled.
+fn page(p: &mut impl Platform, carried: Option<Line>) -> (u16, bool, Option<Line>) {
+    let cols = usize::from(p.columns());
+    let mut used = 0u16;
+    let mut flow = Flow { row: 0, end: 0, goes_on: false, indent: 0 };
+    let mut next = carried;
+    loop {
+        let line = match next.take() {
+            Some(line) => line,
+            None => Line::read(p),
+        };
+        let text = &line.text[..usize::from(line.len)];
+        let after = lay_out(text, cols, flow, |_, _, _| {});
+        // The first line of a page is drawn whatever its length: no page could hold it.
+        if after.row > PAGE_ROWS && flow.row > 0 {
+            return (used, false, Some(line));
+        }
+        flow = lay_out(text, cols, flow, |at, row, piece| {
+            if row < PAGE_ROWS {
+                draw::text(p, at, row, piece, INK);
             }
-        }
-        used += line_bytes;
-        if !more {
-            return (used, true);
-        }
-        if row + most_rows >= PAGE_ROWS {
-            return (used, false);
+        });
+        used += line.bytes;
+        if !line.more {
+            return (used, true, None);
         }
     }
 }
@@ -139,10 +182,11 @@ pub fn show(p: &mut impl Platform, lang: Lang) {
         return;
     }
     let mut position = 0u16;
+    let mut carried = None;
     loop {
         let cols = p.columns();
         p.set_columns(cols, BACKGROUND);
-        let (used, ended) = page(p);
+        let (used, ended, rest) = page(p, carried.take());
         position += used;
         let keys = Msg::HelpKeys.text(lang);
         draw::centred(p, 24, keys, colour::LIGHT_GREY);
@@ -151,6 +195,7 @@ pub fn show(p: &mut impl Platform, lang: Lang) {
                 key::SPACE | key::RETURN | key::DOWN | key::F1 if !ended && n + 1 < MAX_PAGES => {
                     n += 1;
                     starts[n] = position;
+                    carried = rest;
                     break;
                 }
                 key::UP | key::F3 if n > 0 => {

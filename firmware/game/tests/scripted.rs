@@ -933,6 +933,12 @@ fn the_help_pages_show_every_word_of_the_file_in_both_widths() {
                 String::from_utf8_lossy(text).to_uppercase().split_whitespace().map(str::to_string).collect();
             let width = if eighty { 80 } else { 40 };
             assert_eq!(shown, words, "{width} columns, {}", String::from_utf8_lossy(name));
+            // A page ends only where its next line has no room, so none is left holding
+            // the last few words of a paragraph alone.
+            for (n, page) in pages.iter().enumerate() {
+                let rows = page.lines().take(24).filter(|r| !r.trim().is_empty()).count();
+                assert!(rows >= 4, "page {} of {} holds {rows} rows ({width} columns):\n{page}", n + 1, pages.len());
+            }
             if !eighty {
                 for page in &pages {
                     let rows: Vec<&str> = page.lines().take(24).collect();
