@@ -85,10 +85,9 @@ struct Flow {
     indent: usize,
 }
 
-/// Lays `line` out from `flow` in `cols` columns and hands each row's piece to `put`
-/// (its column, its row, its text); returns the flow after it. The same layout measures a
-/// line (with a `put` that draws nothing) and draws it, so a page knows before it draws
-/// whether the line fits.
+/// Lays `line` out from `flow` on the page, drawing it if `draw` (only the rows on the
+/// page); returns the flow after it. The same layout measures a line and draws it, so a
+/// page knows before it draws whether the line fits.
 ///
 /// On a screen as wide as the file a line is a row. On a narrower one the prose is
 /// reflowed: a line goes on from the end of the one before it when that one filled its
@@ -96,7 +95,8 @@ struct Flow {
 /// wraps at spaces with its rows under its indent (a table's under its second column, at
 /// most half a row in), so a paragraph reads as one column instead of long and short rows
 /// in turn.
-fn lay_out(line: &[u8], cols: usize, mut flow: Flow, mut put: impl FnMut(u8, u8, &[u8])) -> Flow {
+fn lay_out(p: &mut impl Platform, line: &[u8], mut flow: Flow, draw: bool) -> Flow {
+    let cols = usize::from(p.columns());
     let narrow = cols < 80;
     let len = line.len();
     let indent = line.iter().take_while(|&&c| c == b' ').count();
@@ -123,7 +123,9 @@ fn lay_out(line: &[u8], cols: usize, mut flow: Flow, mut put: impl FnMut(u8, u8,
                 None => 0,
             }
         };
-        put(at as u8, flow.row, &rest[..take]);
+        if draw && flow.row < PAGE_ROWS {
+            draw::text(p, at as u8, flow.row, &rest[..take], INK);
+        }
         flow.end = at + take;
         start += take;
         while start < len && line[start] == b' ' {
@@ -142,7 +144,6 @@ fn lay_out(line: &[u8], cols: usize, mut flow: Flow, mut put: impl FnMut(u8, u8,
 /// no room for. A page ends at the first line whose rows would not all fit, so no line is
 /// cut at its foot and none leaves rows empty that it could have filled.
 fn page(p: &mut impl Platform, carried: Option<Line>) -> (u16, bool, Option<Line>) {
-    let cols = usize::from(p.columns());
     let mut used = 0u16;
     let mut flow = Flow { row: 0, end: 0, goes_on: false, indent: 0 };
     let mut next = carried;
@@ -152,16 +153,12 @@ fn page(p: &mut impl Platform, carried: Option<Line>) -> (u16, bool, Option<Line
             None => Line::read(p),
         };
         let text = &line.text[..usize::from(line.len)];
-        let after = lay_out(text, cols, flow, |_, _, _| {});
+        let after = lay_out(p, text, flow, false);
         // The first line of a page is drawn whatever its length: no page could hold it.
         if after.row > PAGE_ROWS && flow.row > 0 {
             return (used, false, Some(line));
         }
-        flow = lay_out(text, cols, flow, |at, row, piece| {
-            if row < PAGE_ROWS {
-                draw::text(p, at, row, piece, INK);
-            }
-        });
+        flow = lay_out(p, text, flow, true);
         used += line.bytes;
         if !line.more {
             return (used, true, None);
