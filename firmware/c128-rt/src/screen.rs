@@ -340,7 +340,7 @@ pub fn card_paper(slot: u8, at: Option<(u8, u8)>) {
 /// whole text, `x + text.len()` (at most 255), clipped or not. What [`put`] does for each
 /// cell, with the bounds checked and the address found once for the row.
 ///
-/// Each width's row is written by a function that calls nothing ([`vic_row`], [`vdc_row`])
+/// Each width's row is written by a function of its own (`vic_row` calls nothing)
 /// and works out the column it returns itself, so that nothing here lives across a call:
 /// the translation then saves no register for it (at 40 columns the saves cost about 600
 /// cycles a row, more than the four cells of a settle's average row).
@@ -417,8 +417,9 @@ pub fn put_text(x: u8, y: u8, text: &[u8], colour: u8) {
 
 /// Fills the rectangle of `w` x `h` cells from column `x`, row `y` with `code` in
 /// `colour`, clipped to the screen. Each width's rows are filled by a function of its
-/// own that calls nothing, so that nothing here lives across a call and the translation
-/// saves no register (as for [`put_row`]).
+/// own, called last, so that nothing here lives across a call and the translation saves
+/// no register here (as for [`put_row`]); `vic_fill` saves its own once a rectangle
+/// for the `memset` of each row.
 pub fn fill(x: u8, y: u8, w: u8, h: u8, code: u8, colour: u8) {
     let cols = columns();
     if x >= cols || y >= ROWS {
