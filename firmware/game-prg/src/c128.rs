@@ -91,8 +91,7 @@ impl Platform for C128 {
 
     #[inline(never)]
     fn put_text(&mut self, x: u8, y: u8, text: &[u8], reverse: bool, colour: Colour) -> u8 {
-        screen::put_row(x, y, text, bac_game::draw::screen_code, reverse, colour);
-        x.saturating_add(text.len().min(255) as u8)
+        screen::put_row(x, y, text, bac_game::draw::glyph::SPACE, reverse, colour)
     }
 
     #[inline(never)]

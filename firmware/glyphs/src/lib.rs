@@ -21,7 +21,9 @@
 /// The screen code that shows ASCII `c` in this set: `@`, `A`-`Z` and `[\]^_` as codes
 /// 0-31 (`\` is the pound sign, `^` the up arrow, `_` the left arrow), lower case as the same
 /// capitals, space to `?` as themselves. `None` for anything else: what stands in for a
-/// character the set lacks is each screen's own choice.
+/// character the set lacks is each screen's own choice. Always inlined: the screens' row
+/// writers call it for every cell, and a call would cost them their register saves.
+#[inline(always)]
 pub const fn screen_code(c: u8) -> Option<u8> {
     match c {
         b'@'..=b'_' => Some(c - b'@'),
