@@ -231,8 +231,24 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     };
     let plan = frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts.clone(), settings(true));
     let cold = crate::cold::cold(prog, &flow);
-    let stage =
-        Stage { prog, opts, flow: &flow, facts: &facts, interp_fn: &interp_fn, summaries: &summaries, cold: &cold };
+    let r1_zero = crate::zero_reg::known_zero(
+        &flow.insns,
+        &flow.addrs,
+        &flow.succs,
+        &flow.entries,
+        &flow.func_starts,
+        &flow.ranges,
+    );
+    let stage = Stage {
+        prog,
+        opts,
+        flow: &flow,
+        facts: &facts,
+        interp_fn: &interp_fn,
+        summaries: &summaries,
+        cold: &cold,
+        r1_zero: &r1_zero,
+    };
     match stage.build(&plan) {
         Err(TranslateError::TooLarge { .. }) if plan.slots_len > 0 => {
             stage.build(&frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts, settings(false)))
@@ -251,6 +267,8 @@ struct Stage<'a> {
     summaries: &'a [crate::callgraph::Summary],
     /// The instructions that run a bounded number of times ([`crate::cold`]).
     cold: &'a [bool],
+    /// Where r1 is known to be zero ([`crate::zero_reg`]).
+    r1_zero: &'a [bool],
 }
 
 impl Stage<'_> {
@@ -278,6 +296,7 @@ impl Stage<'_> {
             keep_stack: opts.adjust_all,
             copies: &plan.copies,
             live_regs: &plan.live.live_out,
+            r1_zero: self.r1_zero,
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;
