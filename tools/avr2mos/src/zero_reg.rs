@@ -93,7 +93,8 @@ mod tests {
             entries[e] = true;
         }
         let starts = HashMap::from([(0u32, 0usize)]);
-        known_zero(&insns, &addrs, &succs, &entries, &starts, &[0..n])
+        let ranges: Vec<Range<usize>> = std::iter::once(0..n).collect();
+        known_zero(&insns, &addrs, &succs, &entries, &starts, &ranges)
     }
 
     const MUL_R24_R22: u16 = 0x9f86;
