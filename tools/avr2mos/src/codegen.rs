@@ -31,6 +31,9 @@ pub struct Code {
     /// The interpreted copies that go to bank 1: each one's label and bytes, one after
     /// another from [`BANK1_START`].
     pub far_copies: Vec<(Label, Vec<u8>)>,
+    /// The bytes of the start-up's save area when it goes after `.bss` and the frames,
+    /// not in the program's file (codegen takes it out of the code).
+    pub save_area: Option<u16>,
 }
 
 /// Generates the code of the program `ctx` describes, starting at instruction `entry`;
@@ -113,11 +116,27 @@ pub fn generate(
     }
 
     drop_unused_routines(&mut chunks, &interp_uses);
+    let save_area = if opts.stack.is_none() && opts.bank1.is_none() { save_area_apart(&mut chunks) } else { None };
     if opts.opt_level == OptLevel::Full {
         crate::peephole::run(&mut chunks, ctx.is_target);
         crate::outline::run(&mut chunks, cold, ctx.is_target);
     }
-    Ok(Code { chunks, patches, interp_chunks, far_copies })
+    Ok(Code { chunks, patches, interp_chunks, far_copies, save_area })
+}
+
+/// Takes the start-up's save area (BASIC's zero page while the program runs: bytes that
+/// start as nothing) out of the code, and gives its size: [`crate::image`] places it after
+/// `.bss` and the frames, so the file does not carry it. Not under a high stack, where
+/// `.bss` and the frames may have the low area and the room after the image is the
+/// stack's; nor with a bank-1 file: the unpacker reads the loaded file's end from the save
+/// area with bank 1 mapped ([`crate::unpack`]), and only the bottom 16 KB, where the area
+/// is as code, is the same RAM in both banks (after `.bss` it read bank 1's bytes, a
+/// garbage trailer, and the start-up never finished: the hang of `harness -- bank1::`).
+fn save_area_apart(chunks: &mut Vec<Chunk>) -> Option<u16> {
+    let at = chunks.iter().position(|c| c.items.first() == Some(&Item::Label(Routine::Save.label())))?;
+    let len = chunks[at].items.iter().map(|it| if let Item::Bytes(b) = it { b.len() } else { 0 }).sum::<usize>();
+    chunks.remove(at);
+    Some(len as u16)
 }
 
 /// Leaves out runtime routines that nothing calls (the wide multiplies are large and

@@ -1,6 +1,7 @@
 //! The program's image: the generated chunks laid out from [`CODE_START`], the data after
-//! them and `.bss` placed, every symbolic operand and data relocation resolved, and the
-//! `.prg` and bank-1 files assembled.
+//! them and `.bss` placed (and after it the start-up's save area, when it is not code),
+//! every symbolic operand and data relocation resolved, and the `.prg` and bank-1 files
+//! assembled.
 //!
 //! Assumes [`crate::codegen`]'s chunks and [`crate::frame_plan`]'s plan, which keeps
 //! `.bss`, the frames and the save slots in the low area under a high stack whenever
@@ -61,11 +62,17 @@ pub fn place(
     stack_bottom: u16,
 ) -> Result<Image, TranslateError> {
     let chunks = &code.chunks;
-    let link::Layout { labels, long, size: code_len } = link::layout(chunks, CODE_START)?;
+    let link::Layout { mut labels, long, size: code_len } = link::layout(chunks, CODE_START)?;
     let data_addr = u32::from(CODE_START) + code_len;
     let data_end = data_addr + prog.data.len() as u32;
     let low_bss = opts.stack.is_some() && bss_len <= u32::from(LOW_BSS_END - LOW_BSS_START);
-    let (bss_addr, end) = if low_bss { (u32::from(LOW_BSS_START), data_end) } else { (data_end, data_end + bss_len) };
+    let (bss_addr, mut end) =
+        if low_bss { (u32::from(LOW_BSS_START), data_end) } else { (data_end, data_end + bss_len) };
+    // The save area, when codegen took it out of the code, after `.bss` and the frames.
+    if let Some(n) = code.save_area {
+        labels.insert(Routine::Save.label(), end as u16);
+        end += u32::from(n);
+    }
     let limit = match opts.stack {
         Some(_) => u32::from(stack_bottom),
         None => u32::from(opts.memory.image_end()),

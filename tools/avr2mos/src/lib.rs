@@ -20,7 +20,8 @@
 //! the AVR stack, [`frame_slots`] follows Y through such a function so that its slots are
 //! absolute addresses, and [`overlay`] lets the frames of functions never active together
 //! share bytes; [`saves`] leaves out the prologue saves no caller needs and moves those
-//! that stay to static slots where the function can never be active twice.
+//! that stay to static slots where the function can never be active twice. [`zero_reg`]
+//! finds where r1, the zero register, is known zero, so compares with it drop their `CMP`.
 //! [`OptLevel::Plain`] (`--opt-level 0`) lowers each instruction on its own, for hunting a
 //! miscompile; the default also fuses flags across moves, specialises runtime calls, tracks
 //! values in A, makes frames static and saves only what callers need.
@@ -103,6 +104,7 @@ pub mod symbolic;
 pub mod translate;
 pub mod unpack;
 pub mod values;
+pub mod zero_reg;
 
 pub use error::{Location, PipelineError, TranslateError};
 pub use program::AvrProgram;

@@ -12,7 +12,11 @@
 //! function follows the AVR calling convention (r1 is zero at calls and returns; a callee
 //! may leave the call-used registers changed, so a caller reads none of them after a call
 //! unless the callee wrote it); native routines read only their documented operands
-//! ([`native_args`]) and keep every register they do not return in.
+//! ([`native_args`]) and keep every register they do not return in; a call that is a
+//! function's last instruction does not return (code never runs on into the next
+//! function: LLVM ends a function with a `ret` or a jump, or with a call of a function
+//! that never returns, such as `exit` before `abort`), so nothing after it is live, as
+//! [`crate::saves`] counts no fall-through after such a call either.
 //!
 //! Guarantees: a register not in `live_in[i]` is never read, on any path from instruction
 //! `i`, before it is written (so its value there does not matter), with these
@@ -52,6 +56,7 @@ pub fn native_args(name: &str) -> RegSet {
         "__divmodhi4" | "__udivmodhi4" => regs(22, 25),
         "__divmodqi4" | "__udivmodqi4" => 1 << 22 | 1 << 24,
         "memcpy" | "memmove" | "memset" | "memcmp" | "bcmp" => regs(20, 25),
+        "__c128_exit" => 1 << 24,
         _ => ARGS,
     }
 }
@@ -189,6 +194,13 @@ fn step(input: &Input, args: &[RegSet], i: usize, out: RegSet) -> RegSet {
     }
 }
 
+/// Whether `s`, a successor of `i`, is only the next function's start after a call that
+/// ends `i`'s function: that call never returns (see the module doc).
+fn ends_in_call(input: &Input, i: usize, s: usize) -> bool {
+    let call = matches!(input.insns[i].op, Op::Call | Op::Rcall | Op::Icall | Op::Eicall);
+    call && input.func_of[s] != input.func_of[i]
+}
+
 /// One backward data-flow to a fixed point. With `args` the calls read those; without,
 /// each callee's arguments are taken from the run itself (its body's live-in).
 fn solve(input: &Input, args: Option<&[RegSet]>) -> (Vec<RegSet>, Vec<RegSet>) {
@@ -200,7 +212,8 @@ fn solve(input: &Input, args: Option<&[RegSet]>) -> (Vec<RegSet>, Vec<RegSet>) {
     while changed {
         changed = false;
         for i in (0..n).rev() {
-            let out = input.succs[i].iter().fold(0, |acc, &s| acc | live_in[s]);
+            let out =
+                input.succs[i].iter().filter(|&&s| !ends_in_call(input, i, s)).fold(0, |acc, &s| acc | live_in[s]);
             let li = step(input, args.unwrap_or(&own), i, out);
             if out != live_out[i] || li != live_in[i] {
                 live_out[i] = out;
@@ -391,6 +404,36 @@ mod tests {
     }
 
     #[test]
+    fn a_call_that_ends_a_function_does_not_return_into_the_next() {
+        // f0: call f1; call f1 (its last instruction) / f1: push r16; mov r16, r24; pop r16;
+        // ret. f1 also follows f0, so the last call's fall-through reaches f1's push.
+        let code = insns(&[0x940E, 0x0004, 0x940E, 0x0004, 0x930F, 0x2F08, 0x910F, 0x9508]);
+        // Flow gives the call at the end of f0 the next instruction, f2's first.
+        let succs = vec![vec![1], vec![2], vec![3], vec![4], vec![5], vec![]];
+        let callees = [
+            Callee::Function { f: 1, tail: false },
+            Callee::Function { f: 1, tail: false },
+            Callee::None,
+            Callee::None,
+            Callee::None,
+            Callee::None,
+        ];
+        let func_of = [Some(0), Some(0), Some(1), Some(1), Some(1), Some(1)];
+        let input = Input {
+            insns: &code,
+            succs: &succs,
+            callees: &callees,
+            func_of: &func_of,
+            bodies: &[0, 3],
+            kills: &[CALL_USED, CALL_USED],
+            exits: &[ZERO_REG | CALLEE_SAVED, ZERO_REG | 1 << 24],
+        };
+        let l = analyse(&input);
+        assert_eq!(l.live_out[1], 0, "nothing runs after the last call");
+        assert_eq!(l.live_out[0] & 1 << 16, 0, "r16 is not live after the first call: f2's push is not reached");
+    }
+
+    #[test]
     fn unknown_targets_read_everything_and_natives_their_operands() {
         // ijmp; call __udivmodqi4
         let code = insns(&[0x9409, 0x940E, 0x0000]);
@@ -408,5 +451,6 @@ mod tests {
         assert_eq!(l.live_in[0], ALL);
         assert_eq!(l.live_in[1], ZERO_REG | 1 << 22 | 1 << 24);
         assert_eq!(native_args("__c128_kernal"), ARGS, "a routine not listed reads every argument register");
+        assert_eq!(native_args("__c128_exit"), 1 << 24, "the exit code, and nothing after it");
     }
 }

@@ -92,6 +92,8 @@ pub struct Ctx<'a> {
     pub copies: &'a [crate::ptr_copies::Copy],
     /// The registers live after each instruction ([`crate::liveness`]).
     pub live_regs: &'a [crate::callgraph::RegSet],
+    /// Whether r1 is zero before each instruction ([`crate::zero_reg`]).
+    pub r1_zero: &'a [bool],
 }
 
 /// The label of instruction `i`.

@@ -141,7 +141,8 @@ pub fn translation(
         interpreter_bytes,
         bank1_bytes: image.bank1_image.len(),
     };
-    let map = symbol_map(prog, plan, &image, &symbols, &stats);
+    let save_area = code.save_area.and_then(|n| Some((*placed.labels.get(&crate::runtime::Routine::Save.label())?, n)));
+    let map = symbol_map(prog, plan, &image, &symbols, &stats, save_area);
     let symbolic = crate::symbolic::render(
         chunks,
         &crate::symbolic::Source { prog, addrs: &flow.addrs, insns: &flow.insns, spans: &placed.spans, notes: &notes },
@@ -165,8 +166,16 @@ pub fn translation(
     }
 }
 
-/// The map: every symbol by address, then the data, `.bss`, frames and stack.
-fn symbol_map(prog: &AvrProgram, plan: &FramePlan, image: &Image, symbols: &[(String, u16)], stats: &Stats) -> String {
+/// The map: every symbol by address, then the data, `.bss`, frames, the save area (when
+/// it is not in the file) and stack.
+fn symbol_map(
+    prog: &AvrProgram,
+    plan: &FramePlan,
+    image: &Image,
+    symbols: &[(String, u16)],
+    stats: &Stats,
+    save_area: Option<(u16, u16)>,
+) -> String {
     let (data_addr, bss_addr, end) = (image.data_addr, image.bss_addr, image.end);
     let (stack_top, avr_stack_top, stack_bottom) = (plan.stack_top, plan.avr_stack_top, plan.stack_bottom);
     let frames_len = plan.frames_len;
@@ -188,6 +197,9 @@ fn symbol_map(prog: &AvrProgram, plan: &FramePlan, image: &Image, symbols: &[(St
             bss_addr + prog.bss_len,
             plan.frames_unshared
         );
+    }
+    if let Some((at, n)) = save_area {
+        let _ = writeln!(map, "{at:04x} rt_save, the start-up's save area ({n} bytes, not in the file)");
     }
     let _ = writeln!(map, "{end:04x} end");
     if stack_top != avr_stack_top {

@@ -231,8 +231,24 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     };
     let plan = frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts.clone(), settings(true));
     let cold = crate::cold::cold(prog, &flow);
-    let stage =
-        Stage { prog, opts, flow: &flow, facts: &facts, interp_fn: &interp_fn, summaries: &summaries, cold: &cold };
+    let r1_zero = crate::zero_reg::known_zero(
+        &flow.insns,
+        &flow.addrs,
+        &flow.succs,
+        &flow.entries,
+        &flow.func_starts,
+        &flow.ranges,
+    );
+    let stage = Stage {
+        prog,
+        opts,
+        flow: &flow,
+        facts: &facts,
+        interp_fn: &interp_fn,
+        summaries: &summaries,
+        cold: &cold,
+        r1_zero: &r1_zero,
+    };
     match stage.build(&plan) {
         Err(TranslateError::TooLarge { .. }) if plan.slots_len > 0 => {
             stage.build(&frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts, settings(false)))
@@ -251,6 +267,8 @@ struct Stage<'a> {
     summaries: &'a [crate::callgraph::Summary],
     /// The instructions that run a bounded number of times ([`crate::cold`]).
     cold: &'a [bool],
+    /// Where r1 is known to be zero ([`crate::zero_reg`]).
+    r1_zero: &'a [bool],
 }
 
 impl Stage<'_> {
@@ -278,6 +296,7 @@ impl Stage<'_> {
             keep_stack: opts.adjust_all,
             copies: &plan.copies,
             live_regs: &plan.live.live_out,
+            r1_zero: self.r1_zero,
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;
@@ -379,6 +398,36 @@ mod tests {
         let plain =
             translate_with(&bss_program(), &Options { memory: MemoryMode::AllRam, ..Options::default() }).unwrap();
         assert_eq!(plain.symbol("rt_keylines"), None, "no key buffer unless asked for");
+    }
+
+    #[test]
+    fn the_save_area_follows_bss_and_is_not_in_the_file_without_a_high_stack_or_bank_1() {
+        let t = translate_with(&bss_program(), &Options::default()).unwrap();
+        let line = t.map.lines().find(|l| l.contains("rt_save, the start-up's save area")).expect("the save area");
+        let at = u16::from_str_radix(&line[..4], 16).unwrap();
+        let bss = t.map.lines().find(|l| l.contains(" bss (")).unwrap();
+        assert_eq!(at, u16::from_str_radix(&bss[..4], 16).unwrap() + 2, "after the 2 bytes of .bss");
+        assert_eq!(t.stats.end_addr, u32::from(at) + 2 + u32::from(crate::mmap::ZP_SAVE_LEN));
+        // The start-up keeps the 6502 SP in its second byte: `STX at+1`.
+        let [lo, hi] = (at + 1).to_le_bytes();
+        assert!(t.prg.windows(3).any(|w| w == [op::STX_ABS, lo, hi]), "the start-up writes there");
+        let file_end = u32::from(LOAD_ADDR) + t.prg.len() as u32 - 2;
+        assert!(file_end <= u32::from(at), "the file ends before it");
+        let high = Options { memory: MemoryMode::AllRam, stack: Some(4096), ..Options::default() };
+        let t = translate_with(&bss_program(), &high).unwrap();
+        assert!(!t.map.contains("save area"), "under a high stack the save area stays in the code");
+        // The unpacker reads the bank-1 file's end from the area with bank 1 mapped: it
+        // must stay in the RAM both banks share.
+        let bank1 = Options {
+            memory: MemoryMode::AllRam,
+            interpret: vec!["main".into()],
+            bank1: Some(b"CODE".to_vec()),
+            ..Options::default()
+        };
+        let t = translate_with(&bss_program(), &bank1).unwrap();
+        assert!(!t.map.contains("save area"), "with a bank-1 file the save area stays in the code");
+        let save = t.symbol("rt_save").expect("the save area in the code");
+        assert!(save < crate::mmap::COMMON_END, "below the common RAM's end");
     }
 
     #[test]

@@ -90,6 +90,20 @@ impl Ctx<'_> {
         Ok(true)
     }
 
+    /// The register compare `m` tests against zero, for equality: `cpi rd, 0`, and at the
+    /// full level `cp`/`cpc` of a register with r1 where r1 is known zero
+    /// ([`crate::zero_reg`]), either way round.
+    fn zero_compare(&self, m: usize) -> Option<u8> {
+        let c = self.insns[m];
+        let r1_zero = self.optimise && self.r1_zero[m];
+        match c.op {
+            Op::Cpi if c.k == 0 => Some(c.d),
+            Op::Cp | Op::Cpc if r1_zero && c.r == 1 => Some(c.d),
+            Op::Cp | Op::Cpc if r1_zero && c.d == 1 => Some(c.r),
+            _ => None,
+        }
+    }
+
     /// A compare chain (`cp`/`cpi`, then `cpc`s, with moves between: [`Ctx::is_move`]) ending in
     /// a branch that only reads the chain's flags: lowered to the 6502's own multi-byte
     /// compare. Returns the number of instructions folded into `i`.
@@ -163,19 +177,25 @@ impl Ctx<'_> {
             if j + 1 >= self.insns.len() {
                 return Ok(None);
             }
-            for (n, &m) in cmps.iter().enumerate() {
-                let c = self.insns[m];
-                if c.op == Op::Cpi && c.k == 0 {
-                    // Equality with zero: the load sets Z already.
-                    a.b(LDA_ZP, r(c.d));
+            // Bytes compared with zero one after another are or-ed together: the load
+            // and the `ORA`s set Z for the whole run.
+            let mut n = 0;
+            while n < cmps.len() {
+                if let Some(z) = self.zero_compare(cmps[n]) {
+                    a.b(LDA_ZP, r(z));
+                    while let Some(z) = cmps.get(n + 1).and_then(|&m| self.zero_compare(m)) {
+                        a.b(ORA_ZP, r(z));
+                        n += 1;
+                    }
                 } else {
-                    cmp(a, m, true, false);
+                    cmp(a, cmps[n], true, false);
                 }
                 if n + 1 < cmps.len() {
                     a.br(BNE, if set { after } else { target });
                 } else {
                     a.br(if set { BEQ } else { BNE }, target);
                 }
+                n += 1;
             }
             return Ok(Some(j - i));
         }
