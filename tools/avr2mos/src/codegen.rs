@@ -102,8 +102,18 @@ pub fn generate(
             continue;
         }
         let lowered = ctx.lower(i, cpu_carry)?;
+        if let Some(at) = (i + 1..=i + lowered.consumed).find(|&m| !ctx.sunk[m].is_empty()) {
+            return Err(TranslateError::SunkSaveFused { at });
+        }
+        let (before, after): (Vec<_>, Vec<_>) =
+            ctx.sunk[i].iter().partition(|c| c.place == crate::sink_saves::Place::Before);
+        if lowered.consumed > 0 && !after.is_empty() {
+            return Err(TranslateError::SunkSaveFused { at: i });
+        }
         let mut items = vec![Item::Label(insn_label(i))];
+        items.extend(before.iter().flat_map(|c| sunk_copy(c)));
         items.extend(lowered.asm.items);
+        items.extend(after.iter().flat_map(|c| sunk_copy(c)));
         chunks.push(Chunk { owner: Owner::Insn(i), items });
         for f in 1..=lowered.consumed {
             chunks.push(Chunk { owner: Owner::Insn(i + f), items: vec![Item::Label(insn_label(i + f))] });
@@ -118,6 +128,19 @@ pub fn generate(
         crate::outline::run(&mut chunks, cold, ctx.is_target);
     }
     Ok(Code { chunks, patches, interp_chunks, far_copies })
+}
+
+/// The `LDA`/`STA` pair of a save moved by [`crate::sink_saves`]: as a push or pop to a
+/// static slot is lowered.
+fn sunk_copy(c: &crate::sink_saves::Copy) -> [Item; 2] {
+    use crate::asm::{Arg, op};
+    let slot = Arg::Sym(Sym::Bss(c.slot), Part::Word, 0);
+    let reg = Arg::Byte(crate::mmap::reg(c.reg));
+    if c.save {
+        [Item::Ins(op::LDA_ZP, reg), Item::Ins(op::STA_ABS, slot)]
+    } else {
+        [Item::Ins(op::LDA_ABS, slot), Item::Ins(op::STA_ZP, reg)]
+    }
 }
 
 /// Leaves out runtime routines that nothing calls (the wide multiplies are large and
