@@ -111,9 +111,9 @@ pub fn generate(
             return Err(TranslateError::SunkSaveFused { at: i });
         }
         let mut items = vec![Item::Label(insn_label(i))];
-        items.extend(before.iter().flat_map(|c| sunk_copy(c)));
+        items.extend(before.into_iter().flat_map(sunk_copy));
         items.extend(lowered.asm.items);
-        items.extend(after.iter().flat_map(|c| sunk_copy(c)));
+        items.extend(after.into_iter().flat_map(sunk_copy));
         chunks.push(Chunk { owner: Owner::Insn(i), items });
         for f in 1..=lowered.consumed {
             chunks.push(Chunk { owner: Owner::Insn(i + f), items: vec![Item::Label(insn_label(i + f))] });
