@@ -8,7 +8,8 @@
 //! - by AVR instruction, with its source location.
 //!
 //! What runs outside the program's code (the KERNAL's interrupt handler in ROM) is one line.
-//! `cargo run --release -p emulator-tests --example coup_profile [COUPS]`
+//! `cargo run --release -p emulator-tests --example coup_profile [COUPS [ROWS]]`, ROWS the
+//! number of AVR instructions the last view lists (40 unless given).
 
 use std::collections::HashMap;
 
@@ -21,6 +22,7 @@ const OUTSIDE: &str = "(outside the program: the KERNAL's interrupt handler)";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let coups: u16 = std::env::args().nth(1).map_or(Ok(1000), |a| a.parse())?;
+    let listed: usize = std::env::args().nth(2).map_or(Ok(40), |a| a.parse())?;
     let target = emulator_tests::build::repo_root().join("target/c128");
     let report = emulator_tests::build::program("firmware/bench-prg", "bench", &target)?;
     let prg = std::fs::read(&report.prg)?;
@@ -99,7 +101,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             (format!("{a:05x} {} {text}", avr.locate(a)), c)
         })
         .collect();
-    show("by AVR instruction", insns, 40);
+    show("by AVR instruction", insns, listed);
     Ok(())
 }
 

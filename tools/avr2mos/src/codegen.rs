@@ -105,8 +105,18 @@ pub fn generate(
             continue;
         }
         let lowered = ctx.lower(i, cpu_carry)?;
+        if let Some(at) = (i + 1..=i + lowered.consumed).find(|&m| !ctx.sunk[m].is_empty()) {
+            return Err(TranslateError::SunkSaveFused { at });
+        }
+        let (before, after): (Vec<_>, Vec<_>) =
+            ctx.sunk[i].iter().partition(|c| c.place == crate::sink_saves::Place::Before);
+        if lowered.consumed > 0 && !after.is_empty() {
+            return Err(TranslateError::SunkSaveFused { at: i });
+        }
         let mut items = vec![Item::Label(insn_label(i))];
+        items.extend(before.into_iter().flat_map(sunk_copy));
         items.extend(lowered.asm.items);
+        items.extend(after.into_iter().flat_map(sunk_copy));
         chunks.push(Chunk { owner: Owner::Insn(i), items });
         for f in 1..=lowered.consumed {
             chunks.push(Chunk { owner: Owner::Insn(i + f), items: vec![Item::Label(insn_label(i + f))] });
@@ -137,6 +147,19 @@ fn save_area_apart(chunks: &mut Vec<Chunk>) -> Option<u16> {
     let len = chunks[at].items.iter().map(|it| if let Item::Bytes(b) = it { b.len() } else { 0 }).sum::<usize>();
     chunks.remove(at);
     Some(len as u16)
+}
+
+/// The `LDA`/`STA` pair of a save moved by [`crate::sink_saves`]: as a push or pop to a
+/// static slot is lowered.
+fn sunk_copy(c: &crate::sink_saves::Copy) -> [Item; 2] {
+    use crate::asm::{Arg, op};
+    let slot = Arg::Sym(Sym::Bss(c.slot), Part::Word, 0);
+    let reg = Arg::Byte(crate::mmap::reg(c.reg));
+    if c.save {
+        [Item::Ins(op::LDA_ZP, reg), Item::Ins(op::STA_ABS, slot)]
+    } else {
+        [Item::Ins(op::LDA_ABS, slot), Item::Ins(op::STA_ZP, reg)]
+    }
 }
 
 /// Leaves out runtime routines that nothing calls (the wide multiplies are large and

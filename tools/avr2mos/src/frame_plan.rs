@@ -40,6 +40,8 @@ pub struct Settings {
     pub save_slots: bool,
     /// A high AVR stack of this many bytes ([`crate::Options::stack`]).
     pub high_stack: Option<u16>,
+    /// Move saves in static slots off the paths that never write them ([`crate::sink_saves`]).
+    pub sink_saves: bool,
 }
 
 /// The plan.
@@ -73,6 +75,8 @@ pub struct FramePlan {
     pub dropped_saves: Vec<bool>,
     /// The static slot of a save's push or pop.
     pub save_slots: Vec<Option<u32>>,
+    /// The saves and restores moved to each instruction ([`crate::sink_saves`]).
+    pub sunk: Vec<Vec<crate::sink_saves::Copy>>,
     /// Bytes of the static frames after `.bss` and the save slots after them.
     pub frames_len: u32,
     /// Bytes the frames after `.bss` would take one after another, not overlaid.
@@ -94,13 +98,16 @@ pub struct FlagFacts<'a> {
 
 /// Plans the frames, saves and pointer copies of `prog`. `adjusts` says which functions
 /// keep the stack footprint before any gets a static frame (those that read SP, or all of
-/// them); `interp_fn` which functions run interpreted (their AVR code stays as it is).
+/// them); `interp_fn` which functions run interpreted (their AVR code stays as it is);
+/// `cold` which instructions run a bounded number of times ([`crate::cold`]).
+#[allow(clippy::too_many_arguments)] // One plan over the program's facts: each is a different analysis.
 pub fn plan(
     prog: &AvrProgram,
     flow: &Flow,
     facts: &FlagFacts,
     summaries: &[Summary],
     interp_fn: &[bool],
+    cold: &[bool],
     mut adjusts: Vec<bool>,
     s: Settings,
 ) -> FramePlan {
@@ -177,8 +184,14 @@ pub fn plan(
             adjusts[f] = false;
         }
     }
-    let saves_at =
-        |slots_on: bool| place_saves(prog, flow, summaries, &frames, s.optimise, slots_on, frames_base + frames_len);
+    let saves_at = |slots_on: bool| {
+        let sink = slots_on && s.sink_saves;
+        let mut saves = place_saves(prog, flow, summaries, &frames, s.optimise, slots_on, frames_base + frames_len);
+        if sink {
+            sink_saves(flow, facts, summaries, interp_fn, cold, &mut saves);
+        }
+        saves
+    };
     let mut saves = saves_at(s.save_slots);
     if s.high_stack.is_some() {
         let low_room = u32::from(LOW_BSS_END - LOW_BSS_START);
@@ -203,6 +216,7 @@ pub fn plan(
         live: saves.live,
         dropped_saves: saves.dropped,
         save_slots: saves.slot_of,
+        sunk: saves.sunk,
         frames_len: frames_len + saves.slots_len,
         frames_unshared,
         slots_len: saves.slots_len,
@@ -229,6 +243,60 @@ struct Saves {
     dropped: Vec<bool>,
     slot_of: Vec<Option<u32>>,
     slots_len: u32,
+    /// What each call calls.
+    callees: Vec<crate::liveness::Callee>,
+    sunk: Vec<Vec<crate::sink_saves::Copy>>,
+}
+
+/// Moves the saves in static slots of the translated functions off the paths that never
+/// write them ([`crate::sink_saves`]), and notes which in each function's plan. Not in a
+/// function entered a bounded number of times (`cold` at its start): there it would save
+/// a few cycles once, and its copies may lengthen a branch.
+fn sink_saves(
+    flow: &Flow,
+    facts: &FlagFacts,
+    summaries: &[Summary],
+    interp_fn: &[bool],
+    cold: &[bool],
+    saves: &mut Saves,
+) {
+    let bodies = crate::liveness::bodies(&flow.insns, &flow.func_of, interp_fn.len());
+    for (f, plan) in saves.plans.iter_mut().enumerate() {
+        let range = &flow.ranges[f];
+        if plan.in_slots == 0 || interp_fn[f] || range.is_empty() || cold[range.start] {
+            continue;
+        }
+        let func = crate::sink_saves::Function {
+            insns: &flow.insns,
+            range: flow.ranges[f].clone(),
+            body: bodies[f],
+            succs: &flow.succs,
+            callees: &saves.callees,
+            sums: summaries,
+            args: &saves.live.args,
+            live_regs: &saves.live.live_out,
+            live_flags: facts.live_out,
+            slot_of: &saves.slot_of,
+        };
+        let mut done = Vec::new();
+        for r in (0..32u8).filter(|r| plan.in_slots & (1 << r) != 0) {
+            if let Some(sunk) = func.sink(r) {
+                done.push((r, sunk));
+            }
+        }
+        for (r, sunk) in done {
+            plan.sunk |= 1 << r;
+            for i in sunk.dropped {
+                saves.dropped[i] = true;
+            }
+            for (i, c) in sunk.copies {
+                saves.sunk[i].push(c);
+            }
+        }
+    }
+    for copies in &mut saves.sunk {
+        copies.sort();
+    }
 }
 
 /// Which prologue saves go and which use static slots (from `slots_base` on), and the
@@ -243,7 +311,7 @@ fn place_saves(
     slots_base: u32,
 ) -> Saves {
     let n = flow.insns.len();
-    let (plans, live) = plan_saves(prog, flow, summaries, frames, optimise, slots_on);
+    let (plans, live, callees) = plan_saves(prog, flow, summaries, frames, optimise, slots_on);
     let mut dropped = vec![false; n];
     let mut slot_of_insn: Vec<Option<u32>> = vec![None; n];
     let bodies = crate::liveness::bodies(&flow.insns, &flow.func_of, prog.functions.len());
@@ -266,7 +334,7 @@ fn place_saves(
             slot_of_insn[i] = slot_of[r];
         }
     }
-    Saves { plans, live, dropped, slot_of: slot_of_insn, slots_len }
+    Saves { plans, live, dropped, slot_of: slot_of_insn, slots_len, callees, sunk: vec![Vec::new(); n] }
 }
 
 /// Runs [`crate::liveness`] and [`crate::saves`]: which prologue saves go (none unless
@@ -279,7 +347,7 @@ fn plan_saves(
     frames: &[Option<Frame>],
     optimise: bool,
     slots: bool,
-) -> (Vec<crate::saves::Plan>, Liveness) {
+) -> (Vec<crate::saves::Plan>, Liveness, Vec<crate::liveness::Callee>) {
     use crate::liveness::{self, Input};
     let n = prog.functions.len();
     let code: std::collections::HashSet<u32> = flow.addrs.iter().copied().collect();
@@ -313,5 +381,5 @@ fn plan_saves(
     };
     let live = liveness::analyse(&input);
     let plans = crate::saves::plan(&program, &vouched, &live.live_out);
-    (plans, live)
+    (plans, live, callees)
 }

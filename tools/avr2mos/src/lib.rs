@@ -96,6 +96,7 @@ pub mod report;
 pub mod runtime;
 pub mod saves;
 pub mod selfextract;
+pub mod sink_saves;
 #[cfg(test)]
 mod snippet;
 pub mod specialise;

@@ -84,6 +84,8 @@ pub struct Ctx<'a> {
     pub dropped_saves: &'a [bool],
     /// The static slot (a data address) of a save's push or pop ([`crate::saves`]).
     pub save_slots: &'a [Option<u32>],
+    /// The saves and restores moved to each instruction ([`crate::sink_saves`]).
+    pub sunk: &'a [Vec<crate::sink_saves::Copy>],
     /// Keep SP as the AVR has it (the lockstep setting): a left-out save is still pushed,
     /// and its pops only move SP back, so stack addresses agree with the simulator's.
     pub keep_stack: bool,

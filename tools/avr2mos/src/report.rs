@@ -262,6 +262,9 @@ fn save_notes(prog: &AvrProgram, addrs: &[u32], plan: &crate::saves::Plan) -> Ve
     if plan.in_slots != 0 {
         lines.push(format!("saves in static slots: {} (never active twice)", reg_list(plan.in_slots)));
     }
+    if plan.sunk != 0 {
+        lines.push(format!("saves moved to the paths that write them: {}", reg_list(plan.sunk)));
+    }
     // Group the kept registers by reason, in register order of each reason's first.
     let mut groups: Vec<(Kept, RegSet)> = Vec::new();
     for &(r, why) in &plan.kept {

@@ -83,6 +83,9 @@ pub struct Plan {
     /// Of those, the ones saved in static slots (the function cannot be active twice): a
     /// load and a store each way (7 cycles) instead of `rt_pushrun`'s 17 a register.
     pub in_slots: RegSet,
+    /// Of those, the ones whose save and restore moved off the paths that never write
+    /// them ([`crate::sink_saves`]).
+    pub sunk: RegSet,
 }
 
 /// What the pass needs to know about the program.
@@ -230,7 +233,7 @@ pub fn plan(p: &Program, vouched: &[bool], live_out: &[RegSet]) -> Vec<Plan> {
                     (r, reason)
                 })
                 .collect();
-            Plan { vouched: true, dropped, kept, in_slots }
+            Plan { vouched: true, dropped, kept, in_slots, sunk: 0 }
         })
         .collect()
 }

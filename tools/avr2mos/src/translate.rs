@@ -223,13 +223,13 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     // the plain level keep frames on the stack, and the lockstep setting every save on the
     // AVR stack, as the simulator has it.
     let optimise = opts.opt_level == OptLevel::Full;
-    let settings = |save_slots: bool| Settings {
+    let settings = |save_slots: bool, sink_saves: bool| Settings {
         static_frames: optimise && !opts.adjust_all,
         optimise,
         save_slots: save_slots && !opts.adjust_all,
         high_stack: opts.stack,
+        sink_saves,
     };
-    let plan = frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts.clone(), settings(true));
     let cold = crate::cold::cold(prog, &flow);
     let r1_zero = crate::zero_reg::known_zero(
         &flow.insns,
@@ -239,6 +239,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         &flow.func_starts,
         &flow.ranges,
     );
+    let plan_with = |slots: bool, sink: bool| {
+        frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, &cold, adjusts.clone(), settings(slots, sink))
+    };
     let stage = Stage {
         prog,
         opts,
@@ -249,10 +252,14 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         cold: &cold,
         r1_zero: &r1_zero,
     };
-    match stage.build(&plan) {
-        Err(TranslateError::TooLarge { .. }) if plan.slots_len > 0 => {
-            stage.build(&frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, adjusts, settings(false)))
-        }
+    let plan = plan_with(true, true);
+    let built = match stage.build(&plan) {
+        // A sunk save fell inside a fused sequence: without sinking.
+        Err(TranslateError::SunkSaveFused { .. }) => stage.build(&plan_with(true, false)),
+        result => result,
+    };
+    match built {
+        Err(TranslateError::TooLarge { .. }) if plan.slots_len > 0 => stage.build(&plan_with(false, false)),
         result => result,
     }
 }
@@ -293,6 +300,7 @@ impl Stage<'_> {
             slots: &plan.slots,
             dropped_saves: &plan.dropped_saves,
             save_slots: &plan.save_slots,
+            sunk: &plan.sunk,
             keep_stack: opts.adjust_all,
             copies: &plan.copies,
             live_regs: &plan.live.live_out,
