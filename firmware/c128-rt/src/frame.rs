@@ -22,8 +22,11 @@ fn in_window() -> bool {
     RASTER.read() >= FRAME_LINE
 }
 
-/// Waits until the next frame begins (the raster enters line 250).
+/// Waits until the next frame begins (the raster enters line 250). A 40-column screen
+/// drawn blank at 2 MHz since it opened is shown first ([`crate::screen::show`]): a wait is
+/// where the player may look.
 pub fn wait() {
+    crate::screen::show();
     while in_window() {}
     while !in_window() {}
 }
