@@ -22,11 +22,8 @@ fn in_window() -> bool {
     RASTER.read() >= FRAME_LINE
 }
 
-/// Waits until the next frame begins (the raster enters line 250). A 40-column screen
-/// drawn blank at 2 MHz since it opened is shown first ([`crate::screen::show`]): a wait is
-/// where the player may look.
+/// Waits until the next frame begins (the raster enters line 250).
 pub fn wait() {
-    crate::screen::show();
     while in_window() {}
     while !in_window() {}
 }

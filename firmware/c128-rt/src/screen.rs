@@ -161,24 +161,15 @@ const ON_VDC: u8 = 2;
 
 static STATE: Global<State> = Global::new(State { width: Width::Forty, installed: 0, paper: 0 });
 
-/// The 40-column screen is open but blank, at 2 MHz, until [`show`].
-static HIDDEN: Global<bool> = Global::new(false);
-
 /// The 40/80 key now: down means 80 columns.
 pub fn key_40_80() -> Width {
     if MMU_MODE.read() & 0x80 == 0 { Width::Eighty } else { Width::Forty }
 }
 
 /// Opens `width`: installs our glyphs on its chip the first time, selects the display
-/// and its clock, sets the colours and clears it to spaces. The VDC has no border: there
-/// `border` is the cloth of the white-paper mode (see "Card faces"), stored in R26's high
-/// nibble.
-///
-/// 80 columns run at 2 MHz. The 40-column screen needs 1 MHz to be seen (at 2 MHz the
-/// VIC-IIe loses its memory cycles and shows garbage), but not to be written: it opens
-/// blank (border colour only) at 2 MHz, so what is drawn on it before [`show`] is drawn
-/// at twice the speed (the title, 0.67 s at 1 MHz after a load). `border` should be
-/// `background`, so that the blank screen looks like an empty one.
+/// and its clock (FAST for 80 columns; SLOW for 40, where FAST would show garbage), sets
+/// the colours and clears it to spaces. The VDC has no border: there `border` is the cloth
+/// of the white-paper mode (see "Card faces"), stored in R26's high nibble.
 pub fn open(width: Width, background: u8, border: u8) {
     // Each chip gets its glyphs the first time its screen opens, not both at once: writing
     // the VDC's 8 KB of character RAM takes about 650,000 cycles (0.3 s at 2 MHz), which a
@@ -198,14 +189,13 @@ pub fn open(width: Width, background: u8, border: u8) {
     }
     state.width = width;
     SPRITE_ENABLE.write(0);
-    // A 40-column screen still blank is shown as it was drawn (the 80-column one may be
-    // opened over it, and both are seen at once on two monitors).
-    show();
-    VIC_CLOCK.modify(|v| v | 1);
-    HIDDEN.set(width == Width::Forty);
     match width {
-        Width::Forty => set_vic_text_mode(background, border),
+        Width::Forty => {
+            VIC_CLOCK.modify(|v| v & !1);
+            set_vic_text_mode(background, border);
+        }
         Width::Eighty => {
+            VIC_CLOCK.modify(|v| v | 1);
             vdc_write(12, (VDC_SCREEN >> 8) as u8);
             vdc_write(13, VDC_SCREEN as u8);
             vdc_write(20, (VDC_ATTRIBUTES >> 8) as u8);
@@ -221,33 +211,14 @@ pub fn open(width: Width, background: u8, border: u8) {
     fill(0, 0, columns(), ROWS, SPACE, colour::WHITE);
 }
 
-/// Shows the 40-column screen that [`open`] left blank, and slows the machine to 1 MHz for
-/// it; nothing to do otherwise. [`crate::frame::wait`] calls it, so a screen is whole when
-/// the player first sees it.
-#[inline(never)]
-pub fn show() {
-    if HIDDEN.get() {
-        // Written whole, never read and modified: bit 7 written is the raster interrupt's
-        // line's ninth bit, and a read gives the beam's.
-        VIC_CONTROL.write(VIC_TEXT);
-        VIC_CLOCK.modify(|v| v & !1);
-        HIDDEN.set(false);
-    }
-}
-
-/// $D011 for our text mode: display on, 25 rows, vertical scroll 3, raster line bit 8 clear;
-/// and the same with the display off (blank).
-const VIC_TEXT: u8 = 0x1B;
-const VIC_TEXT_BLANK: u8 = 0x0B;
-
-/// Our VIC bank, memory pointers, text mode (blank until [`show`]) and colours.
+/// Our VIC bank, memory pointers, text mode and colours.
 fn set_vic_text_mode(background: u8, border: u8) {
     CIA2_DDR_A.modify(|v| v | 3);
     CIA2_PORT_A.modify(|v| v & !3);
     VIC_MEMORY_REG.write(VIC_MEMORY);
     VM1.write(VIC_MEMORY);
-    // Text mode, display off for now, 25 rows; no multicolour.
-    VIC_CONTROL.write(VIC_TEXT_BLANK);
+    // Text mode, display on, 25 rows; no multicolour.
+    VIC_CONTROL.write(0x1B);
     VIC_CONTROL2.modify(|v| v & !0x10);
     VIC_BORDER.write(border);
     VIC_BACKGROUND.write(background);
@@ -531,7 +502,6 @@ fn vdc_glyph(at: u16, glyph: &bac_glyphs::Glyph, invert: u8) {
 /// character set, the VDC's character set reloaded by the KERNAL (DLCHR), both screens
 /// cleared in the colours of power-on, SLOW, and the editor's cursor at home.
 pub fn close() {
-    show();
     VIC_CLOCK.modify(|v| v & !1);
     SPRITE_ENABLE.write(0);
     CIA2_PORT_A.modify(|v| v | 3);
