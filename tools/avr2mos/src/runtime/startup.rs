@@ -9,6 +9,15 @@
 //! mode) BASIC's stack pointer, zero page, RAM vectors, RAM configuration and $FF00 are
 //! back and the exit code is at [`EXIT_PORT`]. A bank-1 file that cannot be loaded gives
 //! `?CANNOT LOAD name` and a return to BASIC with nothing changed.
+//!
+//! With a bank-1 file, the drive is sent `I0` (initialize: it reads the disk's BAM) once
+//! the file has loaded, and the command channel is closed only after the file is unpacked:
+//! the drive moves its head to the directory's track and reads it into its track cache
+//! while the computer unpacks, instead of after, when the program first looks at the disk
+//! (a 1581 took about half a second for that read in VICE). Assumes no logical file 15 is
+//! open (BASIC's `RUN` has just cleared the KERNAL's table); a drive that answers neither
+//! (none there) costs the OPEN's and CLOSE's time-outs only, and the close waits for the
+//! drive to finish, so the program's first disk call finds it idle.
 
 use super::{Locals, Machine, Routine, r, t};
 use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
@@ -16,7 +25,7 @@ use crate::mmap::*;
 use c128_map::io::{CIA1_ICR, VIC_CLOCK, VIC_CONTROL, VIC_IRQ_FLAGS, VIC_IRQ_MASK, VIC_RASTER};
 // KERNAL entry points the start-up code calls directly (BASIC's configuration is still
 // mapped then).
-use c128_map::kernal::{CHROUT, LOAD, SETBNK, SETLFS, SETNAM};
+use c128_map::kernal::{CHROUT, CLOSE, LOAD, OPEN, SETBNK, SETLFS, SETNAM};
 
 /// Byte `off` of the save area.
 fn save(off: i32) -> Arg {
@@ -45,6 +54,11 @@ fn clock_save() -> Arg {
 fn control_save() -> Arg {
     save(bank1_end_at() + 3)
 }
+
+/// The logical file and secondary address of the command channel the start-up opens.
+const COMMAND: u8 = 15;
+/// What it sends there: initialize drive 0.
+const INITIALIZE: &[u8] = b"I0";
 
 /// Start, Exit and, with a bank-1 file, its name, the message when it cannot be loaded
 /// and the unpacker.
@@ -78,6 +92,16 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         a.i(PHP).b(LDA_IMM, 0).b(LDX_IMM, 0).w(JSR, SETBNK).i(PLP);
         a.br(BCC, loaded).to(JMP, Routine::Bank1Failed.label());
         a.label(loaded);
+        // OPEN 15,drive,15,"I0": the drive starts reading its directory's track; the
+        // command channel is closed after the unpacking (below). Its answer is not read.
+        let drive = loc.fresh();
+        a.b(LDA_IMM, COMMAND).b(LDX_ZP, FA).b(CPX_IMM, 8).br(BCS, drive).b(LDX_IMM, 8);
+        a.label(drive).b(LDY_IMM, COMMAND).w(JSR, SETLFS);
+        let initialize = |part| Arg::Sym(Sym::Code(Routine::Bank1Name.label()), part, name.len() as i32);
+        a.b(LDA_IMM, INITIALIZE.len() as u8);
+        a.items.push(Item::Ins(LDX_IMM, initialize(Part::Lo)));
+        a.items.push(Item::Ins(LDY_IMM, initialize(Part::Hi)));
+        a.w(JSR, SETNAM).w(JSR, OPEN);
     }
 
     // Start-up: save what BASIC needs back, map the program's configuration (all-RAM:
@@ -116,6 +140,13 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         a.w(STA_ABX, VECTORS).b(LDY_IMM, m.mode.mmu_config()).w(STY_ABS, MMU_CR).i(DEX).br(BPL, lv);
         // The interpreted code, unpacked where it runs; then BASIC's clock and screen.
         a.to(JSR, Routine::Unpack.label());
+        // The command channel closed, with the KERNAL mapped as for any of the program's
+        // calls of it (runtime/kernal.rs); this waits for the drive's I0 to end.
+        a.b(LDA_IMM, MMU_CONFIG).w(STA_ABS, MMU_CR).b(LDA_IMM, COMMAND).w(JSR, CLOSE);
+        if m.all_ram {
+            a.i(SEI);
+        }
+        a.b(LDA_IMM, m.mode.mmu_config()).w(STA_ABS, MMU_CR);
         a.items.push(Item::Ins(LDA_ABS, clock_save()));
         a.w(STA_ABS, VIC_CLOCK);
         a.items.push(Item::Ins(LDA_ABS, control_save()));
@@ -184,7 +215,7 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
 
     if let Some(name) = m.bank1 {
         let mut a = Asm::default();
-        a.items.push(Item::Bytes(name.to_vec()));
+        a.items.push(Item::Bytes([name, INITIALIZE].concat()));
         out.push((Routine::Bank1Name, a));
         // "?CANNOT LOAD <name>" on the screen, then back to BASIC: nothing was changed yet
         // but the clock and the screen, which go back first.
