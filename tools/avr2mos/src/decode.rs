@@ -118,6 +118,30 @@ pub enum Op {
     Sbrs,
 }
 
+impl Op {
+    /// Whether the instruction may go somewhere other than the next instruction within the
+    /// function: a jump, a conditional branch, a skip or a return. Calls are not in it:
+    /// they come back to the next instruction.
+    pub fn jumps(self) -> bool {
+        matches!(
+            self,
+            Op::Rjmp
+                | Op::Jmp
+                | Op::Ijmp
+                | Op::Eijmp
+                | Op::Brbs
+                | Op::Brbc
+                | Op::Cpse
+                | Op::Sbrc
+                | Op::Sbrs
+                | Op::Sbic
+                | Op::Sbis
+                | Op::Ret
+                | Op::Reti
+        )
+    }
+}
+
 /// How the operands are packed into the instruction word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fmt {

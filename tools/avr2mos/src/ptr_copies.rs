@@ -60,29 +60,7 @@ fn mentions(i: &Insn) -> u32 {
 
 /// Whether control can leave or skip from `i` other than to the next instruction.
 fn breaks_flow(i: &Insn) -> bool {
-    matches!(
-        i.op,
-        Op::Rcall
-            | Op::Call
-            | Op::Icall
-            | Op::Eicall
-            | Op::Ijmp
-            | Op::Eijmp
-            | Op::Rjmp
-            | Op::Jmp
-            | Op::Ret
-            | Op::Reti
-            | Op::Brbs
-            | Op::Brbc
-            | Op::Cpse
-            | Op::Sbrc
-            | Op::Sbrs
-            | Op::Sbic
-            | Op::Sbis
-            | Op::Lpm
-            | Op::Elpm
-            | Op::Spm
-    )
+    i.op.jumps() || matches!(i.op, Op::Rcall | Op::Call | Op::Icall | Op::Eicall | Op::Lpm | Op::Elpm | Op::Spm)
 }
 
 fn is_skip(i: &Insn) -> bool {

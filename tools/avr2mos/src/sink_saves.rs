@@ -354,9 +354,7 @@ impl Function<'_> {
             }
             let place = match self.insns[j].op {
                 Op::Rjmp | Op::Jmp if self.succs[j].len() == 1 && !w(j) => Place::Before,
-                _ if self.succs[j].len() == 1 && self.succs[j][0] == j + 1 && !is_control(&self.insns[j]) => {
-                    Place::After
-                }
+                _ if self.succs[j].len() == 1 && self.succs[j][0] == j + 1 && !self.insns[j].op.jumps() => Place::After,
                 _ => return None,
             };
             restores.push((j, place));
@@ -394,26 +392,6 @@ impl Function<'_> {
         copies.sort();
         Some(Sunk { dropped, copies })
     }
-}
-
-/// Whether `insn` transfers control (a branch, jump, skip, call or return).
-fn is_control(insn: &Insn) -> bool {
-    matches!(
-        insn.op,
-        Op::Rjmp
-            | Op::Jmp
-            | Op::Ijmp
-            | Op::Eijmp
-            | Op::Brbs
-            | Op::Brbc
-            | Op::Cpse
-            | Op::Sbrc
-            | Op::Sbrs
-            | Op::Sbic
-            | Op::Sbis
-            | Op::Ret
-            | Op::Reti
-    )
 }
 
 #[cfg(test)]
