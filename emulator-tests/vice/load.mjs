@@ -12,7 +12,7 @@
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { LAYOUTS, BANNER, readGrid, learnGlyphs, matchScreen } from "./cells.mjs";
-import { frameShot, finalLook, keepLook, notBlankLook, contrastLook } from "./page.mjs";
+import { frameShot, finalLook, keepLook, notBlankLook, contrastLook, frameNum } from "./page.mjs";
 
 /** PAL C128 frames a second (985,248 Hz / (312 lines x 63 cycles)). */
 export const PAL_FPS = 985_248 / (312 * 63);
@@ -29,7 +29,6 @@ export async function runLoad(context, origin, c, ours, glyphs, out, setStep, lo
   const page = await context.newPage();
   const layout = LAYOUTS[`vice${c.mode}`];
   const base = path.join(out, `vice-${c.name}`);
-  const frameNum = () => page.evaluate(() => window.EJS_emulator.gameManager.getFrameNum());
   try {
     setStep(`${c.name}: load the page`);
     await page.goto(`${origin}/?disk=/disk/${c.disk}&video=${c.video}&autostart=0`, { timeout: 40_000 });
@@ -51,9 +50,9 @@ export async function runLoad(context, origin, c, ours, glyphs, out, setStep, lo
     let lastLook = "";
     while (Date.now() < deadline) {
       await page.waitForTimeout(POLL);
-      const from = await frameNum();
+      const from = await frameNum(page);
       frameBytes = await frameShot(page);
-      const to = await frameNum();
+      const to = await frameNum(page);
       const frame = decodePng(frameBytes);
       const look = describeLook(frame, layout);
       if (look !== lastLook) {
