@@ -33,6 +33,7 @@
 pub mod disk;
 pub mod frame;
 mod global;
+pub mod held;
 pub mod hw;
 pub mod kernal;
 pub mod keyboard;

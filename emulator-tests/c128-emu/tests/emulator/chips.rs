@@ -35,8 +35,8 @@ fn chrout_draws_on_the_40_column_screen() {
     let b = r.machine.bus();
     assert_eq!([b.ram_peek(0, 0x0400), b.ram_peek(0, 0x0401), b.ram_peek(0, 0x0402)], [8, 9, 32]);
     assert_eq!(b.ram_peek(0, 0x0428), 0x81, "reverse A on the second line");
-    assert_eq!(b.colour_ram[0], 13);
-    assert_eq!(b.colour_ram[40], 2, "red after CHR$(28)");
+    assert_eq!(b.colour(0), 13);
+    assert_eq!(b.colour(40), 2, "red after CHR$(28)");
 }
 
 #[test]

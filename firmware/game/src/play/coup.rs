@@ -98,22 +98,36 @@ impl<P: Platform> App<P> {
                     // after it is shown: after the last card that step settles every bet
                     // (interpreted, about 150,000 cycles), which the player would otherwise
                     // wait for between the last card and the result. Nothing below reads
-                    // the table, so its state running one step ahead shows nowhere.
+                    // the table but the settled screen drawn ahead, which the player sees
+                    // only with this card, so its state running one step ahead shows
+                    // nowhere before it.
                     step = next.step(table);
+                    core::mem::swap(&mut log, &mut next);
+                    // The settled screen's sound, when that screen is drawn ahead (in this
+                    // card's pause, behind the screen the player sees).
+                    let mut drawn_ahead = None;
                     if let Ok(TableStep::Settled(outcome)) = &step {
                         // The derived roads take it in the pause below.
                         self.view.result_due(outcome.winner);
+                        drawn_ahead = self.settle_ahead(table, outcome, log, count, i, before);
                     }
-                    core::mem::swap(&mut log, &mut next);
                     self.deal_pause_since(since, DEAL_FRAMES);
                     let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
                     face::card(&mut self.p, 3 * i as u8 + count[i], x, l.cards_y, card);
                     self.sound(Sound::Card);
+                    let card_sounded = self.p.clock();
                     count[i] += 1;
                     total[i] = (total[i] + card.points()) % 10;
                     let label_end = [l.player_x, l.banker_x][i] + TOTAL_AT;
                     let t = num::number(u32::from(total[i]));
                     draw::text(&mut self.p, label_end, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
+                    if let Some(sound) = drawn_ahead {
+                        // The last card and the settled screen show together.
+                        self.p.show();
+                        self.player_third = None;
+                        self.settled_wait(sound, Some(card_sounded));
+                        return;
+                    }
                     if count[0] == 3 && i == 0 {
                         // The Player hand's third card is known: the bank's rule now applies.
                         self.player_third = Some(card.points());
@@ -254,8 +268,63 @@ impl<P: Platform> App<P> {
         self.ask(question, id)
     }
 
+    /// Draws the settled screen in the last card's pause, behind the screen the player sees
+    /// ([`Platform::hold`]), so that it shows with that card (`count` the cards shown
+    /// before it, `i` its hand) instead of after it; returns the sound the screen ends with.
+    /// `None` where the platform cannot hold its screen, or the player hurries the deal
+    /// (its pause is two frames, which the drawing would lengthen): the settle then draws
+    /// after the card, as [`Self::settle`].
+    #[inline(never)]
+    fn settle_ahead(
+        &mut self,
+        table: &Table,
+        outcome: &Outcome,
+        log: &Log,
+        mut count: [u8; 2],
+        i: usize,
+        before: u32,
+    ) -> Option<Option<Sound>> {
+        if self.view.pace == Pace::Hurried || !self.p.hold() {
+            return None;
+        }
+        count[i] += 1;
+        Some(self.settled_screen(table, outcome, log, count, before))
+    }
+
+    /// The settled screen drawn, its sound played and a key waited for.
     #[inline(never)]
     pub(super) fn settle(&mut self, table: &Table, outcome: &Outcome, log: &Log, count: [u8; 2], before: u32) {
+        let sound = self.settled_screen(table, outcome, log, count, before);
+        self.settled_wait(sound, None);
+    }
+
+    /// Plays the settled coup's `sound` and waits for a key. With `card_sounded`, the
+    /// clock's reading when the last card's sound started, the settled screen came with
+    /// that card: the card's sound (a flick of [`CARD_SOUND_FRAMES`]) is let finish first,
+    /// as the SID plays one effect at a time.
+    fn settled_wait(&mut self, sound: Option<Sound>, card_sounded: Option<u8>) {
+        if let Some(sound) = sound {
+            if let Some(since) = card_sounded {
+                self.deal_pause_since(since, CARD_SOUND_FRAMES);
+            }
+            self.sound(sound);
+        }
+        self.wait_key();
+    }
+
+    /// The settled coup on the screen: how it ended, each seat's results and bankroll, the
+    /// head's counts, the scoreboard and the key for the next coup; the results kept and the
+    /// settle posted. Returns the sound for the seats' net result (none if no person won or
+    /// lost).
+    #[inline(never)]
+    fn settled_screen(
+        &mut self,
+        table: &Table,
+        outcome: &Outcome,
+        log: &Log,
+        count: [u8; 2],
+        before: u32,
+    ) -> Option<Sound> {
         let (pt, bt) = (outcome.player_total(), outcome.banker_total());
         let natural = outcome.natural();
         if natural {
@@ -300,13 +369,14 @@ impl<P: Platform> App<P> {
         self.draw_seats(table, None);
         self.draw_head(table);
         self.draw_board();
-        if net_win {
-            self.sound(Sound::Win);
-        } else if net_loss {
-            self.sound(Sound::Loss);
-        }
         let next = self.t(Msg::NextCoup);
         self.message(ROW_KEYS, &[next], colour::LIGHT_GREY);
-        self.wait_key();
+        if net_win {
+            Some(Sound::Win)
+        } else if net_loss {
+            Some(Sound::Loss)
+        } else {
+            None
+        }
     }
 }
