@@ -115,7 +115,6 @@ impl<P: Platform> App<P> {
                     let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
                     face::card(&mut self.p, 3 * i as u8 + count[i], x, l.cards_y, card);
                     self.sound(Sound::Card);
-                    let card_sounded = self.p.clock();
                     count[i] += 1;
                     total[i] = (total[i] + card.points()) % 10;
                     let label_end = [l.player_x, l.banker_x][i] + TOTAL_AT;
@@ -125,7 +124,7 @@ impl<P: Platform> App<P> {
                         // The last card and the settled screen show together.
                         self.p.show();
                         self.player_third = None;
-                        self.settled_wait(sound, Some(card_sounded));
+                        self.settled_wait(sound, true);
                         return;
                     }
                     if count[0] == 3 && i == 0 {
@@ -295,19 +294,31 @@ impl<P: Platform> App<P> {
     #[inline(never)]
     pub(super) fn settle(&mut self, table: &Table, outcome: &Outcome, log: &Log, count: [u8; 2], before: u32) {
         let sound = self.settled_screen(table, outcome, log, count, before);
-        self.settled_wait(sound, None);
+        self.settled_wait(sound, false);
     }
 
-    /// Plays the settled coup's `sound` and waits for a key. With `card_sounded`, the
-    /// clock's reading when the last card's sound started, the settled screen came with
-    /// that card: the card's sound (a flick of [`CARD_SOUND_FRAMES`]) is let finish first,
-    /// as the SID plays one effect at a time.
-    fn settled_wait(&mut self, sound: Option<Sound>, card_sounded: Option<u8>) {
-        if let Some(sound) = sound {
-            if let Some(since) = card_sounded {
-                self.deal_pause_since(since, CARD_SOUND_FRAMES);
+    /// Plays the settled coup's `sound` and waits for a key. With `after_card`, the settled
+    /// screen came with the last card: the keyboard is read at once, and the card's sound
+    /// (a flick of [`CARD_SOUND_FRAMES`] frames) is let finish before `sound` starts, as the
+    /// SID plays one effect at a time (a key read before then starts it at once, so that a
+    /// key typed ahead never silences the result).
+    fn settled_wait(&mut self, mut sound: Option<Sound>, after_card: bool) {
+        let mut frames = if after_card { 0 } else { CARD_SOUND_FRAMES };
+        loop {
+            let key = after_card && self.p.key().is_some();
+            if key || frames >= CARD_SOUND_FRAMES {
+                if let Some(s) = sound.take() {
+                    self.sound(s);
+                }
             }
-            self.sound(sound);
+            if key {
+                return;
+            }
+            if frames >= CARD_SOUND_FRAMES {
+                break;
+            }
+            self.p.frame();
+            frames += 1;
         }
         self.wait_key();
     }
