@@ -319,7 +319,8 @@ fn the_settled_screen_drawn_ahead_shows_only_with_the_last_card() {
             assert!(!last.contains(text), "{what} showed before the last card (eighty: {eighty}):\n{last}");
         }
         // The seat's row as it was staked: its bankroll and stake, not yet its result.
-        let seat = |screen: &str| screen.lines().find(|l| l.contains("ADA")).map(str::to_owned);
+        let seat =
+            |screen: &str| screen.lines().find(|l| l.split_whitespace().next() == Some("ADA")).map(str::to_owned);
         assert_eq!(seat(last), seat(&staked), "the seat's row before the last card (eighty: {eighty})");
         assert_ne!(seat(&settled), seat(&staked), "the seat's row once settled (eighty: {eighty})");
     }
