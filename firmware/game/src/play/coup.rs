@@ -306,10 +306,10 @@ impl<P: Platform> App<P> {
         let mut frames = if after_card { 0 } else { CARD_SOUND_FRAMES };
         loop {
             let key = after_card && self.p.key().is_some();
-            if key || frames >= CARD_SOUND_FRAMES {
-                if let Some(s) = sound.take() {
-                    self.sound(s);
-                }
+            if (key || frames >= CARD_SOUND_FRAMES)
+                && let Some(s) = sound.take()
+            {
+                self.sound(s);
             }
             if key {
                 return;
