@@ -395,6 +395,18 @@ impl Game {
     /// returning the cycle count at each entry into any of `marks` and at that request
     /// (`None` if the program ended): when each card of a coup was drawn, say.
     pub fn entries_until_key(&mut self, key: &str, marks: &[u16]) -> Option<(Vec<u64>, u64)> {
+        self.until_key_noting(key, marks, |g| g.m.cpu.cycles)
+    }
+
+    /// Types one key as [`Game::keys`] does, then runs until the game asks for the next,
+    /// returning the screen as the player sees it ([`Game::text`]) at each entry into any of
+    /// `marks` (`None` if the program ended): what showed as each card was drawn, say.
+    pub fn screens_until_key(&mut self, key: &str, marks: &[u16]) -> Option<Vec<String>> {
+        self.until_key_noting(key, marks, |g| g.text()).map(|(screens, _)| screens)
+    }
+
+    /// [`Game::entries_until_key`] with what `note` reads at each entry.
+    fn until_key_noting<T>(&mut self, key: &str, marks: &[u16], note: impl Fn(&Self) -> T) -> Option<(Vec<T>, u64)> {
         for event in parse_keys(key).unwrap_or_else(|e| panic!("{key:?}: {e}")) {
             self.press(event);
         }
@@ -409,7 +421,7 @@ impl Game {
             if self.m.cpu.cycles >= limit {
                 panic!("the game has not asked for a key for {MAX_FRAMES_PER_KEY} frames:\n{}", self.text());
             }
-            entries.push(self.m.cpu.cycles);
+            entries.push(note(self));
         }
         if self.exit.is_some() {
             return None;

@@ -54,8 +54,11 @@ pub struct C128Bus {
     pub port_ddr: u8,
     /// Processor port data ($01).
     pub port_data: u8,
-    /// Colour RAM ($D800-$DBFF), low nibbles.
-    pub colour_ram: [u8; 1024],
+    /// Colour RAM, low nibbles: two banks of 1 KB, one after the other. The processor port's
+    /// bit 0 ($01) says which one the CPU sees at $D800-$DBFF, bit 1 which one the VIC-IIe
+    /// shows (an input bit reads high, so it selects bank 1). Read them through
+    /// [`C128Bus::colour`] (what the VIC shows) and [`C128Bus::cpu_colour_mut`].
+    pub colour_ram: [u8; 2048],
     /// The 40-column chip.
     pub vic: Vic,
     /// The 80-column chip.
@@ -99,7 +102,7 @@ impl C128Bus {
             mmu: Mmu::new(),
             port_ddr: 0x2F,
             port_data: 0x37,
-            colour_ram: [13; 1024],
+            colour_ram: [13; 2048],
             vic: Vic::new(standard),
             vdc: Vdc::new(vdc_ram_kb),
             cia1: Cia::new(tod_start, tenth),
@@ -248,7 +251,7 @@ impl C128Bus {
             0xD500..=0xD5FF => self.mmu.read_d5(addr as u8, self.key_80),
             0xD600..=0xD6FF if addr & 1 == 0 => self.vdc.read_status(now, self.vic.standard.cycles_per_frame()),
             0xD600..=0xD6FF => self.vdc.read_data(),
-            0xD800..=0xDBFF => self.colour_ram[usize::from(addr & 0x3FF)] | 0xF0,
+            0xD800..=0xDBFF => self.colour_ram[self.cpu_colour_index(addr)] | 0xF0,
             0xDC00..=0xDCFF => {
                 let joy2 = !self.keyboard.joystick[1] & 0x1F | 0xE0;
                 let rows = self.keyboard.rows((self.cia1.pra | !self.cia1.ddra) & joy2, self.vic.regs[0x2F]);
@@ -282,11 +285,33 @@ impl C128Bus {
                     self.exit_code = Some(value);
                 }
             }
-            0xD800..=0xDBFF => self.colour_ram[usize::from(addr & 0x3FF)] = value & 0x0F,
+            0xD800..=0xDBFF => self.colour_ram[self.cpu_colour_index(addr)] = value & 0x0F,
             0xDC00..=0xDCFF => self.cia1.write(addr as u8, value, now),
             0xDD00..=0xDDFF => self.cia2.write(addr as u8, value, now),
             _ => {}
         }
+    }
+
+    /// The processor port's pins: outputs as written, inputs high.
+    fn port_pins(&self) -> u8 {
+        (self.port_data & self.port_ddr) | !self.port_ddr
+    }
+
+    /// Where the CPU's colour RAM cell at `addr` ($D800-$DBFF) is in [`C128Bus::colour_ram`].
+    fn cpu_colour_index(&self, addr: u16) -> usize {
+        usize::from(self.port_pins() & 1) << 10 | usize::from(addr & 0x3FF)
+    }
+
+    /// The colour of cell `cell` (0-1023) as the VIC-IIe shows it, from the colour RAM
+    /// bank the processor port's bit 1 gives it.
+    pub fn colour(&self, cell: u16) -> u8 {
+        self.colour_ram[usize::from(self.port_pins() >> 1 & 1) << 10 | usize::from(cell & 0x3FF)]
+    }
+
+    /// Colour RAM cell `cell` (0-1023) in the bank the CPU sees.
+    pub fn cpu_colour_mut(&mut self, cell: u16) -> &mut u8 {
+        let i = self.cpu_colour_index(cell);
+        &mut self.colour_ram[i]
     }
 
     /// The 64 KB VIC bank offset in its RAM bank, from CIA 2 port A bits 0-1 (inverted).

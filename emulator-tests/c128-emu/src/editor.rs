@@ -61,7 +61,7 @@ impl Editor {
         } else {
             let off = u16::from(row) * 40 + u16::from(col);
             bus.ram_poke(0, 0x0400 + off, code);
-            bus.colour_ram[usize::from(off)] = colour;
+            *bus.cpu_colour_mut(off) = colour;
         }
     }
 
@@ -82,7 +82,7 @@ impl Editor {
             for i in 0..24 * 40u16 {
                 let v = bus.ram_peek(0, 0x0428 + i);
                 bus.ram_poke(0, 0x0400 + i, v);
-                bus.colour_ram[usize::from(i)] = bus.colour_ram[usize::from(i + 40)];
+                *bus.cpu_colour_mut(i) = *bus.cpu_colour_mut(i + 40);
             }
             for i in 24 * 40..25 * 40u16 {
                 bus.ram_poke(0, 0x0400 + i, 0x20);
@@ -103,7 +103,7 @@ impl Editor {
         } else {
             for i in 0..1000u16 {
                 bus.ram_poke(0, 0x0400 + i, 0x20);
-                bus.colour_ram[usize::from(i)] = colour;
+                *bus.cpu_colour_mut(i) = colour;
             }
         }
         Self::set_cursor(bus, 0, 0);

@@ -89,7 +89,7 @@ pub fn render_40(bus: &C128Bus) -> RgbaImage {
         for col in 0..40u16 {
             let cell = row * 40 + col;
             let code = bus.vic_fetch(screen + cell);
-            let cram = bus.colour_ram[usize::from(cell)] & 0x0F;
+            let cram = bus.colour(cell) & 0x0F;
             for line in 0..8u16 {
                 // Each pixel pair or pixel resolves to a colour number.
                 let mut pixels = [0u8; 8];

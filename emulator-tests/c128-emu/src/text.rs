@@ -74,7 +74,7 @@ pub fn cells(bus: &C128Bus, screen: Screen) -> Vec<Vec<Cell>> {
                         .map(|col| {
                             let i = row * 40 + col;
                             let sc = bus.vic_fetch(base + i);
-                            let fg = VIC_PALETTE[usize::from(bus.colour_ram[usize::from(i)] & 0x0F)];
+                            let fg = VIC_PALETTE[usize::from(bus.colour(i) & 0x0F)];
                             let bg = match sprite_paper(bus, col, row) {
                                 Some(c) => VIC_PALETTE[usize::from(c & 0x0F)],
                                 None => bg,

@@ -293,6 +293,39 @@ fn the_last_card_keeps_the_dealers_pace_while_the_bets_are_settled() {
     assert!(most - least < 2 * FRAME, "the cards came {gaps:?} cycles apart");
 }
 
+/// The settled screen is drawn in the last card's pause, behind the screen the player sees
+/// (`Platform::hold`): as that card is drawn, nothing of the result shows yet, in either
+/// width; once it is, the whole settled screen does.
+#[test]
+fn the_settled_screen_drawn_ahead_shows_only_with_the_last_card() {
+    let b = built();
+    let card = b.code_map.symbol(|n| n.contains("8bac_game4face4card")).expect("face::card in the map");
+    for eighty in [false, true] {
+        let mut g = boot(&b.image, eighty);
+        g.fix_seed(b.ticks_routine, 0x0012_3456);
+        g.keys("{RETURN}{RIGHT}{RIGHT}{RETURN}ADA{RETURN}5P");
+        let staked = g.text();
+        let screens = g.screens_until_key("{RETURN}", &[card]).expect("a coup was dealt");
+        let settled = g.text();
+        assert!(screens.len() >= 4, "{} cards drawn", screens.len());
+        // The result line: who won, then the totals (`PLAYER WINS  7-3`).
+        let result = ["PLAYER WINS  ", "BANKER WINS  ", "TIE  "]
+            .into_iter()
+            .find(|r| settled.split(r).nth(1).is_some_and(|after| after.as_bytes()[1] == b'-'));
+        let result = result.unwrap_or_else(|| panic!("no result on the settled screen:\n{settled}"));
+        assert!(settled.contains("PRESS A KEY FOR THE NEXT COUP"), "{settled}");
+        let last = screens.last().unwrap();
+        for (what, text) in [("the result", result), ("the next coup's key", "NEXT COUP")] {
+            assert!(!last.contains(text), "{what} showed before the last card (eighty: {eighty}):\n{last}");
+        }
+        // The seat's row as it was staked: its bankroll and stake, not yet its result.
+        let seat =
+            |screen: &str| screen.lines().find(|l| l.split_whitespace().next() == Some("ADA")).map(str::to_owned);
+        assert_eq!(seat(last), seat(&staked), "the seat's row before the last card (eighty: {eighty})");
+        assert_ne!(seat(&settled), seat(&staked), "the seat's row once settled (eighty: {eighty})");
+    }
+}
+
 #[test]
 fn the_help_pages_come_from_the_disk_in_both_widths() {
     for eighty in [false, true] {

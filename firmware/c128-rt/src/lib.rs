@@ -12,7 +12,8 @@
 //! - the KERNAL calls ([`kernal`]) and typed volatile access to hardware registers
 //!   ([`hw`]);
 //! - the game's platform drivers, which need neither interrupts nor the KERNAL's
-//!   interrupt services: [`screen`] (both text screens with bac128's own glyphs),
+//!   interrupt services: [`screen`] (both text screens with bac128's own glyphs; [`held`]
+//!   holds the picture while the next is drawn behind it),
 //!   [`keyboard`] (the key matrix), [`frame`] (raster timing), [`sound`] (SID effects) and
 //!   [`disk`] (whole SEQ files through the KERNAL).
 //!
@@ -33,6 +34,7 @@
 pub mod disk;
 pub mod frame;
 mod global;
+pub mod held;
 pub mod hw;
 pub mod kernal;
 pub mod keyboard;

@@ -101,11 +101,11 @@ const SPACE: u8 = 0x20;
 /// The KERNAL's own VIC-to-RGBI table (what the screen editor uses on the VDC).
 const RGBI: [u8; 16] = [0, 15, 8, 7, 11, 4, 2, 13, 10, 12, 9, 1, 6, 5, 3, 14];
 
-const VIC_SCREEN: u16 = 0xE000;
+pub(crate) const VIC_SCREEN: u16 = 0xE000;
 const VIC_CHARSET: u16 = 0xE800;
 const COLOUR_RAM: u16 = c128_map::io::COLOUR_RAM;
 /// $D018 for screen $2000 and characters $2800 of the VIC bank.
-const VIC_MEMORY: u8 = 0x8A;
+pub(crate) const VIC_MEMORY: u8 = 0x8A;
 /// $D018 and VM1 as BASIC has them: screen $0400, the ROM's upper-case set.
 const BASIC_VIC_MEMORY: u8 = 0x14;
 const BASIC_SCREEN: u16 = 0x0400;
@@ -113,7 +113,7 @@ const BASIC_SCREEN: u16 = 0x0400;
 const VM1: Reg8 = Reg8::at(c128_map::zp::VM1);
 const VIC_CONTROL: Reg8 = Reg8::at(c128_map::io::VIC_CONTROL);
 const VIC_CONTROL2: Reg8 = Reg8::at(c128_map::io::VIC_CONTROL2);
-const VIC_MEMORY_REG: Reg8 = Reg8::at(c128_map::io::VIC_MEMORY);
+pub(crate) const VIC_MEMORY_REG: Reg8 = Reg8::at(c128_map::io::VIC_MEMORY);
 /// CIA 2 port A and its direction register: bits 0-1 choose the VIC bank (inverted).
 const CIA2_PORT_A: Reg8 = Reg8::at(c128_map::io::CIA2_PORT_A);
 const CIA2_DDR_A: Reg8 = Reg8::at(c128_map::io::CIA2_DDR_A);

@@ -105,6 +105,17 @@ impl Platform for C128 {
     }
 
     #[inline(never)]
+    fn hold(&mut self) -> bool {
+        c128_rt::held::hold();
+        true
+    }
+
+    #[inline(never)]
+    fn show(&mut self) {
+        c128_rt::held::show();
+    }
+
+    #[inline(never)]
     fn key(&mut self) -> Option<u8> {
         keyboard::poll()
     }

@@ -141,6 +141,15 @@ pub trait Platform {
     /// platform whose cells cannot show coloured ink on white by themselves (the VIC-IIe
     /// gives each face a sprite); the others draw [`colour::ON_PAPER`] cells white.
     fn card_paper(&mut self, _slot: u8, _at: Option<(u8, u8)>) {}
+    /// Keeps the picture the player sees as it is while the game draws on behind it, until
+    /// [`Self::show`]: what is drawn meanwhile (cells, not card faces) is not seen. True if
+    /// the platform did; the default cannot (drawing then shows as it comes), and the game
+    /// draws its screens as it did without it.
+    fn hold(&mut self) -> bool {
+        false
+    }
+    /// Shows everything drawn since [`Self::hold`] at once; nothing if nothing is held.
+    fn show(&mut self) {}
     /// A key that went down since the last call.
     fn key(&mut self) -> Option<u8>;
     /// Whether the player taps or holds SPACE to hurry the deal: SPACE went down since the

@@ -35,8 +35,30 @@ fn chrout_draws_on_the_40_column_screen() {
     let b = r.machine.bus();
     assert_eq!([b.ram_peek(0, 0x0400), b.ram_peek(0, 0x0401), b.ram_peek(0, 0x0402)], [8, 9, 32]);
     assert_eq!(b.ram_peek(0, 0x0428), 0x81, "reverse A on the second line");
-    assert_eq!(b.colour_ram[0], 13);
-    assert_eq!(b.colour_ram[40], 2, "red after CHR$(28)");
+    assert_eq!(b.colour(0), 13);
+    assert_eq!(b.colour(40), 2, "red after CHR$(28)");
+}
+
+/// The C128's colour RAM has two banks: the processor port's bit 0 chooses the one the CPU
+/// sees at $D800, bit 1 the one the VIC-IIe shows.
+#[test]
+fn the_processor_port_chooses_the_colour_ram_banks_of_the_cpu_and_the_vic() {
+    let mut a = Asm::new();
+    // Bank 0 for both: red in cell 0; bank 1 for the CPU: cyan in cell 0, read back into
+    // cell 1 of the screen; then the VIC on bank 1.
+    a.op(&[0xA5, 0x01, 0x29, 0xFC, 0x85, 0x01]) // LDA $01; AND #$FC; STA $01
+        .op(&[0xA9, 0x02, 0x8D, 0x00, 0xD8]) // LDA #2; STA $D800
+        .op(&[0xA5, 0x01, 0x09, 0x01, 0x85, 0x01]) // LDA $01; ORA #1; STA $01
+        .op(&[0xA9, 0x03, 0x8D, 0x00, 0xD8]) // LDA #3; STA $D800
+        .op(&[0xAD, 0x00, 0xD8, 0x29, 0x0F, 0x8D, 0x01, 0x04]) // LDA $D800; AND #$0F; STA $0401
+        .op(&[0xA5, 0x01, 0x29, 0xFE, 0x85, 0x01]) // LDA $01; AND #$FE; STA $01: the CPU on bank 0
+        .op(&[0xAD, 0x00, 0xD8, 0x29, 0x0F, 0x8D, 0x02, 0x04]) // LDA $D800; AND #$0F; STA $0402
+        .op(&[0xA5, 0x01, 0x09, 0x02, 0x85, 0x01]) // LDA $01; ORA #2; STA $01: the VIC on bank 1
+        .exit(0);
+    let r = run(&a);
+    let b = r.machine.bus();
+    assert_eq!([b.ram_peek(0, 0x0401), b.ram_peek(0, 0x0402)], [3, 2], "the CPU reads the bank it chose");
+    assert_eq!(b.colour(0), 3, "the VIC shows bank 1");
 }
 
 #[test]

@@ -98,13 +98,19 @@ impl<P: Platform> App<P> {
                     // after it is shown: after the last card that step settles every bet
                     // (interpreted, about 150,000 cycles), which the player would otherwise
                     // wait for between the last card and the result. Nothing below reads
-                    // the table, so its state running one step ahead shows nowhere.
+                    // the table but the settled screen drawn ahead, which the player sees
+                    // only with this card, so its state running one step ahead shows
+                    // nowhere before it.
                     step = next.step(table);
+                    core::mem::swap(&mut log, &mut next);
+                    // The settled screen's sound, when that screen is drawn ahead (in this
+                    // card's pause, behind the screen the player sees).
+                    let mut drawn_ahead = None;
                     if let Ok(TableStep::Settled(outcome)) = &step {
                         // The derived roads take it in the pause below.
                         self.view.result_due(outcome.winner);
+                        drawn_ahead = self.settle_ahead(table, outcome, log, count, i, before);
                     }
-                    core::mem::swap(&mut log, &mut next);
                     self.deal_pause_since(since, DEAL_FRAMES);
                     let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
                     face::card(&mut self.p, 3 * i as u8 + count[i], x, l.cards_y, card);
@@ -114,6 +120,13 @@ impl<P: Platform> App<P> {
                     let label_end = [l.player_x, l.banker_x][i] + TOTAL_AT;
                     let t = num::number(u32::from(total[i]));
                     draw::text(&mut self.p, label_end, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
+                    if let Some(sound) = drawn_ahead {
+                        // The last card and the settled screen show together.
+                        self.p.show();
+                        self.player_third = None;
+                        self.settled_wait(sound, true);
+                        return;
+                    }
                     if count[0] == 3 && i == 0 {
                         // The Player hand's third card is known: the bank's rule now applies.
                         self.player_third = Some(card.points());
@@ -254,8 +267,75 @@ impl<P: Platform> App<P> {
         self.ask(question, id)
     }
 
+    /// Draws the settled screen in the last card's pause, behind the screen the player sees
+    /// ([`Platform::hold`]), so that it shows with that card (`count` the cards shown
+    /// before it, `i` its hand) instead of after it; returns the sound the screen ends with.
+    /// `None` where the platform cannot hold its screen, or the player hurries the deal
+    /// (its pause is two frames, which the drawing would lengthen): the settle then draws
+    /// after the card, as [`Self::settle`].
+    #[inline(never)]
+    fn settle_ahead(
+        &mut self,
+        table: &Table,
+        outcome: &Outcome,
+        log: &Log,
+        mut count: [u8; 2],
+        i: usize,
+        before: u32,
+    ) -> Option<Option<Sound>> {
+        if self.view.pace == Pace::Hurried || !self.p.hold() {
+            return None;
+        }
+        count[i] += 1;
+        Some(self.settled_screen(table, outcome, log, count, before))
+    }
+
+    /// The settled screen drawn, its sound played and a key waited for.
     #[inline(never)]
     pub(super) fn settle(&mut self, table: &Table, outcome: &Outcome, log: &Log, count: [u8; 2], before: u32) {
+        let sound = self.settled_screen(table, outcome, log, count, before);
+        self.settled_wait(sound, false);
+    }
+
+    /// Plays the settled coup's `sound` and waits for a key. With `after_card`, the settled
+    /// screen came with the last card: the keyboard is read at once, and the card's sound
+    /// (a flick of [`CARD_SOUND_FRAMES`] frames) is let finish before `sound` starts, as the
+    /// SID plays one effect at a time (a key read before then starts it at once, so that a
+    /// key typed ahead never silences the result).
+    fn settled_wait(&mut self, mut sound: Option<Sound>, after_card: bool) {
+        let mut frames = if after_card { 0 } else { CARD_SOUND_FRAMES };
+        loop {
+            let key = after_card && self.p.key().is_some();
+            if (key || frames >= CARD_SOUND_FRAMES)
+                && let Some(s) = sound.take()
+            {
+                self.sound(s);
+            }
+            if key {
+                return;
+            }
+            if frames >= CARD_SOUND_FRAMES {
+                break;
+            }
+            self.p.frame();
+            frames += 1;
+        }
+        self.wait_key();
+    }
+
+    /// The settled coup on the screen: how it ended, each seat's results and bankroll, the
+    /// head's counts, the scoreboard and the key for the next coup; the results kept and the
+    /// settle posted. Returns the sound for the seats' net result (none if no person won or
+    /// lost).
+    #[inline(never)]
+    fn settled_screen(
+        &mut self,
+        table: &Table,
+        outcome: &Outcome,
+        log: &Log,
+        count: [u8; 2],
+        before: u32,
+    ) -> Option<Sound> {
         let (pt, bt) = (outcome.player_total(), outcome.banker_total());
         let natural = outcome.natural();
         if natural {
@@ -300,13 +380,14 @@ impl<P: Platform> App<P> {
         self.draw_seats(table, None);
         self.draw_head(table);
         self.draw_board();
-        if net_win {
-            self.sound(Sound::Win);
-        } else if net_loss {
-            self.sound(Sound::Loss);
-        }
         let next = self.t(Msg::NextCoup);
         self.message(ROW_KEYS, &[next], colour::LIGHT_GREY);
-        self.wait_key();
+        if net_win {
+            Some(Sound::Win)
+        } else if net_loss {
+            Some(Sound::Loss)
+        } else {
+            None
+        }
     }
 }

@@ -50,6 +50,9 @@ const DEAL_FRAMES: u8 = 25;
 /// What is left of each pause of a coup the player hurried with SPACE: the cards still
 /// land one at a time, each with its sound.
 const HURRIED_FRAMES: u8 = 2;
+/// Frames a card's sound lasts (a flick of noise), which the settled coup's sound waits
+/// for when it follows the last card at once.
+const CARD_SOUND_FRAMES: u8 = 2;
 const MAX_EVENTS: usize = 24;
 
 /// Where things go on a screen of 40 or 80 columns.
