@@ -405,8 +405,14 @@ impl Game {
         self.until_key_noting(key, marks, |g| g.text()).map(|(screens, _)| screens)
     }
 
-    /// [`Game::entries_until_key`] with what `note` reads at each entry.
-    fn until_key_noting<T>(&mut self, key: &str, marks: &[u16], note: impl Fn(&Self) -> T) -> Option<(Vec<T>, u64)> {
+    /// [`Game::entries_until_key`] with what `note` reads at each entry (and the cycle
+    /// count at the key request): the sprites on as a routine starts, say.
+    pub fn until_key_noting<T>(
+        &mut self,
+        key: &str,
+        marks: &[u16],
+        note: impl Fn(&Self) -> T,
+    ) -> Option<(Vec<T>, u64)> {
         for event in parse_keys(key).unwrap_or_else(|e| panic!("{key:?}: {e}")) {
             self.press(event);
         }

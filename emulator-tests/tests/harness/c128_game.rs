@@ -326,6 +326,33 @@ fn the_settled_screen_drawn_ahead_shows_only_with_the_last_card() {
     }
 }
 
+/// At 40 columns each card face is a white sprite under the card's cells. The last card's
+/// is laid while the settled screen is drawn behind a held picture, and must come on with
+/// that screen, which holds the card's rank and suit: on before it, it would show a blank
+/// card. Read at each text row drawn: while the VIC-IIe shows the held copy, the faces on
+/// are those of the cards before the last.
+#[test]
+fn the_last_card_face_comes_on_with_its_screen() {
+    let b = built();
+    let row = b.code_map.symbol(|n| n.ends_with("6screen7vic_row")).expect("vic_row in the map");
+    let mut g = boot(&b.image, false);
+    g.fix_seed(b.ticks_routine, 0x0012_3456);
+    g.keys("{RETURN}{RIGHT}{RIGHT}{RETURN}ADA{RETURN}5P");
+    // The VIC-IIe's screen and character memory ($D018) and the sprites on ($D015).
+    let seen = |g: &Game| (g.m.bus().vic.read(0x18, 0), g.m.bus().vic.read(0x15, 0));
+    let (rows, _) = g.until_key_noting("{RETURN}", &[row], seen).expect("a coup was dealt");
+    let (screen, faces) = seen(&g);
+    let held: Vec<u8> = rows.iter().filter(|&&(s, _)| s != screen).map(|&(_, f)| f).collect();
+    assert!(!held.is_empty(), "no row was drawn behind a held picture");
+    for on in held {
+        assert_eq!(
+            on.count_ones() + 1,
+            faces.count_ones(),
+            "faces on while the picture was held: {on:08b}; once settled: {faces:08b}"
+        );
+    }
+}
+
 #[test]
 fn the_help_pages_come_from_the_disk_in_both_widths() {
     for eighty in [false, true] {

@@ -21,6 +21,8 @@
 //! # Guarantees
 //! - [`hold`] changes nothing the player sees: the copy is the same picture.
 //! - [`show`] puts the chip back on the drivers' screen, held or not.
+//! - At 40 columns a card face (a sprite, [`screen::card_paper`]) switched on or off while
+//!   the picture is held switches with [`show`], with the cells it goes behind.
 
 use crate::hw::{Reg8, vdc_read, vdc_write};
 use crate::screen::{self, VIC_MEMORY, VIC_MEMORY_REG, VIC_SCREEN, Width};
@@ -76,6 +78,8 @@ fn hold_40() {
     // the two pictures are the same, so the moment between the writes shows nothing.
     PORT.write(port & !2 | (!port & 1) << 1);
     VIC_MEMORY_REG.write(HELD_VIC_MEMORY);
+    // A card face switched on from now belongs to the screen drawn behind the copy.
+    screen::hold_faces();
 }
 
 fn hold_80() {
@@ -99,6 +103,7 @@ pub fn show() {
         Width::Forty => {
             VIC_MEMORY_REG.write(VIC_MEMORY);
             PORT.modify(|p| p & !2 | (p & 1) << 1);
+            screen::show_faces();
         }
         Width::Eighty => {
             vdc_write(DISPLAY_HI, 0);

@@ -314,24 +314,53 @@ fn vdc_cell(code: u8, colour: u8) -> (u8, u8) {
     (code, attribute | alternate)
 }
 
+/// While a picture is held ([`crate::held`]), the card faces that are to be on once the
+/// screen drawn behind it shows: a face switched on meanwhile belongs to that screen, and
+/// its white sprite alone would show a blank card until then. `None` when nothing is held.
+static HELD_FACES: Global<Option<u8>> = Global::new(None);
+
+/// From now until [`show_faces`], [`card_paper`] switches faces on and off for the screen
+/// drawn behind the held picture, not on the chip. (A face already on that is moved would
+/// still move at once; the game moves none while a picture is held.)
+pub(crate) fn hold_faces() {
+    HELD_FACES.set(Some(SPRITE_ENABLE.read()));
+}
+
+/// Switches on the faces [`card_paper`] kept since [`hold_faces`], with the screen they
+/// belong to.
+pub(crate) fn show_faces() {
+    if let Some(on) = HELD_FACES.get() {
+        SPRITE_ENABLE.write(on);
+        HELD_FACES.set(None);
+    }
+}
+
 /// Shows a card's white face behind the 4 x 4 cells from column `x`, row `y` (40
 /// columns; the VDC draws its faces cell by cell), or hides face `slot` (0-7) for `None`
-/// (or a place off the screen).
+/// (or a place off the screen). While a picture is held the switch waits for its screen
+/// ([`hold_faces`]).
 pub fn card_paper(slot: u8, at: Option<(u8, u8)>) {
     if width() != Width::Forty {
         return;
     }
     let bit = 1u8 << (slot & 7);
-    let Some((x, y)) = at.filter(|&(x, y)| x < 40 && y < ROWS) else {
-        SPRITE_ENABLE.modify(|v| v & !bit);
-        return;
+    let held = HELD_FACES.get();
+    let on = held.unwrap_or_else(|| SPRITE_ENABLE.read());
+    let on = match at.filter(|&(x, y)| x < 40 && y < ROWS) {
+        None => on & !bit,
+        Some((x, y)) => {
+            // Sprite X 24, Y 50 is the text area's top left; X passes 255 from column 29 on.
+            let reg = 0xD000 + u16::from((slot & 7) << 1);
+            Reg8::at(reg).write((x << 3).wrapping_add(24));
+            Reg8::at(reg + 1).write((y << 3) + 50);
+            SPRITE_X_HIGH.modify(|v| if x >= 29 { v | bit } else { v & !bit });
+            on | bit
+        }
     };
-    // Sprite X 24, Y 50 is the text area's top left; X passes 255 from column 29 on.
-    let reg = 0xD000 + u16::from((slot & 7) << 1);
-    Reg8::at(reg).write((x << 3).wrapping_add(24));
-    Reg8::at(reg + 1).write((y << 3) + 50);
-    SPRITE_X_HIGH.modify(|v| if x >= 29 { v | bit } else { v & !bit });
-    SPRITE_ENABLE.modify(|v| v | bit);
+    match held {
+        Some(_) => HELD_FACES.set(Some(on)),
+        None => SPRITE_ENABLE.write(on),
+    }
 }
 
 /// Writes a row of cells from column `x`, row `y` on, one for each byte of `text`: its

@@ -142,9 +142,9 @@ pub trait Platform {
     /// gives each face a sprite); the others draw [`colour::ON_PAPER`] cells white.
     fn card_paper(&mut self, _slot: u8, _at: Option<(u8, u8)>) {}
     /// Keeps the picture the player sees as it is while the game draws on behind it, until
-    /// [`Self::show`]: what is drawn meanwhile (cells, not card faces) is not seen. True if
-    /// the platform did; the default cannot (drawing then shows as it comes), and the game
-    /// draws its screens as it did without it.
+    /// [`Self::show`]: what is drawn meanwhile (cells, and card faces laid or taken away)
+    /// is not seen. True if the platform did; the default cannot (drawing then shows as it
+    /// comes), and the game draws its screens as it did without it.
     fn hold(&mut self) -> bool {
         false
     }
