@@ -68,8 +68,10 @@
 
 pub mod asm;
 pub mod avrsim;
+pub mod branch_over;
 pub mod callgraph;
 pub mod codegen;
+pub mod data_copies;
 pub mod cold;
 pub mod const_mul;
 pub mod decode;
