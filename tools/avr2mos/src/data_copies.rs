@@ -111,7 +111,7 @@ fn breaks_flow(i: &Insn) -> bool {
 
 /// Whether the pair at `low` may be a copy's source or target.
 fn plain_pair(low: u8) -> bool {
-    (2..=24).contains(&low) && low % 2 == 0
+    (2..=24).contains(&low) && low.is_multiple_of(2)
 }
 
 /// Plans the data copies of `range` (one translated function): marks each copy that goes
@@ -146,8 +146,7 @@ pub fn plan(
         }
         let (dst_pair, src_pair) = (0b11u32 << dst, 0b11u32 << src);
         let mut uses = Vec::new();
-        for m in c + 1..range.end {
-            let insn = insns[m];
+        for (m, &insn) in insns.iter().enumerate().take(range.end).skip(c + 1) {
             if fenced(m, copies) || breaks_flow(&insn) {
                 break;
             }
