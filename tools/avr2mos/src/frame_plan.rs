@@ -1,6 +1,6 @@
-//! Where each function's frame, frame slots and saves go, and which pointer copies go:
-//! runs [`crate::frames`], [`crate::frame_slots`], [`crate::overlay`], [`crate::liveness`],
-//! [`crate::saves`] and [`crate::ptr_copies`] over the whole program and turns their
+//! Where each function's frame, frame slots and saves go, and which pointer and data copies
+//! go: runs [`crate::frames`], [`crate::frame_slots`], [`crate::overlay`], [`crate::liveness`],
+//! [`crate::saves`], [`crate::ptr_copies`] and [`crate::data_copies`] over the whole program and turns their
 //! answers into the per-instruction facts the lowering reads ([`crate::lower::Ctx`]).
 //!
 //! Assumes the call graph's summaries ([`crate::callgraph`]) and the flag liveness
@@ -14,8 +14,10 @@
 //! - with a high stack, save slots are planned only when `.bss`, the frames and the slots
 //!   fit the low area together or `.bss` and the frames alone do not fit it either: slots
 //!   never move `.bss` out of the low area it has without them;
-//! - pointer copies are planned only with [`Settings::optimise`], only in translated
-//!   functions, and on the liveness left once the saves have gone ([`FramePlan::live`]).
+//! - pointer and data copies are planned only with [`Settings::optimise`], only in
+//!   translated functions, and on the liveness left once the saves have gone
+//!   ([`FramePlan::live`]); data copies after pointer copies and save sinking, never
+//!   through an instruction either of them changed.
 
 use std::collections::HashMap;
 
@@ -83,8 +85,12 @@ pub struct FramePlan {
     pub frames_unshared: u32,
     /// Bytes of the save slots (included in `frames_len`).
     pub slots_len: u32,
-    /// What becomes of each instruction as a pointer copy or a use of one.
+    /// What becomes of each instruction as a pointer copy or a use of one, or a data copy
+    /// ([`crate::data_copies`]).
     pub copies: Vec<crate::ptr_copies::Copy>,
+    /// The instructions as the lowering reads them: the program's, with the reads of data
+    /// copies that went renamed to their sources ([`crate::data_copies`]).
+    pub insns: Vec<crate::decode::Insn>,
 }
 
 /// The flag facts the plan needs: the flags live after each instruction, and the SREG
@@ -200,7 +206,8 @@ pub fn plan(
             saves = saves_at(false);
         }
     }
-    let copies = plan_copies(flow, &saves.live, interp_fn, s.optimise);
+    let mut copies = plan_copies(flow, &saves.live, interp_fn, s.optimise);
+    let insns = plan_data_copies(flow, &saves, &slots, &frame_set_up, interp_fn, s.optimise, &mut copies);
     FramePlan {
         adjusts,
         frames,
@@ -221,7 +228,49 @@ pub fn plan(
         frames_unshared,
         slots_len: saves.slots_len,
         copies,
+        insns,
     }
+}
+
+/// Data copies whose uses can read the source pair instead ([`crate::data_copies`]), in
+/// the translated functions, after the pointer copies, then the branches over jumps
+/// ([`crate::branch_over`]) no other pass changed: the instructions as the lowering reads
+/// them, with those uses renamed and those branches rewritten.
+fn plan_data_copies(
+    flow: &Flow,
+    saves: &Saves,
+    slots: &[Action],
+    frame_set_up: &[bool],
+    interp_fn: &[bool],
+    optimise: bool,
+    copies: &mut [crate::ptr_copies::Copy],
+) -> Vec<crate::decode::Insn> {
+    let mut insns = flow.insns.clone();
+    if optimise {
+        let sunk: Vec<bool> = saves.sunk.iter().map(|c| !c.is_empty()).collect();
+        let fences = crate::data_copies::Fences { is_target: &flow.is_target, slots, sunk: &sunk, frame_set_up };
+        for (range, _) in flow.ranges.iter().zip(interp_fn).filter(|&(_, &interp)| !interp) {
+            crate::data_copies::plan(&mut insns, range.clone(), &saves.live.live_out, fences, copies);
+        }
+        let changed: Vec<bool> = (0..insns.len())
+            .map(|i| {
+                sunk[i]
+                    || slots[i] != Action::Keep
+                    || frame_set_up[i]
+                    || copies[i] != crate::ptr_copies::Copy::Keep
+                    || saves.dropped[i]
+                    || saves.slot_of[i].is_some()
+            })
+            .collect();
+        let fences = crate::branch_over::Fences { is_target: &flow.is_target, changed: &changed };
+        for (f, (range, _)) in flow.ranges.iter().zip(interp_fn).enumerate().filter(|&(_, (_, &interp))| !interp) {
+            let local = |k: u32| {
+                !flow.func_starts.contains_key(&k) && flow.index.get(&k).is_some_and(|&t| flow.func_of[t] == Some(f))
+            };
+            crate::branch_over::rewrite(&mut insns, &flow.addrs, range.clone(), fences, local);
+        }
+    }
+    insns
 }
 
 /// Pointer copies whose uses can read the source pair instead ([`crate::ptr_copies`]), in

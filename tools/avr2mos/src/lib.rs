@@ -68,10 +68,12 @@
 
 pub mod asm;
 pub mod avrsim;
+pub mod branch_over;
 pub mod callgraph;
 pub mod codegen;
 pub mod cold;
 pub mod const_mul;
+pub mod data_copies;
 pub mod decode;
 pub mod error;
 pub mod flags;

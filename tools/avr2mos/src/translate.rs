@@ -285,7 +285,7 @@ impl Stage<'_> {
         let ctx = Ctx {
             prog,
             addrs: &flow.addrs,
-            insns: &flow.insns,
+            insns: &plan.insns,
             index: &flow.index,
             func_of: &flow.func_of,
             func_starts: &flow.func_starts,
