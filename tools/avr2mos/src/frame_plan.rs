@@ -123,7 +123,7 @@ pub fn plan(
         .enumerate()
         .map(|(f, shape)| {
             let shape = shape.as_ref().ok_or("no frame")?;
-            crate::frame_slots::fold(
+            let mut actions = crate::frame_slots::fold(
                 &flow.insns,
                 flow.ranges[f].clone(),
                 shape.size,
@@ -132,7 +132,12 @@ pub fn plan(
                 facts.inert,
                 &flow.is_target,
                 &relocated,
-            )
+            )?;
+            if s.optimise {
+                let range = flow.ranges[f].clone();
+                crate::frame_steps::fold(&flow.insns, range, &mut actions, facts.live_out, &flow.is_target, &relocated);
+            }
+            Ok(actions)
         })
         .collect();
     let folded: Vec<bool> = slot_actions.iter().map(Result::is_ok).collect();

@@ -78,6 +78,7 @@ pub mod flags;
 pub mod flow;
 pub mod frame_plan;
 pub mod frame_slots;
+pub mod frame_steps;
 pub mod frames;
 pub mod image;
 pub mod interp;
