@@ -81,6 +81,7 @@ pub mod frame_slots;
 pub mod frame_steps;
 pub mod frames;
 pub mod image;
+pub mod inline_mem;
 pub mod interp;
 pub mod link;
 pub mod listing;

@@ -72,6 +72,11 @@ impl Ctx<'_> {
                     })
                     && specialise::udivmodqi4_by(a, c)
                 {
+                } else if self.optimise
+                    && self.prog.absolute.get(&k).and_then(|n| Routine::for_symbol(n)) == Some(Routine::Memset)
+                    && let Some(n) = self.constant_word_before(i, 20)
+                    && crate::inline_mem::memset_by(a, n)
+                {
                 } else {
                     a.to(JSR, self.callee(i, k)?);
                 }
@@ -104,5 +109,16 @@ impl Ctx<'_> {
             _ => return Err(self.err(i, "not a control-flow instruction (the dispatch in Ctx::lower sent it here)")),
         }
         Ok(Core::Flags(Kind::None))
+    }
+
+    /// The value of the register pair `r+1:r` set by `ldi`s in the run before call `i`
+    /// ([`specialise::constant_before`]), if both bytes are known.
+    fn constant_word_before(&self, i: usize, r: u8) -> Option<u16> {
+        let known = |r: u8| {
+            specialise::constant_before(self.insns, self.is_target, i, r, |m| {
+                self.prog.text_relocs.contains_key(&self.addrs[m])
+            })
+        };
+        Some(u16::from_le_bytes([known(r)?, known(r + 1)?]))
     }
 }
