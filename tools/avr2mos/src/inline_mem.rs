@@ -15,7 +15,7 @@
 //! left as the routine leaves it (the destination stays in r25:r24); other lengths are
 //! left to the routine (`false`, nothing emitted).
 
-use crate::asm::{Asm, op::*};
+use crate::asm::{Arg, Asm, Item, op::*};
 use crate::mmap::reg;
 
 /// The loop for a `memset` of `n` bytes, if `n` is 1 to 128; `false` (nothing emitted)
@@ -27,6 +27,25 @@ pub fn memset_by(a: &mut Asm, n: u16) -> bool {
     // LDA c / LDY #n-1 / loop: STA (dst),Y / DEY / BPL loop.
     a.b(LDA_ZP, reg(22)).b(LDY_IMM, (n - 1) as u8);
     a.b(STA_IZY, reg(24)).i(DEY).b(BPL, (-5i8) as u8);
+    true
+}
+
+/// The longest `memset` of a constant address that [`memset_at`] writes byte by byte.
+pub const MAX_UNROLLED: u16 = 16;
+
+/// A `memset` of `n` bytes (1 to [`MAX_UNROLLED`]) at an address known at translation
+/// time, `at(j)` the operand of its byte `j`: one absolute store a byte (4 cycles and 3
+/// bytes each). Only for an address in RAM (a static frame's local): an absolute store
+/// does not read its target first, as `STA (zp),Y` does. `false` (nothing emitted) for
+/// other lengths.
+pub fn memset_at(a: &mut Asm, n: u16, at: impl Fn(i32) -> Arg) -> bool {
+    if !(1..=MAX_UNROLLED).contains(&n) {
+        return false;
+    }
+    a.b(LDA_ZP, reg(22));
+    for j in 0..i32::from(n) {
+        a.items.push(Item::Ins(STA_ABS, at(j)));
+    }
     true
 }
 
@@ -64,6 +83,21 @@ mod tests {
         let out = crate::snippet::run(&a, zp);
         assert_eq!(out[0x40..0xC0], [0; 128], "every byte of the 128");
         assert_eq!((out[0x3F], out[0xC0]), (0xEE, 0xEE), "nothing outside");
+    }
+
+    #[test]
+    fn a_known_address_gets_one_store_a_byte() {
+        let mut a = Asm::default();
+        assert!(memset_at(&mut a, 13, |j| Arg::Word(0x90 + j as u16)));
+        let out = crate::snippet::run(&a, before(0x33));
+        let mut want = before(0x33);
+        want[0x90..0x9D].fill(0x33);
+        assert_eq!(out, want);
+        for n in [0u16, MAX_UNROLLED + 1] {
+            let mut a = Asm::default();
+            assert!(!memset_at(&mut a, n, |j| Arg::Word(0x90 + j as u16)), "{n}");
+            assert!(a.items.is_empty());
+        }
     }
 
     #[test]

@@ -88,6 +88,7 @@ pub mod listing;
 pub mod liveness;
 pub mod lower;
 pub mod mmap;
+pub mod nz_reuse;
 pub mod outline;
 pub mod overlay;
 pub mod peephole;
