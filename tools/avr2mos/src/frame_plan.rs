@@ -1,6 +1,7 @@
 //! Where each function's frame, frame slots and saves go, and which pointer copies go:
-//! runs [`crate::frames`], [`crate::frame_slots`] (with [`crate::frame_steps`]), [`crate::overlay`], [`crate::liveness`],
-//! [`crate::saves`] and [`crate::ptr_copies`] over the whole program and turns their
+//! runs [`crate::frames`], [`crate::frame_slots`] (with [`crate::frame_steps`]),
+//! [`crate::overlay`], [`crate::liveness`], [`crate::saves`] and [`crate::ptr_copies`]
+//! over the whole program and turns their
 //! answers into the per-instruction facts the lowering reads ([`crate::lower::Ctx`]).
 //!
 //! Assumes the call graph's summaries ([`crate::callgraph`]) and the flag liveness
