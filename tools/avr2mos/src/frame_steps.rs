@@ -53,7 +53,7 @@ pub fn fold(
             && insns[hi].d == d + 1
             && quiet(hi)
         {
-            let k = ((insns[hi].k & 0xFF) << 8 | (insns[lo].k & 0xFF)) as u16;
+            let k = (((insns[hi].k & 0xFF) << 8) | (insns[lo].k & 0xFF)) as u16;
             Some((0u16.wrapping_sub(k), hi))
         } else if usable(actions, lo) && matches!(insns[lo].op, Op::Adiw | Op::Sbiw) && insns[lo].d == d && quiet(lo) {
             let k = insns[lo].k as u16;
