@@ -129,6 +129,7 @@ pub fn generate(
     let save_area = if opts.stack.is_none() && opts.bank1.is_none() { save_area_apart(&mut chunks) } else { None };
     if opts.opt_level == OptLevel::Full {
         crate::peephole::run(&mut chunks, ctx.is_target);
+        crate::nz_reuse::run(&mut chunks, ctx.is_target);
         crate::outline::run(&mut chunks, cold, ctx.is_target);
     }
     Ok(Code { chunks, patches, interp_chunks, far_copies, save_area })

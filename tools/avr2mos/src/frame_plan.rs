@@ -1,6 +1,7 @@
 //! Where each function's frame, frame slots and saves go, and which pointer and data copies
-//! go: runs [`crate::frames`], [`crate::frame_slots`], [`crate::overlay`], [`crate::liveness`],
-//! [`crate::saves`], [`crate::ptr_copies`] and [`crate::data_copies`] over the whole program and turns their
+//! go: runs [`crate::frames`], [`crate::frame_slots`] (with [`crate::frame_steps`]),
+//! [`crate::overlay`], [`crate::liveness`], [`crate::saves`], [`crate::ptr_copies`] and
+//! [`crate::data_copies`] over the whole program and turns their
 //! answers into the per-instruction facts the lowering reads ([`crate::lower::Ctx`]).
 //!
 //! Assumes the call graph's summaries ([`crate::callgraph`]) and the flag liveness
@@ -129,7 +130,7 @@ pub fn plan(
         .enumerate()
         .map(|(f, shape)| {
             let shape = shape.as_ref().ok_or("no frame")?;
-            crate::frame_slots::fold(
+            let mut actions = crate::frame_slots::fold(
                 &flow.insns,
                 flow.ranges[f].clone(),
                 shape.size,
@@ -138,7 +139,12 @@ pub fn plan(
                 facts.inert,
                 &flow.is_target,
                 &relocated,
-            )
+            )?;
+            if s.optimise {
+                let range = flow.ranges[f].clone();
+                crate::frame_steps::fold(&flow.insns, range, &mut actions, facts.live_out, &flow.is_target, &relocated);
+            }
+            Ok(actions)
         })
         .collect();
     let folded: Vec<bool> = slot_actions.iter().map(Result::is_ok).collect();

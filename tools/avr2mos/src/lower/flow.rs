@@ -72,6 +72,13 @@ impl Ctx<'_> {
                     })
                     && specialise::udivmodqi4_by(a, c)
                 {
+                } else if self.optimise
+                    && self.prog.absolute.get(&k).and_then(|n| Routine::for_symbol(n)) == Some(Routine::Memset)
+                    && let Some(n) = self.constant_word_before(i, 20)
+                    && (self.frame_pointer_before(i).is_some_and(|(base, off)| {
+                        crate::inline_mem::memset_at(a, n, |j| base.operand(Part::Word, off + j))
+                    }) || crate::inline_mem::memset_by(a, n))
+                {
                 } else {
                     a.to(JSR, self.callee(i, k)?);
                 }
@@ -104,5 +111,41 @@ impl Ctx<'_> {
             _ => return Err(self.err(i, "not a control-flow instruction (the dispatch in Ctx::lower sent it here)")),
         }
         Ok(Core::Flags(Kind::None))
+    }
+
+    /// Where r25:r24 points before call `i` when a copy of Y in a folded static frame
+    /// ([`crate::frame_slots`], with its step folded by [`crate::frame_steps`]) set it in
+    /// the run just before (nothing between is a jump target or writes r24 or r25): the
+    /// frame and the offset from its first byte.
+    fn frame_pointer_before(&self, i: usize) -> Option<(crate::frames::FrameBase, i32)> {
+        use crate::frame_slots::{Action, Half};
+        let base = self.static_frame(i)?;
+        let mut m = i;
+        while m > 0 && !self.is_target[m] && i - m < 8 {
+            m -= 1;
+            let n = self.insns[m];
+            match (self.slots[m], n.op) {
+                (Action::Pointer(off, Half::Word), Op::Movw) if n.d == 24 => {
+                    return Some((base, i32::from(off as i16)));
+                }
+                // Folded into a copy of Y, or a step of Y itself.
+                (Action::Drop, _) => {}
+                (Action::Keep, Op::Ldi | Op::Mov) if n.d != 24 && n.d != 25 => {}
+                (Action::Keep, Op::Movw) if n.d != 24 => {}
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The value of the register pair `r+1:r` set by `ldi`s in the run before call `i`
+    /// ([`specialise::constant_before`]), if both bytes are known.
+    fn constant_word_before(&self, i: usize, r: u8) -> Option<u16> {
+        let known = |r: u8| {
+            specialise::constant_before(self.insns, self.is_target, i, r, |m| {
+                self.prog.text_relocs.contains_key(&self.addrs[m])
+            })
+        };
+        Some(u16::from_le_bytes([known(r)?, known(r + 1)?]))
     }
 }
