@@ -34,8 +34,7 @@
 use crate::callgraph::writes_of;
 use crate::decode::{Insn, Op};
 use crate::frame_slots::Action;
-use crate::liveness::reads_of;
-use crate::ptr_copies::Copy;
+use crate::ptr_copies::{Copy, mentions};
 
 /// What the pass may not look through, per instruction, besides the code itself.
 #[derive(Debug, Clone, Copy)]
@@ -48,19 +47,6 @@ pub struct Fences<'a> {
     pub sunk: &'a [bool],
     /// Prologue subtractions of static frames.
     pub frame_set_up: &'a [bool],
-}
-
-/// Every register an instruction names, read or written (over-approximated: word
-/// operations both halves, a bit number counts as a register).
-fn mentions(i: &Insn) -> u32 {
-    let bit = |n: u8| 1u32 << (n & 31);
-    let pair = |n: u8| bit(n) | bit(n.saturating_add(1));
-    let ops = match i.op {
-        Op::Movw => pair(i.d) | pair(i.r),
-        Op::Adiw | Op::Sbiw => pair(i.d),
-        _ => bit(i.d) | bit(i.r),
-    };
-    ops | reads_of(i) | writes_of(i)
 }
 
 /// `i` with every read of the pair at `from` in an operand that is only read replaced by

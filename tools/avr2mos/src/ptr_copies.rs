@@ -46,7 +46,7 @@ pub enum Copy {
 
 /// Every register an instruction names as an operand, read or written (over-approximated:
 /// a bit number or SREG bit counts as a register, word operations both halves).
-fn mentions(i: &Insn) -> u32 {
+pub(crate) fn mentions(i: &Insn) -> u32 {
     let bit = |n: u8| 1u32 << (n & 31);
     let pair = |n: u8| bit(n) | bit(n.saturating_add(1));
     let ops = match i.op {
