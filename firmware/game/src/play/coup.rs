@@ -114,12 +114,9 @@ impl<P: Platform> App<P> {
                     self.deal_pause_since(since, DEAL_FRAMES);
                     let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
                     face::card(&mut self.p, 3 * i as u8 + count[i], x, l.cards_y, card);
-                    self.sound(Sound::Card);
                     count[i] += 1;
                     total[i] = (total[i] + card.points()) % 10;
-                    let label_end = [l.player_x, l.banker_x][i] + TOTAL_AT;
-                    let t = num::number(u32::from(total[i]));
-                    draw::text(&mut self.p, label_end, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
+                    self.card_shown([l.player_x, l.banker_x][i], total[i]);
                     if let Some(sound) = drawn_ahead {
                         // The last card and the settled screen show together.
                         self.p.show();
@@ -321,6 +318,16 @@ impl<P: Platform> App<P> {
             frames += 1;
         }
         self.wait_key();
+    }
+
+    /// What follows a card's face: its sound and its side's new `total` beside the label at
+    /// `x`. Apart from `deal_and_settle` (interpreted, 7.8 KB of AVR code) so that this part,
+    /// which the player waits on after the last card, runs translated.
+    #[inline(never)]
+    fn card_shown(&mut self, x: u8, total: u8) {
+        self.sound(Sound::Card);
+        let t = num::number(u32::from(total));
+        draw::text(&mut self.p, x + TOTAL_AT, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
     }
 
     /// The settled coup on the screen: how it ended, each seat's results and bankroll, the
