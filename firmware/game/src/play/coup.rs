@@ -112,19 +112,7 @@ impl<P: Platform> App<P> {
                         drawn_ahead = self.settle_ahead(table, outcome, log, count, i, before);
                     }
                     self.deal_pause_since(since, DEAL_FRAMES);
-                    let x = [l.player_x, l.banker_x][i] + count[i] * l.card_step;
-                    face::card(&mut self.p, 3 * i as u8 + count[i], x, l.cards_y, card);
-                    self.sound(Sound::Card);
-                    count[i] += 1;
-                    total[i] = (total[i] + card.points()) % 10;
-                    let label_end = [l.player_x, l.banker_x][i] + TOTAL_AT;
-                    let t = num::number(u32::from(total[i]));
-                    draw::text(&mut self.p, label_end, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
-                    if let Some(sound) = drawn_ahead {
-                        // The last card and the settled screen show together.
-                        self.p.show();
-                        self.player_third = None;
-                        self.settled_wait(sound, true);
+                    if self.card_shown(l, i, card, &mut count, &mut total, drawn_ahead) {
                         return;
                     }
                     if count[0] == 3 && i == 0 {
@@ -321,6 +309,40 @@ impl<P: Platform> App<P> {
             frames += 1;
         }
         self.wait_key();
+    }
+
+    /// Shows `card`, dealt to side `i` (0 Player, 1 Banker): its face, its sound, the side's
+    /// `count` and `total` stepped and the total beside the label. With `settled` (the
+    /// settled screen drawn ahead in this card's pause, and its sound) that screen comes on
+    /// with the card, its sound (if any) plays and the next key is waited for; returns
+    /// whether it did. Apart from
+    /// `deal_and_settle` (interpreted, 7.8 KB of AVR code) so that all the player waits on
+    /// after the last card runs translated.
+    #[inline(never)]
+    fn card_shown(
+        &mut self,
+        l: &Layout,
+        i: usize,
+        card: Card,
+        count: &mut [u8; 2],
+        total: &mut [u8; 2],
+        settled: Option<Option<Sound>>,
+    ) -> bool {
+        let x = [l.player_x, l.banker_x][i];
+        face::card(&mut self.p, 3 * i as u8 + count[i], x + count[i] * l.card_step, l.cards_y, card);
+        self.sound(Sound::Card);
+        count[i] += 1;
+        total[i] = (total[i] + card.points()) % 10;
+        let t = num::number(u32::from(total[i]));
+        draw::text(&mut self.p, x + TOTAL_AT, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
+        let Some(sound) = settled else {
+            return false;
+        };
+        // The last card and the settled screen show together.
+        self.p.show();
+        self.player_third = None;
+        self.settled_wait(sound, true);
+        true
     }
 
     /// The settled coup on the screen: how it ended, each seat's results and bankroll, the

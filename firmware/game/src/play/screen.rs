@@ -79,8 +79,9 @@ impl<P: Platform> App<P> {
 
     /// The seats' grid at 80 columns: a rule under the heads on row `head` and a bar after
     /// the bankroll and each spot but the last. None between the name and its bankroll,
-    /// which read as one (`ADA  1,500`, as the VICE check reads a seat). Interpreted, like
-    /// [`Self::draw_counts`].
+    /// which read as one (`ADA  1,500`, as the VICE check reads a seat). Kept out of line so
+    /// that the game's interpreted list can name it (translated: every `draw_seats` at 80
+    /// columns runs it).
     #[inline(never)]
     fn draw_grid_lines(&mut self, l: &Layout, head: u8) {
         self.p.fill(0, head + 1, l.width, 1, glyph::LINE_H, colour::LIGHT_GREY);
