@@ -45,3 +45,32 @@ fn a_profiled_settle_accounts_for_every_cycle() {
     assert!(p.items.iter().all(|i| !i.interpreted), "{:#?}", p.items);
     assert!(p.translated > 0 && p.interpreted == 0, "{} and {}", p.translated, p.interpreted);
 }
+
+/// Watching a whole coup, from its dealing key to its settled screen: the coup's flow
+/// (`deal_and_settle`) still runs interpreted from bank 1, so the profile puts its cycles
+/// and its instructions on the interpreter's side, and the two sides add up to the AVR
+/// instructions the coup ran.
+#[test]
+fn a_profiled_coup_counts_its_interpreted_flow() {
+    let b = built();
+    let mut g = boot(&b.image, false);
+    g.fix_seed(b.ticks_routine, 0x0012_3456);
+    g.keys("{RETURN}{RIGHT}{RIGHT}{RETURN}BEN{RETURN}1");
+    g.keys("P");
+    g.watch(Profiler::new(b.code_map.clone(), Some(b.frame_routine)), &[]);
+    g.keys("{RETURN}");
+    let p = g.profiler.take().expect("the profiler is kept").finish();
+    let flow = p
+        .items
+        .iter()
+        .find(|i| i.name.ends_with("App>::deal_and_settle"))
+        .unwrap_or_else(|| panic!("deal_and_settle in {:#?}", p.items));
+    assert!(flow.interpreted && flow.cycles > 0, "{flow:?}");
+    assert!(p.interpreted > 0 && p.translated > 0, "{} and {}", p.translated, p.interpreted);
+    assert!(
+        p.hot_interpreted.iter().any(|(f, _, cycles)| f.ends_with("App>::deal_and_settle") && *cycles > 0),
+        "{:#?}",
+        p.hot_interpreted
+    );
+    assert_eq!(p.items.iter().map(|i| i.cycles).sum::<u64>(), p.cycles, "every cycle is some function's");
+}
