@@ -111,13 +111,13 @@ burst:  jsr timer_start
         jsr set_ptr
         ldx #NSEC
 @sector:
-        jsr toggle_get
+        jsr get_byte
         bcs @failed
         and #$0F
         cmp #2
         bcs @failed
         ldy #0
-@byte:  jsr toggle_get
+@byte:  jsr get_byte
         bcs @failed
         sta (ptr),y
         iny
@@ -269,79 +269,7 @@ serial_in:
         lda $DC0D
         rts
 
-toggle_get:
-        lda $DD00
-        eor #$10
-        sta $DD00
-        lda #0
-        sta wait
-        sta wait+1
-        lda #8
-        sta wait+2
-@wait:  lda #8
-        bit $DC0D
-        bne @got
-        inc wait
-        bne @wait
-        inc wait+1
-        bne @wait
-        dec wait+2
-        bne @wait
-        sec
-        rts
-@got:   lda $DC0C
-        clc
-        rts
-
-timer_start:
-        lda #$7F
-        sta $DD0D
-        lda #0
-        sta $DD0E
-        sta $DD0F
-        lda #$FF
-        sta $DD04
-        sta $DD05
-        sta $DD06
-        sta $DD07
-        lda #%01010001
-        sta $DD0F
-        lda #%00010001
-        sta $DD0E
-        rts
-
-timer_stop:
-        lda #0
-        sta $DD0E
-        sta $DD0F
-        ldx #0
-:       sec                         ; $FF less a counter byte never borrows
-        lda #$FF
-        sbc $DD04,x
-        sta elapsed,x
-        inx
-        cpx #4
-        bne :-
-        rts
-
-hex_space:
-        jsr hex
-        lda #' '
-        jmp CHROUT
-hex:    pha
-        lsr
-        lsr
-        lsr
-        lsr
-        jsr @nibble
-        pla
-        and #$0F
-@nibble:
-        cmp #10
-        bcc :+
-        adc #6
-:       adc #'0'
-        jmp CHROUT
+        .include "common.inc"
 
 burst_command:
         .byte "U0", $80, T, 0, NSEC
