@@ -282,42 +282,51 @@ impl<P: Platform> App<P> {
     #[inline(never)]
     pub(super) fn settle(&mut self, table: &Table, outcome: &Outcome, log: &Log, count: [u8; 2], before: u32) {
         let sound = self.settled_screen(table, outcome, log, count, before);
-        self.settled_wait(sound, false);
+        self.settled_wait(sound);
     }
 
-    /// Plays the settled coup's `sound` and waits for a key. With `after_card`, the settled
-    /// screen came with the last card: the keyboard is read at once, and the card's sound
-    /// (a flick of [`CARD_SOUND_FRAMES`] frames) is let finish before `sound` starts, as the
-    /// SID plays one effect at a time (a key read before then starts it at once, so that a
-    /// key typed ahead never silences the result).
-    fn settled_wait(&mut self, mut sound: Option<Sound>, after_card: bool) {
-        let mut frames = if after_card { 0 } else { CARD_SOUND_FRAMES };
-        loop {
-            let key = after_card && self.p.key().is_some();
-            if (key || frames >= CARD_SOUND_FRAMES)
-                && let Some(s) = sound.take()
-            {
-                self.sound(s);
+    /// Plays the settled coup's `sound` and waits for a key.
+    fn settled_wait(&mut self, sound: Option<Sound>) {
+        if let Some(s) = sound {
+            self.sound(s);
+        }
+        self.wait_key();
+    }
+
+    /// [`Self::settled_wait`] for a settled screen that came with the last card: the
+    /// keyboard is read at once, so a key typed ahead ends the coup without a frame's wait,
+    /// and `sound` waits for the card's flick ([`CARD_SOUND_FRAMES`] frames) to end, as the
+    /// SID plays one effect at a time. A key read before then starts `sound` at once, so
+    /// that a key typed ahead never silences the result.
+    fn settled_wait_after_card(&mut self, sound: Option<Sound>) {
+        let mut frames = 0;
+        let key_read = loop {
+            if self.p.key().is_some() {
+                break true;
             }
-            if key {
-                return;
-            }
-            if frames >= CARD_SOUND_FRAMES {
-                break;
+            if frames == CARD_SOUND_FRAMES {
+                break false;
             }
             self.p.frame();
             frames += 1;
+        };
+        if key_read {
+            if let Some(s) = sound {
+                self.sound(s);
+            }
+        } else {
+            self.settled_wait(sound);
         }
-        self.wait_key();
     }
 
     /// Shows `card`, dealt to side `i` (0 Player, 1 Banker): its face, its sound, the side's
     /// `count` and `total` stepped and the total beside the label. With `settled` (the
     /// settled screen drawn ahead in this card's pause, and its sound) that screen comes on
     /// with the card, its sound (if any) plays and the next key is waited for; returns
-    /// whether it did. Apart from
-    /// `deal_and_settle` (interpreted, 7.8 KB of AVR code) so that all the player waits on
-    /// after the last card runs translated.
+    /// whether it did.
+    ///
+    /// A function of its own, not part of `deal_and_settle` (interpreted: 7.8 KB of AVR
+    /// code), so that all the player waits on after the last card runs translated.
     #[inline(never)]
     fn card_shown(
         &mut self,
@@ -341,7 +350,7 @@ impl<P: Platform> App<P> {
         // The last card and the settled screen show together.
         self.p.show();
         self.player_third = None;
-        self.settled_wait(sound, true);
+        self.settled_wait_after_card(sound);
         true
     }
 
