@@ -163,6 +163,10 @@ pub struct Options {
     /// Run with interrupts on and keep the key buffer (`[package.metadata.c128]
     /// key_buffer = true`, all-RAM mode only; see [`crate::mmap`]).
     pub key_buffer: bool,
+    /// Load the bank-1 file through a drive routine of our own when the drive is a 1581,
+    /// the KERNAL's LOAD otherwise (`[package.metadata.c128] fastload = true`, with a
+    /// bank-1 file only; see [`crate::runtime::fastload`]).
+    pub fastload: bool,
     /// How much to optimise.
     pub opt_level: OptLevel,
 }
@@ -341,6 +345,11 @@ fn check_settings(opts: &Options, any_interpreted: bool) -> Result<(), Translate
     }
     if opts.key_buffer && opts.memory != MemoryMode::AllRam {
         return Err(TranslateError::Settings("key_buffer needs memory = \"all-ram\"".into()));
+    }
+    if opts.fastload && (opts.bank1.is_none() || opts.memory != MemoryMode::AllRam) {
+        return Err(TranslateError::Settings(
+            "fastload needs a bank-1 file (bank1 = \"NAME\", memory = \"all-ram\")".into(),
+        ));
     }
     Ok(())
 }
