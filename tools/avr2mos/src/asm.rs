@@ -162,6 +162,8 @@ pub mod op {
     pub const BIT_ABS: u8 = 0x2C;
     pub const DEC_ABS: u8 = 0xCE;
     pub const CPY_ABS: u8 = 0xCC;
+    pub const CPX_ABS: u8 = 0xEC;
+    pub const CMP_ABY: u8 = 0xD9;
     /// `BRK` with the byte after it (its signature), which the 6502 steps over on return.
     pub const BRK: u8 = 0x00;
 }
@@ -181,7 +183,7 @@ pub fn info(opcode: u8) -> Option<(u8, u8)> {
         LDA_IZY | SBC_IZY | CMP_IZY => (2, 5),
         STA_IZY => (2, 6),
         LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | LDY_ABS | STY_ABS | CMP_ABS | LDA_ABX | LDA_ABY | CMP_ABX | BIT_ABS
-        | CPY_ABS => (3, 4),
+        | CPY_ABS | CPX_ABS | CMP_ABY => (3, 4),
         STA_ABX | STA_ABY => (3, 5),
         INC_ABS | DEC_ABS => (3, 6),
         BRK => (2, 7),
@@ -320,6 +322,8 @@ pub fn mnemonic(opcode: u8) -> Option<(&'static str, Mode)> {
         BIT_ABS => ("BIT", Mode::Abs),
         DEC_ABS => ("DEC", Mode::Abs),
         CPY_ABS => ("CPY", Mode::Abs),
+        CPX_ABS => ("CPX", Mode::Abs),
+        CMP_ABY => ("CMP", Mode::Aby),
         BRK => ("BRK", Mode::Imm),
         _ => return None,
     })
