@@ -401,6 +401,26 @@ mod tests {
     }
 
     #[test]
+    fn the_fast_loader_needs_a_bank_1_file_and_comes_only_when_asked_for() {
+        let opts = Options { fastload: true, memory: MemoryMode::AllRam, ..Options::default() };
+        let e = translate_with(&bss_program(), &opts).unwrap_err();
+        assert!(e.to_string().contains("fastload needs a bank-1 file"), "{e}");
+        let bank1 = Options {
+            memory: MemoryMode::AllRam,
+            interpret: vec!["main".into()],
+            bank1: Some(b"CODE".to_vec()),
+            ..Options::default()
+        };
+        let plain = translate_with(&bss_program(), &bank1).unwrap();
+        let fast = translate_with(&bss_program(), &Options { fastload: true, ..bank1 }).unwrap();
+        assert!(plain.symbol("rt_fastload").is_none());
+        let host = fast.symbol("rt_fastload").expect("the loader's computer side");
+        let drive = fast.symbol("rt_fastloaddrive").expect("the drive routine's bytes");
+        // It maps bank 1 for each byte it stores: it must run in the RAM both banks share.
+        assert!(host < crate::mmap::COMMON_END && drive < crate::mmap::COMMON_END, "${host:04X} ${drive:04X}");
+    }
+
+    #[test]
     fn the_key_buffer_needs_the_all_ram_mode_and_brings_its_handler() {
         let opts = Options { key_buffer: true, ..Options::default() };
         let e = translate_with(&bss_program(), &opts).unwrap_err();
