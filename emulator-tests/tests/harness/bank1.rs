@@ -118,3 +118,30 @@ fn the_packed_bank_1_file_unpacks_to_the_interpreted_code() {
     let first = (0..want.len()).find(|&i| got[i] != want[i]);
     assert_eq!(first, None, "bank 1 differs from the unpacked file at ${:04X}", usize::from(at) + first.unwrap_or(0));
 }
+
+#[test]
+fn the_fast_loader_falls_back_to_the_kernal_on_a_drive_that_is_no_1581() {
+    // Our emulator's drive answers M-R with 31,SYNTAX ERROR, as a drive without that
+    // command would: the start-up code must load the file the KERNAL's way and run the
+    // program as without the fast loader, and report a missing file the same way.
+    let report = build::program("emulator-tests/programs/hello", "bank1-fastload");
+    let plain = translate(&report.elf, vec!["*".into()], true);
+    let options = Options {
+        memory: MemoryMode::AllRam,
+        interpret: vec!["*".into()],
+        bank1: Some(NAME.to_vec()),
+        fastload: true,
+        ..Options::default()
+    };
+    let mut fast = translate_elf_with(&report.elf, &options).unwrap_or_else(|e| panic!("{e}"));
+    assert!(fast.symbol("rt_fastload").is_some(), "the fast loader is in the program");
+    assert!(plain.symbol("rt_fastload").is_none(), "and only where asked for");
+    let want = run(&plain, 40_000_000);
+    let got = run(&fast, 40_000_000);
+    assert_eq!(got, want, "with the fast loader tried first");
+    assert!(got.0.starts_with("HELLO, C128!"), "{:?}", got.0);
+    fast.bank1 = None;
+    let (out, code, kind, rcr) = run(&fast, 40_000_000);
+    assert!(out.contains("?CANNOT LOAD CODE") && !out.contains("HELLO"), "{out:?}");
+    assert_eq!((code, kind, rcr & 0x0F), (0, ExitKind::ReturnedToBasic, 0x04));
+}

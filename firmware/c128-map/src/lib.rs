@@ -267,7 +267,8 @@ pub mod io {
     pub const SID_VOLUME: u16 = 0xD418;
     /// The MMU's configuration register in the I/O page.
     pub const MMU_CR_IO: u16 = 0xD500;
-    /// The MMU's mode register (bit 7 reads the 40/80 key).
+    /// The MMU's mode register (bit 7 reads the 40/80 key; bit 3 the fast serial bus's
+    /// direction, 0: in).
     pub const MMU_MODE: u16 = 0xD505;
     /// The MMU's RAM configuration register (common RAM, VIC bank).
     pub const MMU_RCR: u16 = 0xD506;
@@ -285,9 +286,16 @@ pub mod io {
     pub const CIA1_DDR_A: u16 = 0xDC02;
     /// CIA 1 data direction of port B.
     pub const CIA1_DDR_B: u16 = 0xDC03;
-    /// CIA 1 interrupt control (reading it clears its pending interrupts).
+    /// CIA 1 serial data: the fast serial bus's byte (the C128 wires the bus's SRQ and
+    /// DATA lines to CIA 1's CNT and SP pins).
+    pub const CIA1_SDR: u16 = 0xDC0C;
+    /// CIA 1 interrupt control (reading it clears its pending interrupts; bit 3: a byte
+    /// has shifted through the serial data register).
     pub const CIA1_ICR: u16 = 0xDC0D;
-    /// CIA 2 port A: its low two bits select the VIC's 16 KB bank (inverted).
+    /// CIA 1 control A (bit 6: the serial port shifts out, 0: in).
+    pub const CIA1_CRA: u16 = 0xDC0E;
+    /// CIA 2 port A: its low two bits select the VIC's 16 KB bank (inverted); bit 4
+    /// pulls the serial bus's CLK line low.
     pub const CIA2_PORT_A: u16 = 0xDD00;
     /// CIA 2 data direction of port A.
     pub const CIA2_DDR_A: u16 = 0xDD02;

@@ -159,6 +159,13 @@ pub mod op {
     pub const BCS: u8 = 0xB0;
     pub const BNE: u8 = 0xD0;
     pub const BEQ: u8 = 0xF0;
+    pub const BIT_ABS: u8 = 0x2C;
+    pub const DEC_ABS: u8 = 0xCE;
+    pub const CPY_ABS: u8 = 0xCC;
+    pub const CPX_ABS: u8 = 0xEC;
+    pub const CMP_ABY: u8 = 0xD9;
+    /// `BRK` with the byte after it (its signature), which the 6502 steps over on return.
+    pub const BRK: u8 = 0x00;
 }
 
 /// Size in bytes and base cycle count of an emitted opcode (no page-crossing or
@@ -175,9 +182,11 @@ pub fn info(opcode: u8) -> Option<(u8, u8)> {
         INC_ZP | DEC_ZP | ASL_ZP | LSR_ZP | ROL_ZP | ROR_ZP => (2, 5),
         LDA_IZY | SBC_IZY | CMP_IZY => (2, 5),
         STA_IZY => (2, 6),
-        LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | LDY_ABS | STY_ABS | CMP_ABS | LDA_ABX | LDA_ABY | CMP_ABX => (3, 4),
+        LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | LDY_ABS | STY_ABS | CMP_ABS | LDA_ABX | LDA_ABY | CMP_ABX | BIT_ABS
+        | CPY_ABS | CPX_ABS | CMP_ABY => (3, 4),
         STA_ABX | STA_ABY => (3, 5),
-        INC_ABS => (3, 6),
+        INC_ABS | DEC_ABS => (3, 6),
+        BRK => (2, 7),
         INX | INY | DEX | DEY | ASL_A | LSR_A | ROL_A | ROR_A | CLC | SEC | CLV | CLD | SEI | CLI | TAX | TXA | TAY
         | TYA | TSX | TXS => (1, 2),
         PHP | PHA => (1, 3),
@@ -310,6 +319,12 @@ pub fn mnemonic(opcode: u8) -> Option<(&'static str, Mode)> {
         BCS => ("BCS", Mode::Rel),
         BNE => ("BNE", Mode::Rel),
         BEQ => ("BEQ", Mode::Rel),
+        BIT_ABS => ("BIT", Mode::Abs),
+        DEC_ABS => ("DEC", Mode::Abs),
+        CPY_ABS => ("CPY", Mode::Abs),
+        CPX_ABS => ("CPX", Mode::Abs),
+        CMP_ABY => ("CMP", Mode::Aby),
+        BRK => ("BRK", Mode::Imm),
         _ => return None,
     })
 }

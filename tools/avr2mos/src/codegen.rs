@@ -56,9 +56,15 @@ pub fn generate(
 
     let mut chunks = Vec::new();
     let mut loc = Locals::default();
-    for (routine, mut a) in
-        runtime::emit(insn_label(entry), &mut loc, opts.memory, opts.bank1.as_deref(), stack_top, opts.key_buffer)
-    {
+    for (routine, mut a) in runtime::emit(
+        insn_label(entry),
+        &mut loc,
+        opts.memory,
+        opts.bank1.as_deref(),
+        stack_top,
+        opts.key_buffer,
+        opts.fastload,
+    ) {
         a.items.insert(0, Item::Label(routine.label()));
         chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });
     }

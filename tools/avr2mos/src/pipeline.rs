@@ -203,6 +203,15 @@ pub fn key_buffer_setting(manifest: &Path) -> Result<bool, PipelineError> {
     v.as_bool().ok_or_else(|| bad(format!("key_buffer = {v}: expected true or false")))
 }
 
+/// Reads `[package.metadata.c128] fastload`: whether the start-up code tries a loader of
+/// its own for the bank-1 file on a 1581 before the KERNAL's LOAD
+/// ([`crate::runtime::fastload`]); `false` if absent.
+pub fn fastload_setting(manifest: &Path) -> Result<bool, PipelineError> {
+    let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
+    let Some(v) = c128_setting(manifest, "fastload")? else { return Ok(false) };
+    v.as_bool().ok_or_else(|| bad(format!("fastload = {v}: expected true or false")))
+}
+
 /// Runs cargo and returns the path of the linked ELF file.
 pub fn build_elf(opts: &BuildOptions) -> Result<PathBuf, PipelineError> {
     let manifest = &opts.manifest_path;
@@ -315,11 +324,21 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
     let stack = stack_setting(&opts.manifest_path)?;
     let key_buffer = key_buffer_setting(&opts.manifest_path)?;
     let pack = pack_setting(&opts.manifest_path)?;
+    let fastload = fastload_setting(&opts.manifest_path)?;
     let elf = build_elf(opts)?;
     let bank1 = bank1_name.as_ref().map(|n| n.as_bytes().to_vec());
     let t = translate_elf_with(
         &elf,
-        &Options { memory, interpret, bank1, stack, key_buffer, opt_level: opts.opt_level, ..Options::default() },
+        &Options {
+            memory,
+            interpret,
+            bank1,
+            stack,
+            key_buffer,
+            fastload,
+            opt_level: opts.opt_level,
+            ..Options::default()
+        },
     )?;
     let prg = opts.out.clone().unwrap_or_else(|| elf.with_extension("prg"));
     let map = prg.with_extension("map");

@@ -163,6 +163,10 @@ pub struct Options {
     /// Run with interrupts on and keep the key buffer (`[package.metadata.c128]
     /// key_buffer = true`, all-RAM mode only; see [`crate::mmap`]).
     pub key_buffer: bool,
+    /// Load the bank-1 file through a drive routine of our own when the drive is a 1581,
+    /// the KERNAL's LOAD otherwise (`[package.metadata.c128] fastload = true`, with a
+    /// bank-1 file only; see [`crate::runtime::fastload`]).
+    pub fastload: bool,
     /// How much to optimise.
     pub opt_level: OptLevel,
 }
@@ -342,6 +346,11 @@ fn check_settings(opts: &Options, any_interpreted: bool) -> Result<(), Translate
     if opts.key_buffer && opts.memory != MemoryMode::AllRam {
         return Err(TranslateError::Settings("key_buffer needs memory = \"all-ram\"".into()));
     }
+    if opts.fastload && (opts.bank1.is_none() || opts.memory != MemoryMode::AllRam) {
+        return Err(TranslateError::Settings(
+            "fastload needs a bank-1 file (bank1 = \"NAME\", memory = \"all-ram\")".into(),
+        ));
+    }
     Ok(())
 }
 
@@ -389,6 +398,26 @@ mod tests {
         let data = t.map.lines().find(|l| l.contains(" data (")).unwrap();
         let data_addr = u16::from_str_radix(&data[..4], 16).unwrap();
         assert_eq!(operand_of(&t, op::STA_ABS), data_addr + 4, "just past the data stays with the data");
+    }
+
+    #[test]
+    fn the_fast_loader_needs_a_bank_1_file_and_comes_only_when_asked_for() {
+        let opts = Options { fastload: true, memory: MemoryMode::AllRam, ..Options::default() };
+        let e = translate_with(&bss_program(), &opts).unwrap_err();
+        assert!(e.to_string().contains("fastload needs a bank-1 file"), "{e}");
+        let bank1 = Options {
+            memory: MemoryMode::AllRam,
+            interpret: vec!["main".into()],
+            bank1: Some(b"CODE".to_vec()),
+            ..Options::default()
+        };
+        let plain = translate_with(&bss_program(), &bank1).unwrap();
+        let fast = translate_with(&bss_program(), &Options { fastload: true, ..bank1 }).unwrap();
+        assert!(plain.symbol("rt_fastload").is_none());
+        let host = fast.symbol("rt_fastload").expect("the loader's computer side");
+        let drive = fast.symbol("rt_fastloaddrive").expect("the drive routine's bytes");
+        // It maps bank 1 for each byte it stores: it must run in the RAM both banks share.
+        assert!(host < crate::mmap::COMMON_END && drive < crate::mmap::COMMON_END, "${host:04X} ${drive:04X}");
     }
 
     #[test]

@@ -48,6 +48,7 @@ use crate::asm::{Asm, Label};
 use crate::mmap::{MemoryMode, reg, temp};
 
 pub mod divide;
+pub mod fastload;
 pub mod interrupts;
 pub mod kernal;
 pub mod memory;
@@ -121,6 +122,9 @@ pub enum Routine {
     Crash,
     Bank1Name,
     Bank1Failed,
+    Fastload,
+    FastloadDrive,
+    FastloadCommands,
     Unpack,
     KeyLines,
     Save,
@@ -170,7 +174,8 @@ fn t(n: u8) -> u8 {
 /// interpreted functions for RAM bank 1 (all-RAM mode only, see [`crate::mmap`]).
 /// `stack_top` is the AVR stack's first byte ([`crate::mmap::STACK_TOP`], or $CFFF with a
 /// high stack). `key_buffer`: run with interrupts on and keep the key buffer (all-RAM mode
-/// only; see [`crate::mmap`]).
+/// only; see [`crate::mmap`]). `fastload`: with a bank-1 file, try the 1581 loader of
+/// [`fastload`] before the KERNAL's LOAD.
 pub fn emit(
     entry: Label,
     loc: &mut Locals,
@@ -178,9 +183,12 @@ pub fn emit(
     bank1: Option<&[u8]>,
     stack_top: u16,
     key_buffer: bool,
+    fastload: bool,
 ) -> Vec<(Routine, Asm)> {
     let all_ram = mode == MemoryMode::AllRam;
-    let machine = Machine { mode, all_ram, bank1: bank1.filter(|_| all_ram), key_buffer: key_buffer && all_ram };
+    let bank1 = bank1.filter(|_| all_ram);
+    let machine =
+        Machine { mode, all_ram, bank1, key_buffer: key_buffer && all_ram, fastload: fastload && bank1.is_some() };
     let mut out = startup::routines(entry, loc, &machine, stack_top);
     if all_ram {
         out.extend(interrupts::routines(loc, &machine));
@@ -205,6 +213,8 @@ struct Machine<'a> {
     bank1: Option<&'a [u8]>,
     /// Interrupts on, with the key buffer's handler (all-RAM mode only).
     key_buffer: bool,
+    /// The bank-1 file through the 1581 loader first (with a bank-1 file only).
+    fastload: bool,
 }
 
 #[cfg(test)]
@@ -217,12 +227,14 @@ mod tests {
     fn every_runtime_opcode_is_a_documented_one_with_its_size() {
         let code = Some(&b"CODE"[..]);
         let all = [
-            (MemoryMode::Kernal, None, false),
-            (MemoryMode::AllRam, None, false),
-            (MemoryMode::AllRam, code, false),
-            (MemoryMode::AllRam, code, true),
+            (MemoryMode::Kernal, None, false, false),
+            (MemoryMode::AllRam, None, false, false),
+            (MemoryMode::AllRam, code, false, false),
+            (MemoryMode::AllRam, code, true, false),
+            (MemoryMode::AllRam, code, true, true),
         ];
-        let emitted = all.into_iter().flat_map(|(m, b, k)| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP, k));
+        let emitted =
+            all.into_iter().flat_map(|(m, b, k, f)| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP, k, f));
         for (routine, a) in emitted {
             for it in &a.items {
                 let (o, operand) = match it {

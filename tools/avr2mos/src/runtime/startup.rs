@@ -19,7 +19,7 @@
 //! (none there) costs the OPEN's and CLOSE's time-outs only, and the close waits for the
 //! drive to finish, so the program's first disk call finds it idle.
 
-use super::{Locals, Machine, Routine, r, t};
+use super::{Locals, Machine, Routine, fastload, r, t};
 use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 use crate::mmap::*;
 use c128_map::io::{CIA1_ICR, VIC_CLOCK, VIC_CONTROL, VIC_IRQ_FLAGS, VIC_IRQ_MASK, VIC_RASTER};
@@ -65,6 +65,7 @@ const INITIALIZE: &[u8] = b"I0";
 pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u16) -> Vec<(Routine, Asm)> {
     let mut out = Vec::new();
     let mut a = Asm::default();
+    let fast = m.bank1.filter(|_| m.fastload).and_then(fastload::drive_code);
 
     // The bank-1 file first, while BASIC's configuration (the KERNAL) is mapped and nothing
     // needs undoing: LOAD from the drive the program came from (FA, 8 if that was not a
@@ -79,6 +80,11 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         a.w(LDA_ABS, VIC_CONTROL);
         a.items.push(Item::Ins(STA_ABS, control_save()));
         a.b(AND_IMM, 0xEF).w(STA_ABS, VIC_CONTROL).b(LDA_IMM, 1).w(STA_ABS, VIC_CLOCK);
+        if fast.is_some() {
+            // From a 1581, through the drive routine of ours (fastload.rs); the KERNAL's
+            // LOAD below when that does not answer or fails.
+            a.to(JSR, Routine::Fastload.label()).br(BCC, loaded);
+        }
         a.b(LDA_IMM, BANK1_LOAD_BANK).b(LDX_IMM, 0).w(JSR, SETBNK);
         a.b(LDA_IMM, 1).b(LDX_ZP, FA).b(CPX_IMM, 8).br(BCS, drive).b(LDX_IMM, 8);
         a.label(drive).b(LDY_IMM, 1).w(JSR, SETLFS);
@@ -178,6 +184,20 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
     }
     a.to(JSR, entry);
     out.push((Routine::Start, a));
+    if let Some(code) = &fast {
+        // Right after the start-up code, below $4000, where the receiving loop must run
+        // (it maps bank 1 for each store) and BASIC's ROM does not hide the bytes it sends.
+        let end = save(bank1_end_at());
+        let host =
+            fastload::host(loc, Routine::FastloadDrive.label(), code.len(), Routine::FastloadCommands.label(), end);
+        out.push((Routine::Fastload, host));
+        let mut a = Asm::default();
+        a.items.push(Item::Bytes(code.clone()));
+        out.push((Routine::FastloadDrive, a));
+        let mut a = Asm::default();
+        a.items.push(Item::Bytes(fastload::commands()));
+        out.push((Routine::FastloadCommands, a));
+    }
 
     // Exit: code in r24; reached by returning from the entry or from __c128_exit (and in
     // the all-RAM mode from a BRK). BASIC's stack pointer, zero page, RAM vectors and
