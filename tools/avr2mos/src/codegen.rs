@@ -37,14 +37,15 @@ pub struct Code {
 }
 
 /// Generates the code of the program `ctx` describes, starting at instruction `entry`;
-/// the start-up code sets the AVR stack to `stack_top`. `cold` says which instructions run
-/// a bounded number of times ([`crate::cold`]): their repeated runs are outlined.
+/// the start-up code sets the AVR stack to `stack_top`. `heat` says how often each
+/// instruction runs ([`crate::cold::heat`]): repeated runs of code that is not hot are
+/// outlined.
 pub fn generate(
     ctx: &Ctx,
     opts: &Options,
     entry: usize,
     stack_top: u16,
-    cold: &[bool],
+    heat: &[crate::cold::Heat],
 ) -> Result<Code, TranslateError> {
     let insns = ctx.insns;
     let place = match opts.bank1 {
@@ -136,7 +137,7 @@ pub fn generate(
     if opts.opt_level == OptLevel::Full {
         crate::peephole::run(&mut chunks, ctx.is_target);
         crate::nz_reuse::run(&mut chunks, ctx.is_target);
-        crate::outline::run(&mut chunks, cold, ctx.is_target);
+        crate::outline::run(&mut chunks, heat, ctx.is_target);
     }
     Ok(Code { chunks, patches, interp_chunks, far_copies, save_area })
 }

@@ -1,26 +1,68 @@
-//! Which instructions run a bounded number of times per run of the program, whatever its
-//! input: the static cost model of [`crate::outline`], which may make such code slower
-//! and smaller.
+//! How often each instruction runs, whatever the input ([`Heat`]): the static cost model of
+//! [`crate::outline`], which may make code that is not hot slower and smaller. Cold code
+//! runs a bounded number of times per run of the program; warm code is in a loop of a
+//! function entered a bounded number of times, but in no loop nested inside another (a
+//! benchmark's or a game's round: once per coup, not once per card); the rest is hot.
 //!
 //! Why a static model and not a profile: a profile is of one input and one build, and the
 //! translator would have to be handed it and keep it in step with the code; loop nesting
 //! is in the code itself. The price is that code on a rare path inside a loop (an error, a
-//! shoe's refill) counts as hot.
+//! shoe's refill) counts as warm or hot, and a flat loop of many rounds as warm.
 //!
 //! Assumes the decoded program and its control flow ([`Flow`]): `succs` inside each
 //! function, calls returning to the next instruction. Guarantees: an instruction is cold
 //! only if it is in no cycle of its function's flow graph and its function is entered a
 //! bounded number of times: it is the program's entry, or every one of its callers is a
 //! direct call or jump from a cold instruction and its address is never taken (no
-//! relocation but a call's or jump's operand names it), so neither a loop, recursion nor a call through a pointer
-//! reaches it.
+//! relocation but a call's or jump's operand names it), so neither a loop, recursion nor a
+//! call through a pointer reaches it. An instruction is warm only if its function is
+//! entered a bounded number of times and it lies on no cycle that remains once each loop's
+//! entries (the instructions reached from outside the loop's strongly connected component)
+//! lose the edges into them from inside it: an inner loop keeps its cycle, so it is hot.
 
 use crate::decode::Op;
 use crate::flow::Flow;
 use crate::program::{AvrProgram, RelocKind, Target};
 
+/// How often an instruction runs, in the static model of this module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heat {
+    /// A bounded number of times per run of the program.
+    Cold,
+    /// In a loop of a function entered a bounded number of times, but in no loop nested
+    /// inside another.
+    Warm,
+    /// Anything else: in an inner loop, or in a function entered from a loop.
+    Hot,
+}
+
+/// How often each instruction of `flow` runs (see the module doc).
+pub fn heat(prog: &AvrProgram, flow: &Flow) -> Vec<Heat> {
+    let cold = cold(prog, flow);
+    let (once, _) = entered_once(prog, flow);
+    let inner = in_inner_cycles(flow);
+    (0..flow.insns.len())
+        .map(|i| {
+            if cold[i] {
+                Heat::Cold
+            } else if !inner[i] && flow.func_of[i].is_some_and(|f| once[f]) {
+                Heat::Warm
+            } else {
+                Heat::Hot
+            }
+        })
+        .collect()
+}
+
 /// Whether each instruction of `flow` is cold (see the module doc).
 pub fn cold(prog: &AvrProgram, flow: &Flow) -> Vec<bool> {
+    let (entered_once, in_loop) = entered_once(prog, flow);
+    (0..flow.insns.len()).map(|i| !in_loop[i] && flow.func_of[i].is_some_and(|f| entered_once[f])).collect()
+}
+
+/// Which functions are entered a bounded number of times per run, and which instructions
+/// lie on a cycle of their function's flow graph.
+fn entered_once(prog: &AvrProgram, flow: &Flow) -> (Vec<bool>, Vec<bool>) {
     let in_loop = in_cycles(flow);
     let n = prog.functions.len();
     let mut address_taken = vec![false; n];
@@ -64,14 +106,22 @@ pub fn cold(prog: &AvrProgram, flow: &Flow) -> Vec<bool> {
             break;
         }
     }
-    (0..flow.insns.len()).map(|i| !in_loop[i] && flow.func_of[i].is_some_and(|f| entered_once[f])).collect()
+    (entered_once, in_loop)
 }
 
 /// Whether each instruction lies on a cycle of its function's flow graph (Tarjan's
 /// strongly connected components, iteratively: a component of more than one instruction,
 /// or one that is its own successor).
 fn in_cycles(flow: &Flow) -> Vec<bool> {
-    let n = flow.insns.len();
+    sccs(&flow.succs).1
+}
+
+/// Tarjan's strongly connected components of the graph `succs`: each node's component
+/// (numbered from 0) and whether it lies on a cycle.
+fn sccs(succs: &[Vec<usize>]) -> (Vec<usize>, Vec<bool>) {
+    let n = succs.len();
+    let mut comp = vec![0usize; n];
+    let mut comps = 0;
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0usize; n];
     let mut on_stack = vec![false; n];
@@ -90,7 +140,7 @@ fn in_cycles(flow: &Flow) -> Vec<bool> {
         stack.push(root);
         on_stack[root] = true;
         while let Some(&mut (v, ref mut k)) = work.last_mut() {
-            if let Some(&w) = flow.succs[v].get(*k) {
+            if let Some(&w) = succs[v].get(*k) {
                 *k += 1;
                 if index[w] == usize::MAX {
                     index[w] = next;
@@ -117,14 +167,46 @@ fn in_cycles(flow: &Flow) -> Vec<bool> {
                         break;
                     }
                 }
-                let cycle = members.len() > 1 || flow.succs[v].contains(&v);
+                let cycle = members.len() > 1 || succs[v].contains(&v);
                 for w in members {
                     out[w] = cycle;
+                    comp[w] = comps;
                 }
+                comps += 1;
             }
         }
     }
-    out
+    (comp, out)
+}
+
+/// Whether each instruction lies on a cycle nested inside another: the outer loops' entries
+/// (members reached from outside their component) lose their incoming edges from inside
+/// it, and what still lies on a cycle is in an inner loop.
+fn in_inner_cycles(flow: &Flow) -> Vec<bool> {
+    let (comp, cyclic) = sccs(&flow.succs);
+    let n = flow.insns.len();
+    let mut entry = vec![false; n];
+    for v in 0..n {
+        for &w in &flow.succs[v] {
+            if comp[w] != comp[v] {
+                entry[w] = true;
+            }
+        }
+    }
+    for (v, e) in entry.iter_mut().enumerate() {
+        if flow.entries[v] {
+            *e = true;
+        }
+    }
+    let inner: Vec<Vec<usize>> = (0..n)
+        .map(|v| {
+            if !cyclic[v] {
+                return Vec::new();
+            }
+            flow.succs[v].iter().copied().filter(|&w| comp[w] == comp[v] && !entry[w]).collect()
+        })
+        .collect();
+    sccs(&inner).1
 }
 
 #[cfg(test)]
@@ -153,6 +235,22 @@ mod tests {
         let flow = Flow::new(&prog).unwrap();
         // main's first call, and once's return; the loop and what it calls are not.
         assert_eq!(cold(&prog, &flow), [true, false, false, true, false]);
+    }
+
+    #[test]
+    fn an_outer_loop_of_a_function_entered_once_is_warm_and_its_inner_loop_hot() {
+        use Heat::{Cold, Hot, Warm};
+        // main: nop; outer: nop; inner: nop; brne inner; breq out; rjmp outer; out: ret
+        // and a leaf the outer loop calls.
+        let words: [u16; 9] = [0x0000, 0x940e, 0x0008, 0x0000, 0xF7F1, 0xF009, 0xCFFA, 0x9508, 0x9508];
+        let prog = AvrProgram {
+            text: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            functions: vec![Function { name: "main".into(), addr: 0 }, Function { name: "leaf".into(), addr: 16 }],
+            entry: 0,
+            ..Default::default()
+        };
+        let flow = Flow::new(&prog).unwrap();
+        assert_eq!(heat(&prog, &flow), [Cold, Warm, Hot, Hot, Warm, Warm, Cold, Hot]);
     }
 
     #[test]

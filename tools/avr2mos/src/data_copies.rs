@@ -22,7 +22,11 @@
 //! - the instructions after it up to its last use are straight-line code: no jump
 //!   target, jump, branch, skip, call or return, no push or pop, no save or restore moved
 //!   there ([`crate::sink_saves`]), no frame action but a slot's load or store, no change
-//!   by the pointer copies;
+//!   by the pointer copies; the one call allowed is of a native routine that reads
+//!   neither half of the copy's pair and writes neither pair ([`CallEffect`]): the
+//!   runtime's routines change only their results ([`crate::liveness::native_writes`]),
+//!   so rustc's copy of an argument into a callee-saved pair around `memset` or
+//!   `__mulsi3` may go;
 //! - each of them that names the copy's pair names it only as a register it reads and
 //!   does not write, in an operand the renaming replaces (the checks below rename first
 //!   and then require that the copy's pair is no longer named at all);
@@ -31,7 +35,7 @@
 //! - the copy's pair is dead after the last use, so its stale zero-page bytes are never
 //!   read; [`crate::ptr_copies::elsewhere`] tells the lockstep comparison so.
 
-use crate::callgraph::writes_of;
+use crate::callgraph::{RegSet, writes_of};
 use crate::decode::{Insn, Op};
 use crate::frame_slots::Action;
 use crate::ptr_copies::{Copy, mentions};
@@ -47,6 +51,19 @@ pub struct Fences<'a> {
     pub sunk: &'a [bool],
     /// Prologue subtractions of static frames.
     pub frame_set_up: &'a [bool],
+    /// For each call a copy may live across (a native routine's), what it does to
+    /// registers; `None` for every other instruction.
+    pub calls: &'a [Option<CallEffect>],
+}
+
+/// What a call of a native routine does to registers: a copy lives across it only when
+/// it reads neither half of the copy's pair and writes neither pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallEffect {
+    /// The registers it reads (its operands, and r1).
+    pub reads: RegSet,
+    /// The registers it may leave changed ([`crate::liveness::native_writes`]).
+    pub writes: RegSet,
 }
 
 /// `i` with every read of the pair at `from` in an operand that is only read replaced by
@@ -133,7 +150,18 @@ pub fn plan(
         let (dst_pair, src_pair) = (0b11u32 << dst, 0b11u32 << src);
         let mut uses = Vec::new();
         for (m, &insn) in insns.iter().enumerate().take(range.end).skip(c + 1) {
-            if fenced(m, copies) || breaks_flow(&insn) {
+            if fenced(m, copies) {
+                break;
+            }
+            if let Some(call) = fences.calls[m] {
+                // The callee must neither see the copy's pair (whose zero-page bytes no
+                // longer hold the copy) nor change either pair.
+                if call.reads & dst_pair != 0 || call.writes & (dst_pair | src_pair) != 0 {
+                    break;
+                }
+                continue;
+            }
+            if breaks_flow(&insn) {
                 break;
             }
             let Some(renamed) = rename(&insn, dst, src) else { break };
@@ -161,6 +189,11 @@ mod tests {
     use crate::decode::decode_words;
 
     fn run(words: &[u16], live_after: &[(usize, u32)]) -> (Vec<Insn>, Vec<Copy>) {
+        run_with_call(words, live_after, None)
+    }
+
+    /// As [`run`], with `call` the effect of every call in `words`.
+    fn run_with_call(words: &[u16], live_after: &[(usize, u32)], call: Option<CallEffect>) -> (Vec<Insn>, Vec<Copy>) {
         let mut insns = decode_words(words);
         let n = insns.len();
         let mut live = vec![0u32; n];
@@ -169,7 +202,9 @@ mod tests {
         }
         let (targets, sunk, set_up) = (vec![false; n], vec![false; n], vec![false; n]);
         let slots = vec![Action::Keep; n];
-        let fences = Fences { is_target: &targets, slots: &slots, sunk: &sunk, frame_set_up: &set_up };
+        let calls: Vec<Option<CallEffect>> =
+            insns.iter().map(|i| if matches!(i.op, Op::Call) { call } else { None }).collect();
+        let fences = Fences { is_target: &targets, slots: &slots, sunk: &sunk, frame_set_up: &set_up, calls: &calls };
         let mut copies = vec![Copy::Keep; n];
         plan(&mut insns, 0..n, &live, fences, &mut copies);
         (insns, copies)
@@ -244,5 +279,25 @@ mod tests {
         assert_eq!(insns[1].d, 24);
         assert_eq!(insns[2].r, 25);
         assert_eq!(insns[3].r, 24);
+    }
+
+    #[test]
+    fn a_copy_lives_across_a_native_call_that_leaves_both_pairs_alone() {
+        // movw r17:r16, r25:r24; call memset; add r18, r16; adc r19, r17.
+        let words = [0x018C, 0x940F, 0xF81A, 0x0F20, 0x1F31, RET];
+        let memset = CallEffect { reads: 0x03F0_0002, writes: 0 };
+        let (insns, copies) = run_with_call(&words, &[], Some(memset));
+        assert_eq!(copies[0], Copy::Drop { pair: 16, last: 3 });
+        assert_eq!((insns[2].r, insns[3].r), (24, 25));
+        // A call that writes the source, or reads the copy, keeps it.
+        let mulsi3 = CallEffect { reads: 0x03FC_0002, writes: 0x03C0_0000 };
+        let (_, copies) = run_with_call(&words, &[(1, 0b11 << 16)], Some(mulsi3));
+        assert_eq!(copies[0], Copy::Keep);
+        let reads_copy = CallEffect { reads: 0b11 << 16, writes: 0 };
+        let (_, copies) = run_with_call(&words, &[(1, 0b11 << 16)], Some(reads_copy));
+        assert_eq!(copies[0], Copy::Keep);
+        // Without a known effect a call is a fence.
+        let (_, copies) = run_with_call(&words, &[(1, 0b11 << 16)], None);
+        assert_eq!(copies[0], Copy::Keep);
     }
 }

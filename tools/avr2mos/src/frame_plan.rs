@@ -254,7 +254,9 @@ fn plan_data_copies(
     let mut insns = flow.insns.clone();
     if optimise {
         let sunk: Vec<bool> = saves.sunk.iter().map(|c| !c.is_empty()).collect();
-        let fences = crate::data_copies::Fences { is_target: &flow.is_target, slots, sunk: &sunk, frame_set_up };
+        let calls = native_call_effects(saves);
+        let fences =
+            crate::data_copies::Fences { is_target: &flow.is_target, slots, sunk: &sunk, frame_set_up, calls: &calls };
         for (range, _) in flow.ranges.iter().zip(interp_fn).filter(|&(_, &interp)| !interp) {
             crate::data_copies::plan(&mut insns, range.clone(), &saves.live.live_out, fences, copies);
         }
@@ -277,6 +279,24 @@ fn plan_data_copies(
         }
     }
     insns
+}
+
+/// What each call of a native routine does to registers, for a data copy that lives
+/// across it: it reads its operands and r1 and writes its results
+/// ([`crate::liveness::native_writes`]). Other calls are fences (`None`): the lockstep
+/// comparison checks registers at each translated instruction, and inside a callee the
+/// copy's pair would still count as live.
+fn native_call_effects(saves: &Saves) -> Vec<Option<crate::data_copies::CallEffect>> {
+    use crate::data_copies::CallEffect;
+    use crate::liveness::{Callee, ZERO_REG};
+    saves
+        .callees
+        .iter()
+        .map(|c| match *c {
+            Callee::Native { reads, writes } => Some(CallEffect { reads: reads | ZERO_REG, writes }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Pointer copies whose uses can read the source pair instead ([`crate::ptr_copies`]), in

@@ -61,6 +61,21 @@ pub fn native_args(name: &str) -> RegSet {
     }
 }
 
+/// The registers a native routine may leave changed, by its symbol name: its results, as
+/// the runtime documents them ([`crate::runtime`]: the routines use only their scratch
+/// bytes besides); the call-used registers for a routine not listed.
+pub fn native_writes(name: &str) -> RegSet {
+    let regs = |lo: u8, hi: u8| (lo..=hi).fold(0, |acc, r| acc | 1 << r);
+    match name {
+        "__mulsi3" | "__divmodhi4" | "__udivmodhi4" => regs(22, 25),
+        "__divmodsi4" | "__udivmodsi4" => regs(18, 25),
+        "__divmodqi4" | "__udivmodqi4" | "memcmp" | "bcmp" => regs(24, 25),
+        // The destination comes back in r25:r24 unchanged.
+        "memcpy" | "memmove" | "memset" => 0,
+        _ => CALL_USED,
+    }
+}
+
 /// What an instruction transfers control to besides the next instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Callee {
@@ -73,8 +88,13 @@ pub enum Callee {
         /// A jump to its start (a tail call): it returns to this function's caller.
         tail: bool,
     },
-    /// A call of a native routine: it reads these registers.
-    Native(RegSet),
+    /// A call of a native routine.
+    Native {
+        /// The registers it reads ([`native_args`]).
+        reads: RegSet,
+        /// The registers it may leave changed ([`native_writes`]).
+        writes: RegSet,
+    },
     /// A call through Z (`icall`).
     Indirect,
     /// Anything else that leaves the function's code: `ijmp`, or a call or jump to an
@@ -186,7 +206,7 @@ fn step(input: &Input, args: &[RegSet], i: usize, out: RegSet) -> RegSet {
     match input.callees[i] {
         Callee::Function { f, tail: false } => args[f] | ZERO_REG | (out & !input.kills[f]),
         Callee::Function { f, tail: true } => args[f] | ZERO_REG | (exit(i) & !input.kills[f]),
-        Callee::Native(reads) => reads | ZERO_REG | out,
+        Callee::Native { reads, .. } => reads | ZERO_REG | out,
         Callee::Indirect => ARGS | pair(30) | ZERO_REG | out,
         Callee::Unknown => ALL,
         Callee::None if matches!(insn.op, Op::Ret | Op::Reti) => exit(i),
@@ -260,7 +280,9 @@ pub fn callees(
             match insn.op {
                 _ if call || jump => match (starts.get(&insn.k), natives.get(&insn.k)) {
                     (Some(&f), _) => Callee::Function { f, tail: jump },
-                    (None, Some(name)) if call => Callee::Native(native_args(name)),
+                    (None, Some(name)) if call => {
+                        Callee::Native { reads: native_args(name), writes: native_writes(name) }
+                    }
                     (None, None) if jump && is_code(insn.k) => Callee::None,
                     _ => Callee::Unknown,
                 },
@@ -441,7 +463,10 @@ mod tests {
         let input = Input {
             insns: &code,
             succs: &succs,
-            callees: &[Callee::Unknown, Callee::Native(native_args("__udivmodqi4"))],
+            callees: &[
+                Callee::Unknown,
+                Callee::Native { reads: native_args("__udivmodqi4"), writes: native_writes("__udivmodqi4") },
+            ],
             func_of: &[Some(0), Some(0)],
             bodies: &[0],
             kills: &[0],

@@ -1,8 +1,10 @@
-//! Outlining of cold code: a run of 6502 instructions that appears several times in code
-//! that runs a bounded number of times ([`crate::cold`]) becomes one shared subroutine,
-//! and each place it was becomes a `JSR` to it (3 bytes and 12 cycles for the run's
-//! bytes). Most of a benchmark's set-up is copies of register pairs and slot loads and
-//! stores through the same zero-page bytes, which repeat.
+//! Outlining of code that is not hot: a run of 6502 instructions that appears several
+//! times in code that runs a bounded number of times, or in the outer loops (not in a loop
+//! inside a loop) of a function entered a bounded number of times ([`crate::cold::heat`]),
+//! becomes one shared subroutine, and each
+//! place it was becomes a `JSR` to it (3 bytes and 12 cycles for the run's bytes). Most of
+//! a benchmark's set-up and of its outer loop's bookkeeping is copies of register pairs
+//! and slot loads and stores through the same zero-page bytes, which repeat.
 //!
 //! Assumes the chunks of [`crate::codegen`] after [`crate::peephole`]: one per AVR
 //! instruction, opening with its label, local labels inside a chunk, and no code that reads
@@ -18,12 +20,15 @@
 //!   either keeps the start of its code at its label or has no code left, so the map from
 //!   6502 to AVR addresses still holds where code remains;
 //! - a run is outlined only where it saves bytes: each of its `n` places saves its size
-//!   less 3, the subroutine costs its size plus 1, and the saving must be positive;
+//!   less 3, the subroutine costs its size plus 1, and the saving must be positive; a place
+//!   in warm code counts only for a run of [`WARM_MIN_BYTES`] or more, so that the cycles
+//!   it adds buy a fair number of bytes; hot code never moves;
 //! - the choice is deterministic: the largest saving first, ties to the earliest place.
 
 use std::collections::HashMap;
 
 use crate::asm::{Arg, Item, Label, Part, Sym, op};
+use crate::cold::Heat;
 use crate::link::{Chunk, Owner};
 
 /// Labels of the outlined subroutines: `OUTLINED_BASE + n`.
@@ -41,6 +46,13 @@ pub fn is_outlined(owner: &Owner) -> bool {
 
 /// The longest run considered, in instructions.
 const MAX_RUN: usize = 32;
+
+/// The shortest run, in bytes, outlined where it runs in warm code ([`Heat::Warm`]): each
+/// such place then saves at least 7 bytes for the 12 cycles its `JSR`/`RTS` add each time
+/// it runs. Measured on the benchmark (`bac bench`): 10 bytes take the program from
+/// 10,105 to 9,799 bytes for 90 more cycles a coup (7,575 -> 7,665, cc65 7,694); 12 bytes
+/// gave 9,852 for 43 more; 8 bytes 9,764 for 126 more, slower than cc65.
+const WARM_MIN_BYTES: usize = 10;
 
 /// Whether an item may move into a subroutine.
 fn movable(item: &Item) -> bool {
@@ -97,25 +109,29 @@ fn size(item: &Item) -> usize {
     }
 }
 
-/// A stretch of movable instructions in cold code, one after another as they run: its
-/// items (cloned) and where each one is, `(chunk, item)`, with whether it ends its chunk.
+/// A stretch of movable instructions in code that is not hot, one after another as they
+/// run: its items (cloned) and where each one is, `(chunk, item)`, with whether it ends
+/// its chunk.
 struct Stretch {
     items: Vec<Item>,
     at: Vec<(usize, usize, bool)>,
+    /// Whether each item is in warm code ([`Heat::Warm`]).
+    warm: Vec<bool>,
 }
 
 /// The stretches of `chunks` where runs may be taken from.
-fn stretches(chunks: &[Chunk], cold: &[bool], is_target: &[bool]) -> Vec<Stretch> {
+fn stretches(chunks: &[Chunk], heat: &[Heat], is_target: &[bool]) -> Vec<Stretch> {
     let mut out = Vec::new();
-    let mut cur = Stretch { items: Vec::new(), at: Vec::new() };
+    let mut cur = Stretch { items: Vec::new(), at: Vec::new(), warm: Vec::new() };
     // The chunk the open stretch took whole, to its end (a chunk after it may go on it).
     let mut whole: Option<usize> = None;
     let mut flush = |cur: &mut Stretch| {
         if cur.items.len() >= 2 {
-            out.push(std::mem::replace(cur, Stretch { items: Vec::new(), at: Vec::new() }));
+            out.push(std::mem::replace(cur, Stretch { items: Vec::new(), at: Vec::new(), warm: Vec::new() }));
         } else {
             cur.items.clear();
             cur.at.clear();
+            cur.warm.clear();
         }
     };
     for (ci, c) in chunks.iter().enumerate() {
@@ -126,11 +142,12 @@ fn stretches(chunks: &[Chunk], cold: &[bool], is_target: &[bool]) -> Vec<Stretch
         };
         // A stretch goes on into this chunk only if nothing jumps to it and the stretch
         // took the chunk before it to its end.
-        if !(cold[i] && !is_target[i] && whole.is_some_and(|w| w + 1 == ci)) {
+        let movable_heat = heat[i] != Heat::Hot;
+        if !(movable_heat && !is_target[i] && whole.is_some_and(|w| w + 1 == ci)) {
             flush(&mut cur);
         }
         whole = None;
-        if !cold[i] || has_raw_branch(&c.items) {
+        if !movable_heat || has_raw_branch(&c.items) {
             flush(&mut cur);
             continue;
         }
@@ -142,6 +159,7 @@ fn stretches(chunks: &[Chunk], cold: &[bool], is_target: &[bool]) -> Vec<Stretch
                 _ if movable(it) => {
                     cur.items.push(it.clone());
                     cur.at.push((ci, ii, ii + 1 == n));
+                    cur.warm.push(heat[i] == Heat::Warm);
                     open = true;
                 }
                 _ => {
@@ -158,12 +176,12 @@ fn stretches(chunks: &[Chunk], cold: &[bool], is_target: &[bool]) -> Vec<Stretch
     out
 }
 
-/// Outlines repeated runs of cold code into subroutines appended to `chunks`; `cold` and
-/// `is_target` are by AVR instruction.
-pub fn run(chunks: &mut Vec<Chunk>, cold: &[bool], is_target: &[bool]) {
+/// Outlines repeated runs of code that is not hot into subroutines appended to `chunks`;
+/// `heat` and `is_target` are by AVR instruction.
+pub fn run(chunks: &mut Vec<Chunk>, heat: &[Heat], is_target: &[bool]) {
     let mut next = 0u32;
     loop {
-        let found = stretches(chunks, cold, is_target);
+        let found = stretches(chunks, heat, is_target);
         let Some((run, places)) = best(&found) else { break };
         let label = Label(OUTLINED_BASE + next);
         // From the last place back, so the positions of earlier places stay valid.
@@ -210,14 +228,16 @@ fn best(found: &[Stretch]) -> Option<(Vec<Item>, Vec<Place>)> {
     for (s, st) in found.iter().enumerate() {
         for start in 0..st.items.len() {
             let mut bytes = 0;
+            let mut warm = false;
             for len in 1..=MAX_RUN.min(st.items.len() - start) {
                 bytes += size(&st.items[start + len - 1]);
+                warm |= st.warm[start + len - 1];
                 let end = &st.at[start + len - 1];
                 // Across chunks only up to a chunk's end.
                 if st.at[start].0 != end.0 && !end.2 {
                     continue;
                 }
-                if len >= 2 && bytes > 3 {
+                if len >= 2 && bytes > 3 && (!warm || bytes >= WARM_MIN_BYTES) {
                     places.entry(&st.items[start..start + len]).or_default().push((s, start));
                 }
             }
@@ -265,6 +285,25 @@ mod tests {
     /// A copy of two register bytes, the run the three chunks share.
     const COPY: [(u8, u8); 4] = [(LDA_ZP, 2), (STA_ZP, 4), (LDA_ZP, 3), (STA_ZP, 5)];
 
+    /// In warm code a run must be long enough to pay for the cycles of its `JSR`: a copy
+    /// of 8 bytes at two warm places stays, one of 10 bytes is outlined, and the short
+    /// copy is outlined where it is cold.
+    #[test]
+    fn warm_places_take_only_long_runs() {
+        let long: Vec<(u8, u8)> = COPY.iter().copied().chain([(LDA_ZP, 6)]).collect();
+        let apart = [false, true, true, true];
+        for (code, heat, outlined) in [
+            (&COPY[..], Heat::Warm, false),
+            (&long[..], Heat::Warm, true),
+            (&COPY[..], Heat::Cold, true),
+            (&long[..], Heat::Hot, false),
+        ] {
+            let mut chunks: Vec<Chunk> = (0..4).map(|i| chunk(i, if i % 2 == 0 { code } else { &[] })).collect();
+            run(&mut chunks, &[heat; 4], &apart);
+            assert_eq!(chunks.len() == 5, outlined, "{heat:?}, {} bytes", code.len() * 2);
+        }
+    }
+
     /// A raw branch counts the bytes it skips: the run it skips over stays as it is (a
     /// `JSR` there would put the branch's target inside the `JSR`), while the same run
     /// elsewhere is outlined.
@@ -275,7 +314,7 @@ mod tests {
         let kept = chunks[1].clone();
         // Chunks 0 and 1 end with their copy: a stretch may run on into the next chunk,
         // so keep chunk 2 apart with a target.
-        run(&mut chunks, &[true; 3], &[false, false, true]);
+        run(&mut chunks, &[Heat::Cold; 3], &[false, false, true]);
         assert_eq!(chunks[1].items, kept.items, "the skipped run moved");
         assert_eq!(chunks.len(), 4, "the two other copies share one subroutine");
         for c in [&chunks[0], &chunks[2]] {

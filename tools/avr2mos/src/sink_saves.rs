@@ -107,7 +107,7 @@ impl Function<'_> {
         Some(match self.callees[i] {
             Callee::Function { tail: true, .. } | Callee::Indirect | Callee::Unknown => return None,
             Callee::Function { f, tail: false } => self.sums[f].writes & bit != 0 || writes_of(insn) & bit != 0,
-            Callee::Native(_) | Callee::None => writes_of(insn) & bit != 0,
+            Callee::Native { .. } | Callee::None => writes_of(insn) & bit != 0,
         })
     }
 
@@ -158,7 +158,7 @@ impl Function<'_> {
         let bit = 1u32 << r;
         let reads = |i: usize| match self.callees[i] {
             Callee::Function { f, .. } => bit & crate::liveness::ARGS & self.args[f] != 0,
-            Callee::Native(regs) => regs & bit != 0,
+            Callee::Native { reads, .. } => reads & bit != 0,
             Callee::Indirect | Callee::Unknown => true,
             Callee::None => !matches!(self.insns[i].op, Op::Ret | Op::Reti) && reads_of(&self.insns[i]) & bit != 0,
         };

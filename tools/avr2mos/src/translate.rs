@@ -235,6 +235,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         sink_saves,
     };
     let cold = crate::cold::cold(prog, &flow);
+    let heat = crate::cold::heat(prog, &flow);
     let r1_zero = crate::zero_reg::known_zero(
         &flow.insns,
         &flow.addrs,
@@ -253,7 +254,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         facts: &facts,
         interp_fn: &interp_fn,
         summaries: &summaries,
-        cold: &cold,
+        heat: &heat,
         r1_zero: &r1_zero,
     };
     let plan = plan_with(true, true);
@@ -276,8 +277,8 @@ struct Stage<'a> {
     facts: &'a FlagFacts<'a>,
     interp_fn: &'a [bool],
     summaries: &'a [crate::callgraph::Summary],
-    /// The instructions that run a bounded number of times ([`crate::cold`]).
-    cold: &'a [bool],
+    /// How often each instruction runs ([`crate::cold::heat`]).
+    heat: &'a [crate::cold::Heat],
     /// Where r1 is known to be zero ([`crate::zero_reg`]).
     r1_zero: &'a [bool],
 }
@@ -312,7 +313,7 @@ impl Stage<'_> {
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;
-        let code = codegen::generate(&ctx, opts, entry, plan.stack_top, self.cold)?;
+        let code = codegen::generate(&ctx, opts, entry, plan.stack_top, self.heat)?;
         let bss_len = prog.bss_len + plan.frames_len;
         let image = image::place(prog, flow, &ctx, &code, opts, bss_len, plan.stack_bottom)?;
         Ok(report::translation(prog, flow, self.summaries, plan, &code, image, opts.bank1.is_some()))

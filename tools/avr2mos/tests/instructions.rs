@@ -611,3 +611,40 @@ fn native_memory_functions_keep_their_conventions() {
         check(name, &body, &[], 60);
     }
 }
+
+#[test]
+fn native_routines_change_only_the_registers_the_liveness_names() {
+    // The data copies live across a native call when it leaves their pairs alone
+    // (`liveness::native_writes`): the same program with and without the call may differ
+    // only in those registers, whatever the operands (zero divisors included).
+    let call = |addr: u32| [0x940E | (((addr / 2) >> 16) as u16 & 1), ((addr / 2) & 0xFFFF) as u16];
+    for &(name, addr, _) in avr2mos::runtime::NATIVE {
+        if matches!(name, "__c128_kernal" | "__c128_exit" | "__mulosi4" | "__mulodi4") {
+            continue; // a KERNAL call, the exit, and two the liveness takes as call-used
+        }
+        let writes = avr2mos::liveness::native_writes(name);
+        let mut rng = Rng(0x5EED ^ u64::from(addr));
+        for case in 0..24 {
+            let mut regs = [0u8; 32];
+            for r in regs.iter_mut() {
+                *r = rng.next();
+            }
+            regs[31] = regs[1] ^ 0x55;
+            // Pointers into the compared buffer at $3000-$30FF and lengths inside it.
+            let setup = if name.starts_with("mem") || name == "bcmp" {
+                let (x, y) = (rng.next() & 0x7F, rng.next() & 0x7F);
+                let n = if name == "memcpy" { (rng.next() & 0x7F).min(x.abs_diff(y)) } else { rng.next() & 0x7F };
+                vec![ldi(24, x), ldi(25, 0x30), ldi(22, y), ldi(23, 0x30), ldi(20, n), ldi(21, 0)]
+            } else {
+                Vec::new()
+            };
+            let mem: Vec<u8> = (0..256).map(|_| rng.next()).collect();
+            let with: Vec<u16> = setup.iter().copied().chain(call(addr)).collect();
+            let (after_call, ..) = both(&program(&regs, (false, false, false), &with, &[]), &mem, false);
+            let (before, ..) = both(&program(&regs, (false, false, false), &setup, &[]), &mem, false);
+            for r in (0..32).filter(|&r| after_call[r] != before[r]) {
+                assert!(writes & (1 << r) != 0, "{name} case {case} changed r{r}, which native_writes leaves out");
+            }
+        }
+    }
+}
