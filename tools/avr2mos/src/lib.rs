@@ -74,6 +74,8 @@ pub mod codegen;
 pub mod cold;
 pub mod const_mul;
 pub mod data_copies;
+pub mod dead_loads;
+pub mod dead_stores;
 pub mod decode;
 pub mod error;
 pub mod flags;
