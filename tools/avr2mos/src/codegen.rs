@@ -34,18 +34,24 @@ pub struct Code {
     /// The bytes of the start-up's save area when it goes after `.bss` and the frames,
     /// not in the program's file (codegen takes it out of the code).
     pub save_area: Option<u16>,
+    /// The registers whose zero-page byte does not hold the AVR's value at the start of
+    /// each instruction, though they are live there: the value passes in A
+    /// ([`crate::dead_stores::run`]).
+    pub stale: Vec<crate::callgraph::RegSet>,
 }
 
 /// Generates the code of the program `ctx` describes, starting at instruction `entry`;
 /// the start-up code sets the AVR stack to `stack_top`. `heat` says how often each
 /// instruction runs ([`crate::cold::heat`]): repeated runs of code that is not hot are
-/// outlined.
+/// outlined. `live` holds the registers live after each instruction for
+/// [`crate::dead_stores`] ([`crate::dead_stores::abi_liveness`]).
 pub fn generate(
     ctx: &Ctx,
     opts: &Options,
     entry: usize,
     stack_top: u16,
     heat: &[crate::cold::Heat],
+    live: &[crate::callgraph::RegSet],
 ) -> Result<Code, TranslateError> {
     let insns = ctx.insns;
     let place = match opts.bank1 {
@@ -79,6 +85,11 @@ pub fn generate(
     }
     let mut i = 0;
     let mut cpu_carry = false;
+    // The instructions whose code is in the chunk of the one before.
+    let mut folded = vec![false; insns.len()];
+    // The registers each instruction's chunk restores for a save moved off the prologue.
+    let pinned: Vec<crate::callgraph::RegSet> =
+        ctx.sunk.iter().map(|cs| cs.iter().filter(|c| !c.save).fold(0, |acc, c| acc | 1 << c.reg)).collect();
     while i < insns.len() {
         if let Some(f) = ctx.func_of[i]
             && ctx.interp[f]
@@ -124,8 +135,12 @@ pub fn generate(
         items.extend(before.into_iter().flat_map(sunk_copy));
         items.extend(lowered.asm.items);
         items.extend(after.into_iter().flat_map(sunk_copy));
+        if ctx.optimise {
+            crate::dead_stores::prune(&mut items, live[i + lowered.consumed], pinned[i]);
+        }
         chunks.push(Chunk { owner: Owner::Insn(i), items });
         for f in 1..=lowered.consumed {
+            folded[i + f] = true;
             chunks.push(Chunk { owner: Owner::Insn(i + f), items: vec![Item::Label(insn_label(i + f))] });
         }
         cpu_carry = lowered.carry_out;
@@ -134,12 +149,29 @@ pub fn generate(
 
     drop_unused_routines(&mut chunks, &interp_uses);
     let save_area = if opts.stack.is_none() && opts.bank1.is_none() { save_area_apart(&mut chunks) } else { None };
+    let mut stale = vec![0; insns.len()];
     if opts.opt_level == OptLevel::Full {
+        let stores = crate::dead_stores::stores(&chunks);
         crate::peephole::run(&mut chunks, ctx.is_target);
         crate::nz_reuse::run(&mut chunks, ctx.is_target);
+        let hidden_reads: Vec<crate::callgraph::RegSet> = (0..insns.len())
+            .map(|i| match ctx.copies[i] {
+                crate::ptr_copies::Copy::Drop { .. } => 0b11 << insns[i].r,
+                _ => 0,
+            })
+            .collect();
+        let facts = crate::dead_stores::Facts {
+            live,
+            folded: &folded,
+            is_target: ctx.is_target,
+            pinned: &pinned,
+            hidden_reads: &hidden_reads,
+        };
+        stale = crate::dead_stores::run(&mut chunks, &facts, &stores);
+        crate::dead_loads::run(&mut chunks);
         crate::outline::run(&mut chunks, heat, ctx.is_target);
     }
-    Ok(Code { chunks, patches, interp_chunks, far_copies, save_area })
+    Ok(Code { chunks, patches, interp_chunks, far_copies, save_area, stale })
 }
 
 /// Takes the start-up's save area (BASIC's zero page while the program runs: bytes that

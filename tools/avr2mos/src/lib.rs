@@ -22,6 +22,8 @@
 //! share bytes; [`saves`] leaves out the prologue saves no caller needs and moves those
 //! that stay to static slots where the function can never be active twice. [`zero_reg`]
 //! finds where r1, the zero register, is known zero, so compares with it drop their `CMP`.
+//! [`dead_stores`] drops the stores of registers nothing reads again (the value reaches
+//! its reads in A), and [`dead_loads`] the loads of A left with no reader.
 //! [`OptLevel::Plain`] (`--opt-level 0`) lowers each instruction on its own, for hunting a
 //! miscompile; the default also fuses flags across moves, specialises runtime calls, tracks
 //! values in A, makes frames static and saves only what callers need.
@@ -74,6 +76,8 @@ pub mod codegen;
 pub mod cold;
 pub mod const_mul;
 pub mod data_copies;
+pub mod dead_loads;
+pub mod dead_stores;
 pub mod decode;
 pub mod error;
 pub mod flags;

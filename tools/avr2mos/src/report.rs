@@ -147,11 +147,17 @@ pub fn translation(
         chunks,
         &crate::symbolic::Source { prog, addrs: &flow.addrs, insns: &flow.insns, spans: &placed.spans, notes: &notes },
     );
-    // Where a copy's uses read its source pair, the copy's pair is not live: the lockstep
-    // must not compare it.
+    // Where a copy's uses read its source pair, the copy's pair is not live, and where a
+    // value passes in A after its store went ([`crate::dead_stores`]) the register's byte
+    // is stale: the lockstep must not compare them.
     let elsewhere = crate::ptr_copies::elsewhere(&plan.copies);
-    let live_in =
-        flow.addrs.iter().zip(&plan.live.live_in).zip(&elsewhere).map(|((&a, &l), &gone)| (a, l & !gone)).collect();
+    let live_in = flow
+        .addrs
+        .iter()
+        .zip(&plan.live.live_in)
+        .zip(elsewhere.iter().zip(&code.stale))
+        .map(|((&a, &l), (&gone, &stale))| (a, l & !gone & !stale))
+        .collect();
     Translation {
         prg: image.prg,
         bank1: image.bank1,

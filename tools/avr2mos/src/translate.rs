@@ -247,7 +247,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let plan_with = |slots: bool, sink: bool| {
         frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, &cold, adjusts.clone(), settings(slots, sink))
     };
+    let live_abi = crate::dead_stores::abi_liveness(prog, &flow, &summaries);
     let stage = Stage {
+        live_abi: &live_abi,
         prog,
         opts,
         flow: &flow,
@@ -281,6 +283,9 @@ struct Stage<'a> {
     heat: &'a [crate::cold::Heat],
     /// Where r1 is known to be zero ([`crate::zero_reg`]).
     r1_zero: &'a [bool],
+    /// The registers live after each instruction under the calling convention, for
+    /// [`crate::dead_stores`].
+    live_abi: &'a [RegSet],
 }
 
 impl Stage<'_> {
@@ -313,7 +318,7 @@ impl Stage<'_> {
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;
-        let code = codegen::generate(&ctx, opts, entry, plan.stack_top, self.heat)?;
+        let code = codegen::generate(&ctx, opts, entry, plan.stack_top, self.heat, self.live_abi)?;
         let bss_len = prog.bss_len + plan.frames_len;
         let image = image::place(prog, flow, &ctx, &code, opts, bss_len, plan.stack_bottom)?;
         Ok(report::translation(prog, flow, self.summaries, plan, &code, image, opts.bank1.is_some()))

@@ -52,9 +52,9 @@ fn branch_into_the_middle_of_an_instruction_is_an_error() {
 
 #[test]
 fn a_program_that_does_not_fit_is_refused() {
-    // 20,000 ldi instructions (each of another value than the one before) become 80,000
-    // bytes of 6502 code.
-    let mut words: Vec<u16> = (0..20_000u16).map(|i| 0xE080 | (i & 1)).collect();
+    // 20,000 ldi instructions (each of another value than the one before), each stored
+    // to memory (`sts 0x0300, r24`), become 100,000 bytes of 6502 code.
+    let mut words: Vec<u16> = (0..20_000u16).flat_map(|i| [0xE080 | (i & 1), 0x9380, 0x0300]).collect();
     words.push(0x9508);
     let err = translate(&prog(&words)).unwrap_err();
     assert!(matches!(err, TranslateError::TooLarge { .. }), "{err:?}");
