@@ -21,7 +21,7 @@
 //!   6502 to AVR addresses still holds where code remains;
 //! - a run is outlined only where it saves bytes: each of its `n` places saves its size
 //!   less 3, the subroutine costs its size plus 1, and the saving must be positive; a place
-//!   in warm code counts only for a run of [`WARM_MIN_BYTES`] or more, so that the cycles
+//!   in warm code counts only for a run of `WARM_MIN_BYTES` or more, so that the cycles
 //!   it adds buy a fair number of bytes; hot code never moves;
 //! - the choice is deterministic: the largest saving first, ties to the earliest place.
 

@@ -18,7 +18,7 @@
 //! (`[package.metadata.c128] fastload = true`) and the game does not use it (it would also
 //! need the room: its 900 bytes do not fit in BAC's bank 0 under its high stack).
 
-//! Assumes (computer side, [`host`]): called with JSR from the start-up code, below $4000
+//! Assumes (computer side, `host`): called with JSR from the start-up code, below $4000
 //! (the bottom 16 KB are made common while bank 1 is written), with the KERNAL mapped,
 //! the clock at 2 MHz and the VIC-IIe's screen blanked; no logical file 15 open; the
 //! file's name at most 16 characters. Uses T0-T5 (saved on the stack and put back), A, X
