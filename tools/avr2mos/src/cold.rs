@@ -38,18 +38,13 @@ pub enum Heat {
 
 /// How often each instruction of `flow` runs (see the module doc).
 pub fn heat(prog: &AvrProgram, flow: &Flow) -> Vec<Heat> {
-    let cold = cold(prog, flow);
-    let (once, _) = entered_once(prog, flow);
+    let (once, in_loop) = entered_once(prog, flow);
     let inner = in_inner_cycles(flow);
     (0..flow.insns.len())
-        .map(|i| {
-            if cold[i] {
-                Heat::Cold
-            } else if !inner[i] && flow.func_of[i].is_some_and(|f| once[f]) {
-                Heat::Warm
-            } else {
-                Heat::Hot
-            }
+        .map(|i| match flow.func_of[i].is_some_and(|f| once[f]) {
+            true if !in_loop[i] => Heat::Cold,
+            true if !inner[i] => Heat::Warm,
+            _ => Heat::Hot,
         })
         .collect()
 }

@@ -234,8 +234,8 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         high_stack: opts.stack,
         sink_saves,
     };
-    let cold = crate::cold::cold(prog, &flow);
     let heat = crate::cold::heat(prog, &flow);
+    let cold: Vec<bool> = heat.iter().map(|&h| h == crate::cold::Heat::Cold).collect();
     let r1_zero = crate::zero_reg::known_zero(
         &flow.insns,
         &flow.addrs,
