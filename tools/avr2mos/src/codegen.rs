@@ -14,7 +14,7 @@ use crate::asm::{Item, Label, Part, Sym};
 use crate::error::TranslateError;
 use crate::interp;
 use crate::link::{Chunk, Owner};
-use crate::lower::{Ctx, insn_label};
+use crate::lower::{Ctx, insn_label, save_copy};
 use crate::mmap::{BANK1_END, BANK1_START};
 use crate::runtime::{self, Locals, Routine};
 use crate::{OptLevel, Options};
@@ -69,6 +69,7 @@ pub fn generate(
         opts.memory,
         opts.bank1.as_deref(),
         stack_top,
+        ctx.zp_homes.end(),
         opts.key_buffer,
         opts.fastload,
     ) {
@@ -132,9 +133,13 @@ pub fn generate(
             return Err(TranslateError::SunkSaveFused { at: i });
         }
         let mut items = vec![Item::Label(insn_label(i))];
-        items.extend(before.into_iter().flat_map(sunk_copy));
+        items.extend(
+            before.into_iter().flat_map(|c: &crate::sink_saves::Copy| save_copy(ctx.zp_homes, c.slot, c.reg, c.save)),
+        );
         items.extend(lowered.asm.items);
-        items.extend(after.into_iter().flat_map(sunk_copy));
+        items.extend(
+            after.into_iter().flat_map(|c: &crate::sink_saves::Copy| save_copy(ctx.zp_homes, c.slot, c.reg, c.save)),
+        );
         if ctx.optimise {
             crate::dead_stores::prune(&mut items, live[i + lowered.consumed], pinned[i]);
         }
@@ -187,19 +192,6 @@ fn save_area_apart(chunks: &mut Vec<Chunk>) -> Option<u16> {
     let len = chunks[at].items.iter().map(|it| if let Item::Bytes(b) = it { b.len() } else { 0 }).sum::<usize>();
     chunks.remove(at);
     Some(len as u16)
-}
-
-/// The `LDA`/`STA` pair of a save moved by [`crate::sink_saves`]: as a push or pop to a
-/// static slot is lowered.
-fn sunk_copy(c: &crate::sink_saves::Copy) -> [Item; 2] {
-    use crate::asm::{Arg, op};
-    let slot = Arg::Sym(Sym::Bss(c.slot), Part::Word, 0);
-    let reg = Arg::Byte(crate::mmap::reg(c.reg));
-    if c.save {
-        [Item::Ins(op::LDA_ZP, reg), Item::Ins(op::STA_ABS, slot)]
-    } else {
-        [Item::Ins(op::LDA_ABS, slot), Item::Ins(op::STA_ZP, reg)]
-    }
 }
 
 /// Leaves out runtime routines that nothing calls (the wide multiplies are large and

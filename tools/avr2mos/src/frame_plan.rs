@@ -92,6 +92,9 @@ pub struct FramePlan {
     /// The instructions as the lowering reads them: the program's, with the reads of data
     /// copies that went renamed to their sources ([`crate::data_copies`]).
     pub insns: Vec<crate::decode::Insn>,
+    /// The static slots that live in zero page instead ([`crate::zp_slots`]; none unless
+    /// [`Settings::optimise`]).
+    pub zp_homes: crate::zp_slots::Homes,
 }
 
 /// The flag facts the plan needs: the flags live after each instruction, and the SREG
@@ -214,6 +217,21 @@ pub fn plan(
     }
     let mut copies = plan_copies(flow, &saves.live, interp_fn, s.optimise);
     let insns = plan_data_copies(flow, &saves, &slots, &frame_set_up, interp_fn, s.optimise, &mut copies);
+    let zp_homes = if s.optimise {
+        let folded: Vec<bool> = frames.iter().map(|fr| fr.as_ref().is_some_and(|fr| fr.folded)).collect();
+        let sunk: Vec<Vec<u32>> = saves.sunk.iter().map(|cs| cs.iter().map(|c| c.slot).collect()).collect();
+        let uses = crate::zp_slots::Uses {
+            ranges: &flow.ranges,
+            folded: &folded,
+            slots: &slots,
+            save_slots: &saves.slot_of,
+            dropped: &saves.dropped,
+            sunk: &sunk,
+        };
+        crate::zp_slots::plan(&uses)
+    } else {
+        crate::zp_slots::Homes::default()
+    };
     FramePlan {
         adjusts,
         frames,
@@ -235,6 +253,7 @@ pub fn plan(
         slots_len: saves.slots_len,
         copies,
         insns,
+        zp_homes,
     }
 }
 

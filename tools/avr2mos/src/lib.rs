@@ -20,7 +20,9 @@
 //! the AVR stack, [`frame_slots`] follows Y through such a function so that its slots are
 //! absolute addresses, and [`overlay`] lets the frames of functions never active together
 //! share bytes; [`saves`] leaves out the prologue saves no caller needs and moves those
-//! that stay to static slots where the function can never be active twice. [`zero_reg`]
+//! that stay to static slots where the function can never be active twice, and
+//! [`zp_slots`] gives the most used of those slots, and of the frame slots no pointer
+//! reaches, a home in zero page. [`zero_reg`]
 //! finds where r1, the zero register, is known zero, so compares with it drop their `CMP`.
 //! [`dead_stores`] drops the stores of registers nothing reads again (the value reaches
 //! its reads in A), and [`dead_loads`] the loads of A left with no reader.
@@ -115,6 +117,7 @@ pub mod translate;
 pub mod unpack;
 pub mod values;
 pub mod zero_reg;
+pub mod zp_slots;
 
 pub use error::{Location, PipelineError, TranslateError};
 pub use program::AvrProgram;

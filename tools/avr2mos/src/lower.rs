@@ -27,6 +27,7 @@ use crate::mmap::{FLAGS, SPH, SPL, TFLAG, reg, temp};
 use crate::program::{AvrProgram, RelocKind, Target};
 use crate::runtime::Routine;
 use crate::specialise;
+use crate::zp_slots::Slot as ZpSlot;
 
 mod arith;
 mod bits;
@@ -96,6 +97,8 @@ pub struct Ctx<'a> {
     pub live_regs: &'a [crate::callgraph::RegSet],
     /// Whether r1 is zero before each instruction ([`crate::zero_reg`]).
     pub r1_zero: &'a [bool],
+    /// The static slots that live in zero page ([`crate::zp_slots`]).
+    pub zp_homes: &'a crate::zp_slots::Homes,
 }
 
 /// The label of instruction `i`.
@@ -188,6 +191,20 @@ fn capture(a: &mut Asm, kind: Kind, defs: FlagSet, live: FlagSet) {
     a.b(STA_ZP, FLAGS);
 }
 
+/// The `LDA`/`STA` pair that saves register `reg` to its static save slot `slot` (`save`),
+/// or restores it from there: in the slot's zero-page home if it has one
+/// ([`crate::zp_slots`]).
+pub(crate) fn save_copy(homes: &crate::zp_slots::Homes, slot: u32, reg: u8, save: bool) -> [Item; 2] {
+    let (load, store) = match homes.of(ZpSlot::Save(slot)) {
+        Some(zp) => (Item::Ins(LDA_ZP, Arg::Byte(zp)), Item::Ins(STA_ZP, Arg::Byte(zp))),
+        None => {
+            let at = Arg::Sym(Sym::Bss(slot), Part::Word, 0);
+            (Item::Ins(LDA_ABS, at), Item::Ins(STA_ABS, at))
+        }
+    };
+    if save { [Item::Ins(LDA_ZP, Arg::Byte(r(reg))), store] } else { [load, Item::Ins(STA_ZP, Arg::Byte(r(reg)))] }
+}
+
 /// The result of lowering one instruction.
 #[derive(Debug, Clone)]
 pub struct Lowered {
@@ -255,17 +272,24 @@ impl Ctx<'_> {
         use crate::frame_slots::{Action, Half};
         let insn = self.insns[i];
         let Some(base) = self.static_frame(i) else { return false };
-        let at = |off: u16| base.operand(Part::Word, i32::from(off));
+        // A slot with a zero-page home is reached there; the others at their address.
+        let at = |off: u16, zp_op: u8, abs_op: u8| {
+            let home = self.func_of[i].and_then(|func| self.zp_homes.of(ZpSlot::Frame { func, offset: off }));
+            match home {
+                Some(zp) => Item::Ins(zp_op, Arg::Byte(zp)),
+                None => Item::Ins(abs_op, base.operand(Part::Word, i32::from(off))),
+            }
+        };
         match self.slots[i] {
             Action::Keep => return false,
             Action::Drop => {}
             Action::Slot(off) if matches!(insn.op, Op::Ld(..)) => {
-                a.items.push(Item::Ins(LDA_ABS, at(off)));
+                a.items.push(at(off, LDA_ZP, LDA_ABS));
                 a.b(STA_ZP, r(insn.d));
             }
             Action::Slot(off) => {
                 a.b(LDA_ZP, r(insn.d));
-                a.items.push(Item::Ins(STA_ABS, at(off)));
+                a.items.push(at(off, STA_ZP, STA_ABS));
             }
             Action::Pointer(off, half) => {
                 let off = i32::from(off as i16);
@@ -416,13 +440,7 @@ impl Ctx<'_> {
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
         if let Some(slot) = self.save_slots[i] {
-            let at = Arg::Sym(Sym::Bss(slot), Part::Word, 0);
-            if insn.op == Op::Push {
-                a.b(LDA_ZP, r(insn.d)).items.push(Item::Ins(STA_ABS, at));
-            } else {
-                a.items.push(Item::Ins(LDA_ABS, at));
-                a.b(STA_ZP, r(insn.d));
-            }
+            a.items.extend(save_copy(self.zp_homes, slot, insn.d, insn.op == Op::Push));
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
         if let Some(consumed) = self.compare_chain(i, &mut a)? {

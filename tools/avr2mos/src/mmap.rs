@@ -17,7 +17,9 @@
 //! | `$0033`        | AVR T flag (non-zero = set)                                      |
 //! | `$0034-$003F`  | scratch bytes of the runtime routines (T0..T11); the interpreter |
 //! |                | of AVR code keeps its PC and operands in T4..T11 ([`crate::interp`]) |
-//! | `$0040-$005F`  | scratch of the wide multiplies and the 32-bit signed division   |
+//! | `$0040-$0059`  | scratch of the wide multiplies and the 32-bit signed division   |
+//! | `$005A-$008F`  | zero-page homes of the most used static slots                   |
+//! |                | ([`crate::zp_slots::ZP_HOMES`]), as many as the program uses    |
 //! | `$0100-$01FF`  | 6502 stack: return addresses of translated calls                |
 //! | `$0B80-$0B9A`, | `key_buffer = true`: the key buffer's state and its ring of key  |
 //! | `$0C00-$0CFF`  | matrix readings (see "The key buffer" below)                    |
@@ -70,9 +72,13 @@
 //! port A and $D02F as it found them; the KERNAL trampoline turns interrupts back on after
 //! a call, and the exit turns them off before it restores BASIC's state.
 //!
-//! BASIC's zero page `$10-$5F` is saved at start-up and restored on exit, as are the
-//! 6502 stack pointer and `$FF00`, so the program returns cleanly to `READY.` (in
-//! `all-ram` mode also with interrupts enabled again and BASIC's RAM vectors back).
+//! BASIC's zero page `$10-$5F` (and on up to the last zero-page home a program uses, at
+//! most `$8F`) is saved at start-up and restored on exit, as are the 6502 stack pointer
+//! and `$FF00`, so the program returns cleanly to `READY.` (in `all-ram` mode also with
+//! interrupts enabled again and BASIC's RAM vectors back). Nothing the program runs
+//! meanwhile uses BASIC's zero page: the KERNAL's own starts at `$90` (llvm-mos-sdk's C128
+//! target takes `$0A-$8F` on the same grounds), and the runtime's interrupt handlers use
+//! none.
 
 /// Zero-page address of AVR register r0; rN is at `REGS + N`.
 pub const REGS: u8 = 0x10;
@@ -88,7 +94,8 @@ pub const TFLAG: u8 = 0x33;
 pub const TEMP: u8 = 0x34;
 /// First zero-page byte saved at start-up and restored on exit.
 pub const ZP_SAVE_START: u8 = 0x10;
-/// Number of zero-page bytes saved.
+/// Number of zero-page bytes saved, at least: more when the program has zero-page homes
+/// past `$5F` ([`crate::zp_slots`]).
 pub const ZP_SAVE_LEN: u8 = 0x50;
 /// Load address of the `.prg` (start of BASIC text on the C128).
 pub const LOAD_ADDR: u16 = 0x1C01;

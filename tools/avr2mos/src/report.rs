@@ -253,9 +253,34 @@ fn function_notes(prog: &AvrProgram, flow: &Flow, summaries: &[Summary], plan: &
                 None => vec![],
             };
             lines.extend(save_notes(prog, &flow.addrs, &plan.save_plans[f]));
+            lines.extend(zero_page_note(flow, plan, f));
             (!lines.is_empty()).then(|| (f, lines.join("\n  ; ")))
         })
         .collect()
+}
+
+/// The listing's line on the slots of function `f` that live in zero page
+/// ([`crate::zp_slots`]): each slot, its home and how many instructions reach it.
+fn zero_page_note(flow: &Flow, plan: &FramePlan, f: usize) -> Option<String> {
+    use crate::zp_slots::Slot;
+    let homes: Vec<String> = plan
+        .zp_homes
+        .homes
+        .iter()
+        .filter(|h| h.func == f)
+        .map(|h| {
+            let what = match h.slot {
+                Slot::Frame { offset, .. } => format!("slot {offset}"),
+                Slot::Save(addr) => {
+                    let reg =
+                        flow.ranges[f].clone().find(|&i| plan.save_slots[i] == Some(addr)).map(|i| flow.insns[i].d);
+                    reg.map_or_else(|| "a save".into(), |r| format!("r{r}'s save"))
+                }
+            };
+            format!("{what} at ${:02x} ({} accesses)", h.zp, h.uses)
+        })
+        .collect();
+    (!homes.is_empty()).then(|| format!("in zero page: {}", homes.join(", ")))
 }
 
 /// The listing's lines on a function's saves: which went, and why the others stayed.

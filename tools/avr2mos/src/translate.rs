@@ -315,6 +315,7 @@ impl Stage<'_> {
             copies: &plan.copies,
             live_regs: &plan.live.live_out,
             r1_zero: self.r1_zero,
+            zp_homes: &plan.zp_homes,
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;

@@ -45,7 +45,7 @@
 //! routines are laid out.
 
 use crate::asm::{Asm, Label};
-use crate::mmap::{MemoryMode, reg, temp};
+use crate::mmap::{MemoryMode, ZP_SAVE_LEN, ZP_SAVE_START, reg, temp};
 
 pub mod divide;
 pub mod fastload;
@@ -175,20 +175,31 @@ fn t(n: u8) -> u8 {
 /// `stack_top` is the AVR stack's first byte ([`crate::mmap::STACK_TOP`], or $CFFF with a
 /// high stack). `key_buffer`: run with interrupts on and keep the key buffer (all-RAM mode
 /// only; see [`crate::mmap`]). `fastload`: with a bank-1 file, try the 1581 loader of
-/// [`fastload`] before the KERNAL's LOAD.
+/// [`fastload`] before the KERNAL's LOAD. `zp_end` is the first zero-page byte after the
+/// last the program uses ([`crate::zp_slots`]): the start-up saves BASIC's zero page from
+/// [`ZP_SAVE_START`] up to it, and at least [`ZP_SAVE_LEN`] bytes.
+#[allow(clippy::too_many_arguments)] // Each is one setting of the machine the routines serve.
 pub fn emit(
     entry: Label,
     loc: &mut Locals,
     mode: MemoryMode,
     bank1: Option<&[u8]>,
     stack_top: u16,
+    zp_end: u8,
     key_buffer: bool,
     fastload: bool,
 ) -> Vec<(Routine, Asm)> {
     let all_ram = mode == MemoryMode::AllRam;
     let bank1 = bank1.filter(|_| all_ram);
-    let machine =
-        Machine { mode, all_ram, bank1, key_buffer: key_buffer && all_ram, fastload: fastload && bank1.is_some() };
+    let zp_len = zp_end.saturating_sub(ZP_SAVE_START).max(ZP_SAVE_LEN);
+    let machine = Machine {
+        mode,
+        all_ram,
+        bank1,
+        key_buffer: key_buffer && all_ram,
+        fastload: fastload && bank1.is_some(),
+        zp_len,
+    };
     let mut out = startup::routines(entry, loc, &machine, stack_top);
     if all_ram {
         out.extend(interrupts::routines(loc, &machine));
@@ -215,6 +226,8 @@ struct Machine<'a> {
     key_buffer: bool,
     /// The bank-1 file through the 1581 loader first (with a bank-1 file only).
     fastload: bool,
+    /// How many bytes of BASIC's zero page from [`ZP_SAVE_START`] the start-up saves.
+    zp_len: u8,
 }
 
 #[cfg(test)]
@@ -234,7 +247,7 @@ mod tests {
             (MemoryMode::AllRam, code, true, true),
         ];
         let emitted =
-            all.into_iter().flat_map(|(m, b, k, f)| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP, k, f));
+            all.into_iter().flat_map(|(m, b, k, f)| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP, 0, k, f));
         for (routine, a) in emitted {
             for it in &a.items {
                 let (o, operand) = match it {
@@ -249,5 +262,30 @@ mod tests {
                 assert_eq!(size, 1 + operand, "{routine:?}: opcode {o:#04x}");
             }
         }
+    }
+
+    /// The count the start-up's zero-page save loop starts from (`LDX #n` before
+    /// `LDA ZP_SAVE_START,X`), and the save area's size.
+    fn zero_page_saved(zp_end: u8) -> (u8, usize) {
+        let routines =
+            emit(Label(0), &mut Locals::default(), MemoryMode::Kernal, None, STACK_TOP, zp_end, false, false);
+        let start = &routines.iter().find(|(r, _)| *r == Routine::Start).expect("the start-up").1.items;
+        let at = start.iter().position(|it| *it == Item::Ins(crate::asm::op::LDA_ZPX, Arg::Byte(ZP_SAVE_START)));
+        let ldx = |it: &Item| match it {
+            Item::Ins(crate::asm::op::LDX_IMM, Arg::Byte(n)) => Some(*n),
+            _ => None,
+        };
+        let n = start[..at.expect("the save loop")].iter().rev().find_map(ldx).expect("its count");
+        let area = &routines.iter().find(|(r, _)| *r == Routine::Save).expect("the save area").1.items;
+        let Item::Bytes(bytes) = &area[0] else { panic!("the save area is bytes") };
+        (n, bytes.len())
+    }
+
+    #[test]
+    fn the_start_up_saves_zero_page_up_to_the_last_home() {
+        assert_eq!(zero_page_saved(0), (ZP_SAVE_LEN - 1, 2 + usize::from(ZP_SAVE_LEN)), "no homes");
+        assert_eq!(zero_page_saved(0x5A), (ZP_SAVE_LEN - 1, 2 + usize::from(ZP_SAVE_LEN)), "homes below $60");
+        assert_eq!(zero_page_saved(0x71), (0x71 - ZP_SAVE_START - 1, 2 + 0x61), "homes up to $70");
+        assert_eq!(zero_page_saved(0x90), (0x7F, 2 + 0x80), "every home: the loop's longest (BPL)");
     }
 }

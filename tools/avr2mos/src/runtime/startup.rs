@@ -34,25 +34,25 @@ fn save(off: i32) -> Arg {
 
 /// Where the all-RAM mode saves BASIC's RAM vectors at $FFFA-$FFFF: after the zero page in
 /// the save area.
-fn vector_save(i: i32) -> Arg {
-    save(2 + i32::from(ZP_SAVE_LEN) + i)
+fn vector_save(m: &Machine, i: i32) -> Arg {
+    save(2 + i32::from(m.zp_len) + i)
 }
 
 /// Where a program with interpreted functions in bank 1 saves $D506: after the vectors.
-fn rcr_save() -> Arg {
-    save(2 + i32::from(ZP_SAVE_LEN) + 6)
+fn rcr_save(m: &Machine) -> Arg {
+    save(2 + i32::from(m.zp_len) + 6)
 }
 
 /// Where the bank-1 loader keeps the address after the packed file's last byte (two bytes,
 /// what LOAD returned in X and Y), then BASIC's $D030 and $D011 while it runs at 2 MHz.
-fn bank1_end_at() -> i32 {
-    2 + i32::from(ZP_SAVE_LEN) + 7
+fn bank1_end_at(m: &Machine) -> i32 {
+    2 + i32::from(m.zp_len) + 7
 }
-fn clock_save() -> Arg {
-    save(bank1_end_at() + 2)
+fn clock_save(m: &Machine) -> Arg {
+    save(bank1_end_at(m) + 2)
 }
-fn control_save() -> Arg {
-    save(bank1_end_at() + 3)
+fn control_save(m: &Machine) -> Arg {
+    save(bank1_end_at(m) + 3)
 }
 
 /// The logical file and secondary address of the command channel the start-up opens.
@@ -76,9 +76,9 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
     if let Some(name) = m.bank1 {
         let (drive, loaded) = (loc.fresh(), loc.fresh());
         a.w(LDA_ABS, VIC_CLOCK);
-        a.items.push(Item::Ins(STA_ABS, clock_save()));
+        a.items.push(Item::Ins(STA_ABS, clock_save(m)));
         a.w(LDA_ABS, VIC_CONTROL);
-        a.items.push(Item::Ins(STA_ABS, control_save()));
+        a.items.push(Item::Ins(STA_ABS, control_save(m)));
         a.b(AND_IMM, 0xEF).w(STA_ABS, VIC_CONTROL).b(LDA_IMM, 1).w(STA_ABS, VIC_CLOCK);
         if fast.is_some() {
             // From a 1581, through the drive routine of ours (fastload.rs); the KERNAL's
@@ -92,8 +92,8 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         a.s(LDX_IMM, Sym::Code(Routine::Bank1Name.label()), Part::Lo);
         a.s(LDY_IMM, Sym::Code(Routine::Bank1Name.label()), Part::Hi);
         a.w(JSR, SETNAM).b(LDA_IMM, 0).w(JSR, LOAD);
-        a.items.push(Item::Ins(STX_ABS, save(bank1_end_at())));
-        a.items.push(Item::Ins(STY_ABS, save(bank1_end_at() + 1)));
+        a.items.push(Item::Ins(STX_ABS, save(bank1_end_at(m))));
+        a.items.push(Item::Ins(STY_ABS, save(bank1_end_at(m) + 1)));
         // Later OPENs take their file names from bank 0 again.
         a.i(PHP).b(LDA_IMM, 0).b(LDX_IMM, 0).w(JSR, SETBNK).i(PLP);
         a.br(BCC, loaded).to(JMP, Routine::Bank1Failed.label());
@@ -121,13 +121,13 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
     a.b(LDA_IMM, m.mode.mmu_config()).w(STA_ABS, MMU_CR).i(CLD).i(TSX);
     a.items.push(Item::Ins(STX_ABS, save(1)));
     let l1 = loc.fresh();
-    a.b(LDX_IMM, ZP_SAVE_LEN - 1).label(l1).b(LDA_ZPX, ZP_SAVE_START);
+    a.b(LDX_IMM, m.zp_len - 1).label(l1).b(LDA_ZPX, ZP_SAVE_START);
     a.items.push(Item::Ins(STA_ABX, save(2)));
     a.i(DEX).br(BPL, l1);
     if m.all_ram {
         let lv = loc.fresh();
         a.b(LDX_IMM, 5).label(lv).w(LDA_ABX, VECTORS);
-        a.items.push(Item::Ins(STA_ABX, vector_save(0)));
+        a.items.push(Item::Ins(STA_ABX, vector_save(m, 0)));
         a.i(DEX).br(BPL, lv);
         for (i, routine) in [Routine::Nmi, Routine::Crash, Routine::Irq].into_iter().enumerate() {
             let at = VECTORS + 2 * i as u16;
@@ -139,7 +139,7 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         // 16 KB of common RAM (this code, the runtime and the interpreter), and the same
         // vectors in bank 1 for an interrupt while the interpreter reads AVR bytes there.
         a.w(LDA_ABS, MMU_RCR);
-        a.items.push(Item::Ins(STA_ABS, rcr_save()));
+        a.items.push(Item::Ins(STA_ABS, rcr_save(m)));
         a.b(LDA_IMM, RCR_COMMON_16K).w(STA_ABS, MMU_RCR);
         let lv = loc.fresh();
         a.b(LDX_IMM, 5).label(lv).w(LDA_ABX, VECTORS).b(LDY_IMM, MMU_CONFIG_BANK1).w(STY_ABS, MMU_CR);
@@ -153,9 +153,9 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
             a.i(SEI);
         }
         a.b(LDA_IMM, m.mode.mmu_config()).w(STA_ABS, MMU_CR);
-        a.items.push(Item::Ins(LDA_ABS, clock_save()));
+        a.items.push(Item::Ins(LDA_ABS, clock_save(m)));
         a.w(STA_ABS, VIC_CLOCK);
-        a.items.push(Item::Ins(LDA_ABS, control_save()));
+        a.items.push(Item::Ins(LDA_ABS, control_save(m)));
         a.w(STA_ABS, VIC_CONTROL);
     }
     a.b(LDA_IMM, stack_top as u8).b(STA_ZP, SPL).b(LDA_IMM, (stack_top >> 8) as u8).b(STA_ZP, SPH);
@@ -187,7 +187,7 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
     if let Some(code) = &fast {
         // Right after the start-up code, below $4000, where the receiving loop must run
         // (it maps bank 1 for each store) and BASIC's ROM does not hide the bytes it sends.
-        let end = save(bank1_end_at());
+        let end = save(bank1_end_at(m));
         let host =
             fastload::host(loc, Routine::FastloadDrive.label(), code.len(), Routine::FastloadCommands.label(), end);
         out.push((Routine::Fastload, host));
@@ -209,20 +209,20 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
     }
     if m.bank1.is_some() {
         // BASIC's RAM configuration first: its variables are in bank 1 above $0400.
-        a.items.push(Item::Ins(LDA_ABS, rcr_save()));
+        a.items.push(Item::Ins(LDA_ABS, rcr_save(m)));
         a.w(STA_ABS, MMU_RCR);
     }
     a.b(LDA_ZP, r(24)).w(STA_ABS, EXIT_PORT);
     a.items.push(Item::Ins(LDX_ABS, save(1)));
     a.i(TXS);
     let l2 = loc.fresh();
-    a.b(LDX_IMM, ZP_SAVE_LEN - 1).label(l2);
+    a.b(LDX_IMM, m.zp_len - 1).label(l2);
     a.items.push(Item::Ins(LDA_ABX, save(2)));
     a.b(STA_ZPX, ZP_SAVE_START).i(DEX).br(BPL, l2);
     if m.all_ram {
         let lv = loc.fresh();
         a.b(LDX_IMM, 5).label(lv);
-        a.items.push(Item::Ins(LDA_ABX, vector_save(0)));
+        a.items.push(Item::Ins(LDA_ABX, vector_save(m, 0)));
         a.w(STA_ABX, VECTORS).i(DEX).br(BPL, lv);
     }
     a.items.push(Item::Ins(LDA_ABS, save(0)));
@@ -240,9 +240,9 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         // "?CANNOT LOAD <name>" on the screen, then back to BASIC: nothing was changed yet
         // but the clock and the screen, which go back first.
         let mut a = Asm::default();
-        a.items.push(Item::Ins(LDA_ABS, clock_save()));
+        a.items.push(Item::Ins(LDA_ABS, clock_save(m)));
         a.w(STA_ABS, VIC_CLOCK);
-        a.items.push(Item::Ins(LDA_ABS, control_save()));
+        a.items.push(Item::Ins(LDA_ABS, control_save(m)));
         a.w(STA_ABS, VIC_CONTROL);
         let name_lp = loc.fresh();
         for &c in b"\r?CANNOT LOAD " {
@@ -253,7 +253,7 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         a.w(JSR, CHROUT).i(INX).b(CPX_IMM, name.len() as u8).br(BCC, name_lp);
         a.b(LDA_IMM, b'\r').w(JSR, CHROUT).i(RTS);
         out.push((Routine::Bank1Failed, a));
-        let end = (Sym::Code(Routine::Save.label()), bank1_end_at());
+        let end = (Sym::Code(Routine::Save.label()), bank1_end_at(m));
         out.push((Routine::Unpack, crate::unpack::emit(loc, end, MMU_CONFIG_BANK1, m.mode.mmu_config())));
     }
 
@@ -268,7 +268,7 @@ pub(super) fn save_area(m: &Machine) -> Asm {
     let mut a = Asm::default();
     a.items.push(Item::Bytes(vec![
         0;
-        2 + usize::from(ZP_SAVE_LEN)
+        2 + usize::from(m.zp_len)
             + if m.all_ram { 6 } else { 0 }
             + if m.bank1.is_some() { 5 } else { 0 }
     ]));
