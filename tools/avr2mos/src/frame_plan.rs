@@ -219,10 +219,12 @@ pub fn plan(
     let insns = plan_data_copies(flow, &saves, &slots, &frame_set_up, interp_fn, s.optimise, &mut copies);
     let zp_homes = if s.optimise {
         let folded: Vec<bool> = frames.iter().map(|fr| fr.as_ref().is_some_and(|fr| fr.folded)).collect();
+        let floors = frame_floors(prog, flow, &saves, &slots, &folded);
         let sunk: Vec<Vec<u32>> = saves.sunk.iter().map(|cs| cs.iter().map(|c| c.slot).collect()).collect();
         let uses = crate::zp_slots::Uses {
             ranges: &flow.ranges,
             folded: &folded,
+            floors: &floors,
             slots: &slots,
             save_slots: &saves.slot_of,
             dropped: &saves.dropped,
@@ -255,6 +257,27 @@ pub fn plan(
         insns,
         zp_homes,
     }
+}
+
+/// How low the pointers into each folded frame reach ([`crate::frame_reach`]).
+fn frame_floors(prog: &AvrProgram, flow: &Flow, saves: &Saves, slots: &[Action], folded: &[bool]) -> Vec<Option<u16>> {
+    const MEMORY: [&str; 5] = ["memcpy", "memmove", "memset", "memcmp", "bcmp"];
+    let mem_call = |i: usize| {
+        matches!(flow.insns[i].op, Op::Call | Op::Rcall)
+            && prog.absolute.get(&flow.insns[i].k).is_some_and(|name| MEMORY.contains(&name.as_str()))
+    };
+    let code = crate::frame_reach::Code {
+        insns: &flow.insns,
+        succs: &flow.succs,
+        callees: &saves.callees,
+        mem_call: &mem_call,
+        args: &saves.live.args,
+    };
+    let each = flow.ranges.iter().zip(folded);
+    each.map(|(range, &folded)| {
+        folded.then(|| crate::frame_reach::floor(&code, range.clone(), &slots[range.clone()])).flatten()
+    })
+    .collect()
 }
 
 /// Data copies whose uses can read the source pair instead ([`crate::data_copies`]), in

@@ -21,8 +21,8 @@
 //! absolute addresses, and [`overlay`] lets the frames of functions never active together
 //! share bytes; [`saves`] leaves out the prologue saves no caller needs and moves those
 //! that stay to static slots where the function can never be active twice, and
-//! [`zp_slots`] gives the most used of those slots, and of the frame slots no pointer
-//! reaches, a home in zero page. [`zero_reg`]
+//! [`zp_slots`] gives the most used of those slots, and of the frame slots below where
+//! the pointers into their frame reach ([`frame_reach`]), a home in zero page. [`zero_reg`]
 //! finds where r1, the zero register, is known zero, so compares with it drop their `CMP`.
 //! [`dead_stores`] drops the stores of registers nothing reads again (the value reaches
 //! its reads in A), and [`dead_loads`] the loads of A left with no reader.
@@ -85,6 +85,7 @@ pub mod error;
 pub mod flags;
 pub mod flow;
 pub mod frame_plan;
+pub mod frame_reach;
 pub mod frame_slots;
 pub mod frame_steps;
 pub mod frames;

@@ -77,8 +77,9 @@
 //! and `$FF00`, so the program returns cleanly to `READY.` (in `all-ram` mode also with
 //! interrupts enabled again and BASIC's RAM vectors back). Nothing the program runs
 //! meanwhile uses BASIC's zero page: the KERNAL's own starts at `$90` (llvm-mos-sdk's C128
-//! target takes `$0A-$8F` on the same grounds), and the runtime's interrupt handlers use
-//! none.
+//! target takes `$0A-$8F` on the same grounds), an interrupt that runs BASIC's handler
+//! under BASIC must leave the interpreter's working bytes as it found them, and the
+//! runtime's interrupt handlers use none.
 
 /// Zero-page address of AVR register r0; rN is at `REGS + N`.
 pub const REGS: u8 = 0x10;

@@ -4,17 +4,18 @@
 //! bytes, 3 cycles) instead of `LDA abs`/`STA abs` (3 bytes, 4 cycles).
 //!
 //! Assumes the plan's static frames and save slots ([`crate::frame_plan`]): a folded frame's
-//! slots are reached only by the instructions whose action is [`Action::Slot`], unless the
-//! function also copies Y ([`Action::Pointer`]): then a pointer into the frame exists, and
-//! as the code does not say how far the object it points to extends, any slot of that
-//! frame may be read or written through it. A save slot is reached only by its function's
+//! slots are reached only by the instructions whose action is [`Action::Slot`], and through
+//! the pointers into the frame the function makes (copies of Y, [`Action::Pointer`]); as
+//! the code does not say how far the object such a pointer points to extends, only the
+//! slots below the lowest byte the pointers can reach ([`crate::frame_reach`]) are the
+//! function's own. A save slot is reached only by its function's
 //! pushes and pops and the copies [`crate::sink_saves`] moved (never through a pointer).
 //! The bytes of [`ZP_HOMES`] are used by nothing else while the program runs: BASIC's zero
 //! page, saved at start-up and put back on exit ([`crate::runtime::startup`] saves up to
 //! the last home given), which the KERNAL, the runtime's interrupt handlers, the
 //! interpreter, the unpacker and the fast loader never touch.
 //!
-//! Guarantees: only slots of frames with no pointer into them, and save slots, get a home;
+//! Guarantees: only frame slots no pointer reaches, and save slots, get a home;
 //! each home is its own byte (no two slots share one, so functions active together never
 //! meet there); the slots with the most accesses get homes first, and a slot with fewer
 //! than [`MIN_USES`] accesses gets none (the start-up's save area may have to grow by its
@@ -87,6 +88,9 @@ pub struct Uses<'a> {
     pub ranges: &'a [Range<usize>],
     /// Whether each function's frame is static and folded (its slots are fixed addresses).
     pub folded: &'a [bool],
+    /// How low the pointers into each function's frame reach ([`crate::frame_reach`]):
+    /// `None` if one may escape.
+    pub floors: &'a [Option<u16>],
     /// What became of each instruction of a folded frame's function.
     pub slots: &'a [Action],
     /// The save slot of each push or pop that uses one.
@@ -98,16 +102,15 @@ pub struct Uses<'a> {
 }
 
 /// Counts the accesses of every slot that may have a home: the slots of folded frames
-/// that no pointer reaches, and the save slots. Each comes with the function it is in.
+/// below where any pointer into the frame reaches, and the save slots. Each comes with the
+/// function it is in.
 pub fn candidates(u: &Uses) -> BTreeMap<Slot, (usize, usize)> {
     let mut count: BTreeMap<Slot, (usize, usize)> = BTreeMap::new();
     for (func, range) in u.ranges.iter().enumerate() {
-        let acts = &u.slots[range.clone()];
-        let pointer = acts.iter().any(|a| matches!(a, Action::Pointer(..)));
         for i in range.clone() {
             if let Action::Slot(offset) = u.slots[i]
                 && u.folded[func]
-                && !pointer
+                && u.floors[func].is_some_and(|floor| offset < floor)
             {
                 count.entry(Slot::Frame { func, offset }).or_insert((func, 0)).1 += 1;
             }
@@ -148,7 +151,15 @@ mod tests {
     /// Two folded functions of four instructions each.
     fn uses<'a>(slots: &'a [Action], saves: &'a [Option<u32>], sunk: &'a [Vec<u32>]) -> Uses<'a> {
         const RANGES: [Range<usize>; 2] = [0..4, 4..8];
-        Uses { ranges: &RANGES, folded: &[true, true], slots, save_slots: saves, dropped: &[false; 8], sunk }
+        Uses {
+            ranges: &RANGES,
+            folded: &[true, true],
+            floors: &[Some(u16::MAX), Some(u16::MAX)],
+            slots,
+            save_slots: saves,
+            dropped: &[false; 8],
+            sunk,
+        }
     }
 
     #[test]
@@ -175,12 +186,15 @@ mod tests {
     }
 
     #[test]
-    fn a_frame_with_a_pointer_into_it_keeps_every_slot() {
-        use Action::{Keep, Pointer, Slot as S};
-        let slots = [S(3), S(3), Pointer(8, crate::frame_slots::Half::Word), Keep, S(0), S(0), Keep, Keep];
-        let homes = plan(&uses(&slots, &[None; 8], &vec![vec![]; 8]));
-        assert_eq!(homes.of(Slot::Frame { func: 0, offset: 3 }), None, "a pointer may reach it");
-        assert_eq!(homes.of(Slot::Frame { func: 1, offset: 0 }), Some(0x5A));
+    fn only_slots_below_where_the_pointers_reach_move() {
+        use Action::{Keep, Slot as S};
+        let slots = [S(3), S(3), S(8), S(8), S(0), S(0), Keep, Keep];
+        let sunk = vec![vec![]; 8];
+        let u = Uses { floors: &[Some(5), None], ..uses(&slots, &[None; 8], &sunk) };
+        let homes = plan(&u);
+        assert_eq!(homes.of(Slot::Frame { func: 0, offset: 3 }), Some(0x5A), "below the pointers");
+        assert_eq!(homes.of(Slot::Frame { func: 0, offset: 8 }), None, "a pointer may reach it");
+        assert_eq!(homes.of(Slot::Frame { func: 1, offset: 0 }), None, "a pointer escapes");
     }
 
     #[test]
