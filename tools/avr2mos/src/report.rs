@@ -270,7 +270,7 @@ fn zero_page_note(flow: &Flow, plan: &FramePlan, f: usize) -> Option<String> {
         .filter(|h| h.func == f)
         .map(|h| {
             let what = match h.slot {
-                Slot::Frame { offset, .. } => format!("slot {offset}"),
+                Slot::Frame { offset, .. } => format!("frame+{offset}"),
                 Slot::Save(addr) => {
                     let reg =
                         flow.ranges[f].clone().find(|&i| plan.save_slots[i] == Some(addr)).map(|i| flow.insns[i].d);
