@@ -53,7 +53,8 @@ fn same_three_ways(name: &str, budget: u64) -> String {
         let t = translate(&report.elf, interpret, true);
         let file = t.bank1.as_ref().expect("a bank-1 file");
         // Packed: it unpacks in place to the interpreted code at $4000.
-        let (start, code) = bac_pack::unpack_prg(file).unwrap_or_else(|e| panic!("{name} {how}: {e}"));
+        let (start, code) =
+            bac_pack::unpack_prg(file, bac_pack::Format::Bytes).unwrap_or_else(|e| panic!("{name} {how}: {e}"));
         assert_eq!(start, BANK1_START, "{name} {how}: unpacks to $4000");
         assert_eq!(code.len(), t.stats.bank1_bytes);
         assert!(t.stats.bank1_bytes > 0, "{name} {how}: {}", t.stats);
@@ -105,7 +106,7 @@ fn the_packed_bank_1_file_unpacks_to_the_interpreted_code() {
     let report = build::program("emulator-tests/programs/hello", "bank1-unpacked");
     let t = translate(&report.elf, vec!["*".into()], true);
     let file = t.bank1.as_ref().expect("a bank-1 file");
-    let (at, want) = bac_pack::unpack_prg(file).unwrap();
+    let (at, want) = bac_pack::unpack_prg(file, bac_pack::Format::Bytes).unwrap();
     assert!(file.len() < want.len(), "packed {} bytes, unpacked {}", file.len(), want.len());
     let mut drive = MemoryDrive::default();
     drive.files.push((NAME.to_vec(), FileType::Prg, file.clone()));

@@ -113,6 +113,7 @@ pub mod sreg_saves;
 pub mod symbolic;
 pub mod translate;
 pub mod unpack;
+pub mod unpack_dense;
 pub mod values;
 pub mod zero_reg;
 

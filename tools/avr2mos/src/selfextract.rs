@@ -86,7 +86,8 @@ pub fn pack_program(prg: &[u8]) -> Result<Vec<u8>, TranslateError> {
         return Err(TranslateError::Settings("pack: not a translated program (no BASIC stub at $1C01)".into()));
     }
     let too_high = |e: bac_pack::InPlaceError| TranslateError::Settings(format!("pack: {e}"));
-    let packed = bac_pack::pack_prg(&prg[2 + stub_len..], CODE_START, IMAGE_END_ALL_RAM).map_err(too_high)?;
+    let packed = bac_pack::pack_prg(&prg[2 + stub_len..], CODE_START, IMAGE_END_ALL_RAM, bac_pack::Format::Bytes)
+        .map_err(too_high)?;
     let stream = &packed.file[2..];
     let decoder_at = packed.load + stream.len() as u16;
     let mut loc = Locals::default();
