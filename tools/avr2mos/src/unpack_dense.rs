@@ -6,15 +6,17 @@
 //! Assumes: called with JSR with the output's first address in [`DST`] and the address
 //! after its last in [`END`] (each two zero-page bytes, low first), the output's memory
 //! mapped, and `get` a routine that returns the next packed byte in A and keeps X (it may
-//! change Y and the flags). Uses [`DST`], [`END`], T4-T9 ([`crate::mmap::TEMP`]), A, X and
-//! Y.
+//! change Y and the flags). Uses T0-T10 ([`crate::mmap::TEMP`]), A, X and Y; code and
+//! stack must stay mapped (common RAM for a bank-1 output).
 //!
 //! Guarantees: the output, byte for byte as `bac_pack::dense::unpack`'s, from [`DST`] up to
 //! [`END`], having called `get` exactly once for each byte of the stream (so a stream
-//! that is followed by other bytes, a trailer, leaves them unread). About 36 cycles a byte
-//! copied and 63 a literal byte with [`memory_get`].
+//! that is followed by other bytes, a trailer, leaves them unread). 21 cycles a byte
+//! copied, 45 a literal byte with [`memory_get`], 8 a bit of the codes, about 110 cycles a
+//! byte of output on the game's files, three times the byte-aligned decoder
+//! ([`crate::unpack`]): it is meant to run while the drive sends the next byte.
 
-use crate::asm::{Asm, Label, op::*};
+use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 use crate::mmap::temp;
 use crate::runtime::Locals;
 
@@ -24,36 +26,38 @@ pub const DST: u8 = temp(0);
 pub const END: u8 = temp(2);
 /// The last copy's distance less one.
 const DISTANCE: u8 = temp(4);
-/// A gamma number as it is read, then the length of a run.
+/// A gamma number as it is read, then the pages of a run.
 const LEN: u8 = temp(6);
 /// A copy's source.
 const FROM: u8 = temp(8);
-/// The packed stream's next byte, for [`memory_get`].
-pub const SRC: u8 = temp(10);
+/// The bit byte, shifted left as bits are taken, with a 1 below its last bit so that it
+/// turns 0 when it is used up ($80: none yet).
+const BITS: u8 = temp(10);
 
 /// The decoder. `get` is the label of the byte source.
 pub fn emit(loc: &mut Locals, get: Label) -> Asm {
     let mut a = Asm::default();
     let [literals, literal, after_copy, copy, copy_byte, done] = [(); 6].map(|_| loc.fresh());
-    let [bit, fetched, gamma, gamma_bit, gamma_end, new_copy] = [(); 6].map(|_| loc.fresh());
-    // X holds the bit byte, shifted left as bits are taken, with a 1 below the last bit
-    // so that the byte turns 0 when it is used up ($80: none yet).
-    a.b(LDX_IMM, 0x80).b(LDA_IMM, 0).b(STA_ZP, DISTANCE).b(STA_ZP, DISTANCE + 1);
+    let [refill, gamma, gamma_bit, gamma_end, new_copy] = [(); 5].map(|_| loc.fresh());
+    a.b(LDA_IMM, 0x80).b(STA_ZP, BITS).b(LDA_IMM, 0).b(STA_ZP, DISTANCE).b(STA_ZP, DISTANCE + 1);
 
     // Literals: a count, then the bytes.
     a.label(literals).to(JSR, gamma);
+    count_in_x(&mut a);
     a.label(literal).to(JSR, get).b(LDY_IMM, 0).b(STA_IZY, DST);
     a.b(INC_ZP, DST).b(BNE, 2).b(INC_ZP, DST + 1);
     count_down(&mut a, literal);
     end_check(&mut a, loc, done);
     // After literals: 1 a copy, 0 a repeat of the last distance.
-    a.to(JSR, bit).br(BCS, new_copy);
+    bit(&mut a, refill);
+    a.br(BCS, new_copy);
     a.to(JSR, gamma).to(JMP, copy);
 
     // After a copy: 1 a copy, 0 literals.
     a.label(after_copy);
     end_check(&mut a, loc, done);
-    a.to(JSR, bit).br(BCC, literals);
+    bit(&mut a, refill);
+    a.br(BCC, literals);
     // A copy: gamma(high + 1), the low byte, gamma(length - 1).
     a.label(new_copy).to(JSR, gamma).b(LDA_ZP, LEN).i(SEC).b(SBC_IMM, 1).b(STA_ZP, DISTANCE + 1);
     a.to(JSR, get).b(STA_ZP, DISTANCE);
@@ -63,6 +67,7 @@ pub fn emit(loc: &mut Locals, get: Label) -> Asm {
     a.b(LDA_ZP, DISTANCE + 1).b(EOR_IMM, 0xFF).b(ADC_ZP, DST + 1).b(STA_ZP, FROM + 1);
     // A byte at a time from the start, so a copy longer than its distance repeats; Y runs
     // over each page and the pointers' high bytes move on when it wraps.
+    count_in_x(&mut a);
     a.b(LDY_IMM, 0);
     a.label(copy_byte).b(LDA_IZY, FROM).b(STA_IZY, DST).i(INY).b(BNE, 4).b(INC_ZP, FROM + 1).b(INC_ZP, DST + 1);
     count_down(&mut a, copy_byte);
@@ -70,23 +75,36 @@ pub fn emit(loc: &mut Locals, get: Label) -> Asm {
     a.to(JMP, after_copy);
     a.label(done).i(RTS);
 
-    // One bit into C.
-    a.label(bit).i(TXA).i(ASL_A).br(BNE, fetched);
-    a.to(JSR, get).i(SEC).i(ROL_A);
-    a.label(fetched).i(TAX).i(RTS);
+    // A new bit byte: its top bit into C, the marker below its last.
+    a.label(refill).to(JSR, get).i(SEC).i(ROL_A).b(STA_ZP, BITS).i(RTS);
 
     // An interlaced gamma number into LEN: a 1 and a bit while it goes on, a 0 at its end.
     a.label(gamma).b(LDA_IMM, 1).b(STA_ZP, LEN).b(LDA_IMM, 0).b(STA_ZP, LEN + 1);
-    a.label(gamma_bit).to(JSR, bit).br(BCC, gamma_end);
-    a.to(JSR, bit).b(ROL_ZP, LEN).b(ROL_ZP, LEN + 1).to(JMP, gamma_bit);
+    a.label(gamma_bit);
+    bit(&mut a, refill);
+    a.br(BCC, gamma_end);
+    bit(&mut a, refill);
+    a.b(ROL_ZP, LEN).b(ROL_ZP, LEN + 1).to(JMP, gamma_bit);
     a.label(gamma_end).i(RTS);
     a
 }
 
-/// LEN less one; back to `again` while it is not 0.
+/// The next bit into C, in line: 8 cycles, and a call of `refill` once a byte.
+fn bit(a: &mut Asm, refill: Label) {
+    a.b(ASL_ZP, BITS).b(BNE, 3).to(JSR, refill);
+}
+
+/// A run's length (1 to 65,535, in LEN) as a count in X and pages in LEN + 1, for
+/// [`count_down`]. X counts the bytes below a page (from 0 it counts a whole page), LEN + 1
+/// the pages, one more when X does not start at 0: 5 cycles a byte against 20 for a
+/// 16-bit count in zero page.
+fn count_in_x(a: &mut Asm) {
+    a.b(LDX_ZP, LEN).b(BEQ, 2).b(INC_ZP, LEN + 1);
+}
+
+/// One byte of the run done: back to `again` until it is all done.
 fn count_down(a: &mut Asm, again: Label) {
-    a.b(LDA_ZP, LEN).b(BNE, 2).b(DEC_ZP, LEN + 1).b(DEC_ZP, LEN);
-    a.b(LDA_ZP, LEN).b(ORA_ZP, LEN + 1).br(BNE, again);
+    a.i(DEX).br(BNE, again).b(DEC_ZP, LEN + 1).br(BNE, again);
 }
 
 /// To `done` once the output has reached its end.
@@ -96,11 +114,23 @@ fn end_check(a: &mut Asm, loc: &mut Locals, done: Label) {
     a.label(more);
 }
 
-/// The byte source for a stream in memory: the byte at [`SRC`], which moves on.
+/// The byte source for a stream in memory: its address is the operand of its own LDA
+/// ([`set_memory_source`]), which moves on a byte at a time, so it needs no zero page.
 pub fn memory_get(label: Label) -> Asm {
     let mut a = Asm::default();
-    a.label(label).b(LDY_IMM, 0).b(LDA_IZY, SRC).b(INC_ZP, SRC).b(BNE, 2).b(INC_ZP, SRC + 1).i(RTS);
+    let operand = Arg::Sym(Sym::Code(label), Part::Word, 1);
+    a.label(label).w(LDA_ABS, 0);
+    a.items.push(Item::Ins(INC_ABS, operand));
+    a.b(BNE, 3);
+    a.items.push(Item::Ins(INC_ABS, Arg::Sym(Sym::Code(label), Part::Word, 2)));
+    a.i(RTS);
     a
+}
+
+/// Points [`memory_get`] at `label` to the address in A (low) and Y (high).
+pub fn set_memory_source(a: &mut Asm, get: Label) {
+    a.items.push(Item::Ins(STA_ABS, Arg::Sym(Sym::Code(get), Part::Word, 1)));
+    a.items.push(Item::Ins(STY_ABS, Arg::Sym(Sym::Code(get), Part::Word, 2)));
 }
 
 #[cfg(test)]
@@ -111,16 +141,18 @@ mod tests {
     use mos6502::instruction::Nmos6502;
     use mos6502::memory::{Bus, Memory};
 
-    const ORIGIN: u16 = 0x1000;
-    const STREAM: u16 = 0x2000;
-    const OUT: u16 = 0x8000;
+    const ORIGIN: u16 = 0x0200;
+    const STREAM: u16 = 0x0400;
 
     /// The decoder and a memory source, assembled at [`ORIGIN`], then a JSR to it from a
     /// stub that ends in BRK.
-    fn program() -> (Vec<u8>, u16) {
+    fn program() -> (Vec<u8>, u16, u16) {
         let mut loc = Locals::default();
         let (entry, get) = (loc.fresh(), loc.fresh());
         let mut a = Asm::default();
+        let [lo, hi] = STREAM.to_le_bytes();
+        a.b(LDA_IMM, lo).b(LDY_IMM, hi);
+        set_memory_source(&mut a, get);
         a.to(JSR, entry).i(BRK);
         a.label(entry);
         a.items.extend(emit(&mut loc, get).items);
@@ -128,18 +160,22 @@ mod tests {
         let chunks = [Chunk { owner: Owner::Runtime("test".into()), items: a.items }];
         let layout = link::layout(&chunks, ORIGIN).unwrap();
         let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0 };
-        (link::encode(&chunks, ORIGIN, layout.labels, &layout.long, &dp).unwrap().code, ORIGIN)
+        let get_at = layout.labels[&get];
+        (link::encode(&chunks, ORIGIN, layout.labels, &layout.long, &dp).unwrap().code, ORIGIN, get_at)
     }
 
     /// Runs the decoder on `data` packed; returns the output and the stream bytes read.
     fn decode_on_6502(data: &[u8]) -> (Vec<u8>, usize, usize) {
         let stream = bac_pack::dense_parse::pack(data);
-        let (code, origin) = program();
+        let (code, origin, get_at) = program();
         let mut cpu = CPU::new(Memory::new(), Nmos6502);
         cpu.memory.set_bytes(origin, &code);
         cpu.memory.set_bytes(STREAM, &stream);
-        let end = OUT + data.len() as u16;
-        for (zp, word) in [(DST, OUT), (END, end), (SRC, STREAM)] {
+        // The output as high as it goes, so that files of up to 40 KB fit above the stream.
+        let out_at = (0x10000 - data.len()).min(0x8000) as u16;
+        assert!(usize::from(STREAM) + stream.len() <= usize::from(out_at), "{} bytes do not fit", data.len());
+        let end = out_at.wrapping_add(data.len() as u16);
+        for (zp, word) in [(DST, out_at), (END, end)] {
             cpu.memory.set_bytes(u16::from(zp), &word.to_le_bytes());
         }
         cpu.registers.program_counter = origin;
@@ -150,8 +186,8 @@ mod tests {
             steps += 1;
             assert!(steps < 20_000_000, "the decoder did not end");
         }
-        let out = (0..data.len()).map(|k| cpu.memory.get_byte(OUT + k as u16)).collect();
-        let src = u16::from_le_bytes([cpu.memory.get_byte(u16::from(SRC)), cpu.memory.get_byte(u16::from(SRC) + 1)]);
+        let out = (0..data.len()).map(|k| cpu.memory.get_byte(out_at.wrapping_add(k as u16))).collect();
+        let src = u16::from_le_bytes([cpu.memory.get_byte(get_at + 1), cpu.memory.get_byte(get_at + 2)]);
         (out, usize::from(src - STREAM), stream.len())
     }
 
