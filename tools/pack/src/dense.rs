@@ -55,7 +55,7 @@ pub enum Token {
 
 impl Token {
     /// Output bytes the token gives.
-    pub fn len(self) -> usize {
+    pub fn out_len(self) -> usize {
         match self {
             Token::Literals { len } | Token::Copy { len, .. } | Token::Repeat { len } => len,
         }
@@ -145,7 +145,7 @@ pub fn write(data: &[u8], tokens: &[Token]) -> Vec<u8> {
             }
         }
         after_literals = matches!(t, Token::Literals { .. });
-        at += t.len();
+        at += t.out_len();
     }
     w.finish()
 }
