@@ -7,8 +7,9 @@
 //! to [`MAX_RUN`] bytes, a copy of every length from the nearest earlier place that gives
 //! it (a farther one never costs fewer bits), found through a hash chain of two-byte
 //! prefixes ([`CHAIN_LIMIT`] places at most), and a repeat of every length the state's
-//! distance gives. Only one distance is kept per state, so a repeat the cheapest way in
-//! does not set up is not seen: that is the "nearly".
+//! distance gives; a run of literals also grows by a byte from the cheapest run into a
+//! position. Only one distance and one run are kept per state, so a repeat or a run the
+//! cheapest way in does not set up is not seen: that is the "nearly".
 //!
 //! Guarantees: [`crate::dense::unpack`] of the result gives the input back (the tests
 //! check it on code, text, noise and runs).
@@ -16,8 +17,9 @@
 use crate::bits::gamma_bits;
 use crate::dense::{MAX_DISTANCE, MAX_LEN, Token, copy_bits, write};
 
-/// Longest literal run tried from one position (longer ones are rare: noise).
-pub const MAX_RUN: usize = 1024;
+/// Longest literal run tried from a copy's end; longer runs grow a byte at a time from
+/// the cheapest shorter one.
+pub const MAX_RUN: usize = 32;
 /// Earlier places with the same two bytes tried for a copy, nearest first.
 pub const CHAIN_LIMIT: usize = 512;
 /// Copies longer than this are tried at their full length only, so a long run of one
@@ -82,6 +84,16 @@ pub fn tokens(data: &[u8]) -> Vec<Token> {
                 relax(&mut lit[i + len], way);
             }
         }
+        // A run that reached here goes on by a byte: its count's code grows only at
+        // powers of two, so this finds long runs (noise, tables) that no copy breaks,
+        // which the runs tried from each copy above do not reach.
+        let l = lit[i];
+        if let (true, Token::Literals { len }) = (l.cost != NONE, l.token)
+            && len < MAX_LEN
+        {
+            let grow = (8 + gamma_bits(len + 1) - gamma_bits(len)) as u32;
+            relax(&mut lit[i + 1], Way { cost: l.cost + grow, token: Token::Literals { len: len + 1 }, ..l });
+        }
         // A repeat follows literals only.
         let l = lit[i];
         if l.cost != NONE && (l.distance as usize) <= i {
@@ -121,7 +133,9 @@ pub fn tokens(data: &[u8]) -> Vec<Token> {
                         }
                     }
                     best_len = len;
-                    if i + len == n {
+                    // A farther place costs more bits, and past SHORT_LEN only the
+                    // longest length is tried: once that long, the nearest place wins.
+                    if i + len == n || len > SHORT_LEN {
                         break;
                     }
                 }
