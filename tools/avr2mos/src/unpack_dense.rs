@@ -104,10 +104,10 @@ pub fn emit(loc: &mut Locals, get: Label, zp: Zp, end: End) -> Asm {
     a
 }
 
-/// A run's length (1 to 65,535, at `len`) as a count in X and pages at `len + 1`, for
-/// [`count_down`]. X counts the bytes below a page (from 0 it counts a whole page), `len
-/// + 1` the pages, one more when X does not start at 0: 5 cycles a byte against 20 for a
-/// 16-bit count in zero page.
+/// A run's length (1 to 65,535, at `len`) as a count in X and pages at `len` + 1, for
+/// [`count_down`]. X counts the bytes below a page (from 0 it counts a whole page), the
+/// byte after `len` the pages, one more when X does not start at 0: 5 cycles a byte
+/// against 20 for a 16-bit count in zero page.
 fn count_in_x(a: &mut Asm, len: u8) {
     a.b(LDX_ZP, len).b(BEQ, 2).b(INC_ZP, len + 1);
 }
