@@ -101,6 +101,7 @@ pub mod peephole;
 pub mod pipeline;
 pub mod program;
 pub mod ptr_copies;
+pub mod pull_unpack;
 pub mod report;
 pub mod runtime;
 pub mod saves;
