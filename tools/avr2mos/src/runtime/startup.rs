@@ -10,6 +10,11 @@
 //! back and the exit code is at [`EXIT_PORT`]. A bank-1 file that cannot be loaded gives
 //! `?CANNOT LOAD name` and a return to BASIC with nothing changed.
 //!
+//! The bank-1 file comes first through the drive's burst FASTLOAD, unpacked as it arrives
+//! ([`super::stream`]); when the drive is not a fast one (another drive, our emulator) or
+//! the stream fails, through the KERNAL's LOAD, and it is then unpacked in place
+//! ([`crate::unpack`]).
+//!
 //! With a bank-1 file, the drive is sent `I0` (initialize: it reads the disk's BAM) once
 //! the file has loaded, and the command channel is closed only after the file is unpacked:
 //! the drive moves its head to the directory's track and reads it into its track cache
@@ -44,7 +49,8 @@ fn rcr_save() -> Arg {
 }
 
 /// Where the bank-1 loader keeps the address after the packed file's last byte (two bytes,
-/// what LOAD returned in X and Y), then BASIC's $D030 and $D011 while it runs at 2 MHz.
+/// what LOAD returned in X and Y; a high byte of 0 when the file was streamed and is
+/// unpacked already), then BASIC's $D030 and $D011 while it runs at 2 MHz.
 fn bank1_end_at() -> i32 {
     2 + i32::from(ZP_SAVE_LEN) + 7
 }
