@@ -80,6 +80,7 @@ pub mod dead_loads;
 pub mod dead_stores;
 pub mod decode;
 pub mod error;
+pub mod first_stage;
 pub mod flags;
 pub mod flow;
 pub mod frame_plan;

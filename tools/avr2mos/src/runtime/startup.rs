@@ -203,7 +203,8 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         // Right after the start-up code, below $4000, where the receiving loop must run
         // (bank 1 is mapped while it decodes).
         let command = stream::command(name);
-        out.push((Routine::Stream, stream::routine(loc, Routine::StreamCommand.label(), command.len())));
+        let routine = stream::routine(loc, Routine::StreamCommand.label(), command.len(), stream::Output::bank1());
+        out.push((Routine::Stream, routine));
         let mut a = Asm::default();
         a.items.push(Item::Bytes(command));
         out.push((Routine::StreamCommand, a));

@@ -1,4 +1,5 @@
-//! The bank-1 file's streaming load: the drive's own burst FASTLOAD (the one the C128
+//! The streaming load of a packed file (the bank-1 file; the program itself, from the first
+//! stage [`crate::first_stage`]): the drive's own burst FASTLOAD (the one the C128
 //! KERNAL's LOAD uses with a 1571 or 1581), received by a loop of ours that unpacks each
 //! byte as it comes ([`crate::pull_unpack`]), so the file never lies packed in memory and
 //! the unpacking is done while the drive fetches and shifts the next byte.
@@ -19,16 +20,17 @@
 //! the transfer. The first sector's data starts with the load address; when the first
 //! sector is also the last, its count leaves those two bytes out.
 //!
-//! Assumes: called with JSR from the start-up code below $4000 (the bottom 16 KB are made
-//! common while bank 1 is written), with the KERNAL mapped, the clock at 2 MHz and the
-//! VIC-IIe's screen blanked; no logical file 15 open; the output's end is
-//! [`Sym::Bank1End`] and its start [`BANK1_START`] (the stream need not know where the
-//! packed file would have loaded). Uses T0-T10 (saved on the stack and put back), A, X and
-//! Y.
+//! Assumes: called with JSR from code below $4000 that the output does not cover (the
+//! bottom 16 KB are made common while it runs, so bank 1 can be written), with the KERNAL
+//! mapped; at 2 MHz the VIC-IIe's screen blanked; no logical file 15 open; the file's
+//! stream starts [`Output::skip`] bytes after its load address and unpacks to
+//! [`Output::start`] up to [`Output::end`] (the stream need not know where the packed file
+//! would have loaded). Uses T0-T10 (saved on the stack and put back), A, X and Y.
 //!
-//! Guarantees: carry clear when the whole file has come and bank 1 holds it unpacked, byte
-//! for byte as `bac_pack::unpack_prg` gives it; carry set when not, and then the caller
-//! loads it the KERNAL's way (bank 1 may hold part of the output meanwhile). The drive is
+//! Guarantees: carry clear when the whole file has come and the output is unpacked where
+//! [`Output::map`] shows it, byte for byte as bac-pack unpacks it; carry set when not,
+//! and then the caller loads it the KERNAL's way (the output may be partly written
+//! meanwhile). The drive is
 //! taken for a fast one only when the KERNAL's fast serial flag (bit 6 of
 //! [`SERIAL`], cleared first) is set after the command went out: any other drive, and our
 //! emulator, whose KERNAL has no fast serial bus, get the KERNAL's LOAD. Every wait has a
@@ -40,6 +42,27 @@
 use super::{Locals, t};
 use crate::asm::{Asm, Label, Sym, op::*};
 use crate::mmap::{BANK1_START, FA, MMU_CONFIG, MMU_CONFIG_BANK1, MMU_CR, MMU_RCR, RCR_COMMON_16K};
+
+/// Where a streamed file's output goes.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    /// The output's first byte.
+    pub start: u16,
+    /// The address after its last byte (known when the program is built).
+    pub end: Sym,
+    /// The MMU configuration ($FF00) that shows the output's memory, RAM under any ROM.
+    pub map: u8,
+    /// File bytes after the load address that come before the stream (at most 253).
+    pub skip: u8,
+}
+
+impl Output {
+    /// The bank-1 file: bac-pack's stream right after the load address, unpacked to
+    /// [`BANK1_START`] in RAM 1.
+    pub fn bank1() -> Output {
+        Output { start: BANK1_START, end: Sym::Bank1End, map: MMU_CONFIG_BANK1, skip: 0 }
+    }
+}
 use c128_map::io::{CIA1_CRA, CIA1_ICR, CIA1_SDR, CIA2_PORT_A, MMU_MODE};
 use c128_map::kernal::{CLOSE, OPEN, SETBNK, SETLFS, SETNAM};
 use c128_map::zp::SERIAL;
@@ -64,17 +87,17 @@ const TIMEOUT: u8 = 8;
 const ZP_USED: u8 = 11;
 
 /// The command's bytes for the file `name`.
-pub(super) fn command(name: &[u8]) -> Vec<u8> {
+pub fn command(name: &[u8]) -> Vec<u8> {
     [&FASTLOAD[..], name].concat()
 }
 
 /// The routine (module docs): `command` is the label of [`command`]'s bytes, `len` of
-/// them.
-pub(super) fn routine(loc: &mut Locals, command: Label, len: usize) -> Asm {
+/// them; `output` where the file unpacks.
+pub fn routine(loc: &mut Locals, command: Label, len: usize, output: Output) -> Asm {
     let mut f = || loc.fresh();
     let (save, drive, fast, closed, header, last, get, have, recv, back, wait, poll, got, fail) =
         (f(), f(), f(), f(), f(), f(), f(), f(), f(), f(), f(), f(), f(), f());
-    let (skip_address, drain, more, drained, finish, restore, decode) = (f(), f(), f(), f(), f(), f(), f());
+    let (skip_bytes, drain, more, drained, finish, restore, decode) = (f(), f(), f(), f(), f(), f(), f());
     let (out, from, left, eoi, count, byte, unwind) = (t(0), t(2), t(4), t(5), t(6), t(9), t(10));
     let mut a = Asm::default();
     a.b(LDX_IMM, ZP_USED - 1).label(save).b(LDA_ZPX, t(0)).i(PHA).i(DEX).br(BPL, save);
@@ -98,12 +121,13 @@ pub(super) fn routine(loc: &mut Locals, command: Label, len: usize) -> Asm {
     a.w(LDA_ABS, CIA1_CRA).b(AND_IMM, 0xBF).w(STA_ABS, CIA1_CRA);
     a.w(LDA_ABS, MMU_MODE).b(AND_IMM, 0xF7).w(STA_ABS, MMU_MODE).w(LDA_ABS, CIA1_ICR);
     a.i(TSX).b(STX_ZP, unwind).b(LDA_IMM, 0).b(STA_ZP, eoi).b(STA_ZP, left);
-    // The first request, the first sector's status, then its load address, not needed:
-    // the output's place is known.
+    // The first request, the first sector's status, then its load address (not needed:
+    // the output's place is known) and what comes before the stream.
     a.w(LDA_ABS, CIA2_PORT_A).b(EOR_IMM, 0x10).w(STA_ABS, CIA2_PORT_A).to(JSR, header);
-    a.b(LDA_ZP, eoi).br(BEQ, skip_address).b(INC_ZP, left).b(INC_ZP, left);
-    a.label(skip_address).to(JSR, get).to(JSR, get);
-    let [start_lo, start_hi] = BANK1_START.to_le_bytes();
+    let skip = loc.fresh();
+    a.b(LDA_ZP, eoi).br(BEQ, skip).b(INC_ZP, left).b(INC_ZP, left);
+    a.label(skip).b(LDX_IMM, output.skip + 2).label(skip_bytes).to(JSR, get).i(DEX).br(BNE, skip_bytes);
+    let [start_lo, start_hi] = output.start.to_le_bytes();
     a.b(LDA_IMM, start_lo).b(STA_ZP, out).b(LDA_IMM, start_hi).b(STA_ZP, out + 1).to(JSR, decode);
     // What follows the stream (the packed file's trailer), so the drive ends its transfer.
     a.label(drain).b(LDA_ZP, left).br(BNE, more).b(LDA_ZP, eoi).br(BNE, drained);
@@ -132,7 +156,7 @@ pub(super) fn routine(loc: &mut Locals, command: Label, len: usize) -> Asm {
     a.to(JSR, wait).b(STA_ZP, byte).to(JMP, back);
     a.label(recv).to(JSR, wait).b(STA_ZP, byte);
     a.w(LDA_ABS, CIA2_PORT_A).b(EOR_IMM, 0x10).w(STA_ABS, CIA2_PORT_A);
-    a.label(back).b(LDA_IMM, MMU_CONFIG_BANK1).w(STA_ABS, MMU_CR).b(LDA_ZP, byte).i(RTS);
+    a.label(back).b(LDA_IMM, output.map).w(STA_ABS, MMU_CR).b(LDA_ZP, byte).i(RTS);
     // One byte from the shift register, I/O mapped; the count (T6-T8) runs out after
     // 7-8 x 65,536 turns of 14 cycles.
     a.label(wait).b(LDA_IMM, MMU_CONFIG).w(STA_ABS, MMU_CR).b(LDA_IMM, TIMEOUT).b(STA_ZP, count + 2);
@@ -143,7 +167,7 @@ pub(super) fn routine(loc: &mut Locals, command: Label, len: usize) -> Asm {
     a.label(got).w(LDA_ABS, CIA1_SDR).i(RTS);
 
     a.label(decode);
-    let decoder = crate::pull_unpack::emit(loc, get, out, from, Sym::Bank1End);
+    let decoder = crate::pull_unpack::emit(loc, get, out, from, output.end);
     a.items.extend(decoder.items);
     a
 }
@@ -244,7 +268,7 @@ mod tests {
         let name = b"CODE";
         let mut loc = Locals::default();
         let command_label = loc.fresh();
-        let code = routine(&mut loc, command_label, FASTLOAD.len() + name.len());
+        let code = routine(&mut loc, command_label, FASTLOAD.len() + name.len(), Output::bank1());
         let chunks = [Chunk { owner: Owner::Runtime("rt_stream".into()), items: code.items }];
         let layout = link::layout(&chunks, ROUTINE).unwrap();
         let mut labels = layout.labels;
