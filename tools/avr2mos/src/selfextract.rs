@@ -34,7 +34,7 @@ const LAST_STEPS: u16 = 0x0B00;
 fn assemble(a: Asm, origin: u16) -> Result<Vec<u8>, TranslateError> {
     let chunks = [Chunk { owner: Owner::Runtime("rt_selfextract".into()), items: a.items }];
     let layout = link::layout(&chunks, origin)?;
-    let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0 };
+    let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0, bank1_end: 0 };
     Ok(link::encode(&chunks, origin, layout.labels, &layout.long, &dp)?.code)
 }
 
@@ -79,8 +79,25 @@ fn decoder(end: u16, loc: &mut Locals) -> Asm {
     a
 }
 
+/// A self-unpacking program and where its parts are.
+#[derive(Debug, Clone)]
+pub struct PackedProgram {
+    /// The `.prg`, load address first.
+    pub file: Vec<u8>,
+    /// Where bac-pack's stream starts in `file` (after the stub and the mover).
+    pub stream_at: usize,
+    /// The address after the program's last byte once unpacked.
+    pub end: u16,
+}
+
 /// The self-unpacking `.prg` of a translated program `prg`.
 pub fn pack_program(prg: &[u8]) -> Result<Vec<u8>, TranslateError> {
+    pack_program_parts(prg).map(|p| p.file)
+}
+
+/// [`pack_program`], with where its parts are (for [`crate::first_stage`], which streams
+/// it).
+pub fn pack_program_parts(prg: &[u8]) -> Result<PackedProgram, TranslateError> {
     let stub_len = usize::from(CODE_START - LOAD_ADDR);
     if prg.len() < 2 + stub_len || prg[..2] != LOAD_ADDR.to_le_bytes() {
         return Err(TranslateError::Settings("pack: not a translated program (no BASIC stub at $1C01)".into()));
@@ -108,7 +125,8 @@ pub fn pack_program(prg: &[u8]) -> Result<Vec<u8>, TranslateError> {
     let mover = assemble(mover(from, packed.load, pages as u8, decoder_at, &mut loc), CODE_START)?;
     let mut file = prg[..2 + stub_len].to_vec();
     file.extend(&mover);
+    let stream_at = file.len();
     file.extend(stream);
     file.extend(&decoder);
-    Ok(file)
+    Ok(PackedProgram { file, stream_at, end: packed.end })
 }

@@ -54,6 +54,7 @@ pub mod kernal;
 pub mod memory;
 pub mod multiply;
 pub mod startup;
+pub mod stream;
 pub mod support;
 
 /// Zero-page scratch of the wide multiply ($40-$59), saved and restored like the rest.
@@ -125,6 +126,8 @@ pub enum Routine {
     Fastload,
     FastloadDrive,
     FastloadCommands,
+    Stream,
+    StreamCommand,
     Unpack,
     KeyLines,
     Save,
