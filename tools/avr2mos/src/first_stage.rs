@@ -56,7 +56,7 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
     })?;
     let mut loc = Locals::default();
     let (command, message, end) = (loc.fresh(), loc.fresh(), loc.fresh());
-    let output = stream::Output { start: CODE_START, end: Sym::Code(end), map: MMU_CONFIG_ALL_RAM, skip };
+    let output = stream::Output { start: CODE_START, end: Sym::Code(end), map: MMU_CONFIG_ALL_RAM, skip, format: main.format };
     let command_bytes = stream::command(name);
     let routine = loc.fresh();
     let mut a = Asm::default();
@@ -123,6 +123,7 @@ mod tests {
     use super::*;
     use crate::runtime::stream::model::{C128, burst};
     use crate::selfextract::pack_program_parts;
+    use bac_pack::Format;
     use c128_map::kernal::{CLOSE, OPEN};
     use c128_map::zp::SERIAL;
     use mos6502::cpu::CPU;
@@ -148,8 +149,8 @@ mod tests {
         Load(Vec<u8>),
     }
 
-    fn run(prg: &[u8], fast: bool) -> (End, C128) {
-        let main = pack_program_parts(prg).unwrap();
+    fn run(prg: &[u8], fast: bool, format: Format) -> (End, C128) {
+        let main = pack_program_parts(prg, format).unwrap();
         let first = build(NAME, &main).unwrap();
         let mut m = C128::new(burst(&main.file));
         let at = usize::from(LOAD_ADDR);
@@ -192,16 +193,18 @@ mod tests {
     #[test]
     fn the_first_stage_streams_the_program_from_a_fast_drive_and_starts_it() {
         let prg = program(9000);
-        let (end, m) = run(&prg, true);
-        assert!(matches!(end, End::Started));
-        let at = usize::from(CODE_START);
-        assert!(m.bank0[at..at + 9000] == prg[14..], "the program, unpacked where it runs");
-        assert_eq!((m.sent, m.mmu), (m.bytes.len(), 0x00), "every byte; BASIC's $FF00 back");
+        for format in [Format::Bytes, Format::Dense] {
+            let (end, m) = run(&prg, true, format);
+            assert!(matches!(end, End::Started), "{format:?}");
+            let at = usize::from(CODE_START);
+            assert!(m.bank0[at..at + 9000] == prg[14..], "{format:?}: the program, unpacked where it runs");
+            assert_eq!((m.sent, m.mmu), (m.bytes.len(), 0x00), "{format:?}: every byte; BASIC's $FF00 back");
+        }
     }
 
     #[test]
     fn the_first_stage_loads_the_program_the_kernal_s_way_from_any_other_drive() {
-        let (end, m) = run(&program(9000), false);
+        let (end, m) = run(&program(9000), false, Format::Dense);
         assert!(matches!(end, End::Load(ref n) if n == NAME), "the KERNAL's LOAD of BAC MAIN");
         assert_eq!(m.sent, 0, "no burst request");
     }

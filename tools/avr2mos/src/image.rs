@@ -142,7 +142,7 @@ pub fn place(
     // Packed to unpack in place (bac-pack), below the MMU registers.
     let bank1 = match opts.bank1 {
         Some(_) => Some(
-            bac_pack::pack_prg(&bank1_image, BANK1_START, BANK1_END, bac_pack::Format::Bytes)
+            bac_pack::pack_prg(&bank1_image, BANK1_START, BANK1_END, opts.packer)
                 .map_err(|e| TranslateError::Settings(format!("bank-1 file: {e}")))?
                 .file,
         ),

@@ -83,7 +83,7 @@ mod tests {
     /// get-byte that reads it from memory (self-modifying, keeping X and Y as the
     /// interface asks), and returns the output and how many bytes were asked for.
     fn decode(data: &[u8], start: u16) -> (Vec<u8>, usize) {
-        let packed = bac_pack::pack_prg(data, start, 0xFF00).expect("packs");
+        let packed = bac_pack::pack_prg(data, start, 0xFF00, bac_pack::Format::Bytes).expect("packs");
         let stream = &packed.file[2..packed.file.len() - 6];
         let end = start + data.len() as u16;
         let mut loc = Locals::default();
@@ -127,8 +127,8 @@ mod tests {
     }
 
     fn check(data: &[u8], start: u16) {
-        let packed = bac_pack::pack_prg(data, start, 0xFF00).unwrap();
-        let (_, want) = bac_pack::unpack_prg(&packed.file).unwrap();
+        let packed = bac_pack::pack_prg(data, start, 0xFF00, bac_pack::Format::Bytes).unwrap();
+        let (_, want) = bac_pack::unpack_prg(&packed.file, bac_pack::Format::Bytes).unwrap();
         let (got, read) = decode(data, start);
         assert_eq!(got, want, "output of {} bytes", data.len());
         assert_eq!(read, packed.file.len() - 8, "it reads the stream and no more");

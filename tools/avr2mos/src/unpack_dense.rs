@@ -208,7 +208,7 @@ mod tests {
         let layout = link::layout(&chunks, ORIGIN).unwrap();
         let mut labels = layout.labels;
         labels.extend(fixed.iter().copied());
-        let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0 };
+        let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0, bank1_end: 0 };
         let code = link::encode(&chunks, ORIGIN, labels.clone(), &layout.long, &dp).unwrap().code;
         assert!(code.len() <= usize::from(STREAM - ORIGIN), "{} bytes of code reach the stream", code.len());
         (code, labels)

@@ -178,7 +178,8 @@ fn t(n: u8) -> u8 {
 /// `stack_top` is the AVR stack's first byte ([`crate::mmap::STACK_TOP`], or $CFFF with a
 /// high stack). `key_buffer`: run with interrupts on and keep the key buffer (all-RAM mode
 /// only; see [`crate::mmap`]). `fastload`: with a bank-1 file, try the 1581 loader of
-/// [`fastload`] before the KERNAL's LOAD.
+/// [`fastload`] before the KERNAL's LOAD. `packer`: the bank-1 file's format.
+#[allow(clippy::too_many_arguments)]
 pub fn emit(
     entry: Label,
     loc: &mut Locals,
@@ -187,11 +188,12 @@ pub fn emit(
     stack_top: u16,
     key_buffer: bool,
     fastload: bool,
+    packer: bac_pack::Format,
 ) -> Vec<(Routine, Asm)> {
     let all_ram = mode == MemoryMode::AllRam;
     let bank1 = bank1.filter(|_| all_ram);
     let machine =
-        Machine { mode, all_ram, bank1, key_buffer: key_buffer && all_ram, fastload: fastload && bank1.is_some() };
+        Machine { mode, all_ram, bank1, key_buffer: key_buffer && all_ram, fastload: fastload && bank1.is_some(), packer };
     let mut out = startup::routines(entry, loc, &machine, stack_top);
     if all_ram {
         out.extend(interrupts::routines(loc, &machine));
@@ -218,6 +220,8 @@ struct Machine<'a> {
     key_buffer: bool,
     /// The bank-1 file through the 1581 loader first (with a bank-1 file only).
     fastload: bool,
+    /// The bank-1 file's format.
+    packer: bac_pack::Format,
 }
 
 #[cfg(test)]
@@ -236,8 +240,11 @@ mod tests {
             (MemoryMode::AllRam, code, true, false),
             (MemoryMode::AllRam, code, true, true),
         ];
-        let emitted =
-            all.into_iter().flat_map(|(m, b, k, f)| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP, k, f));
+        let emitted = all.into_iter().flat_map(|(m, b, k, f)| {
+            [bac_pack::Format::Bytes, bac_pack::Format::Dense]
+                .into_iter()
+                .flat_map(move |p| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP, k, f, p))
+        });
         for (routine, a) in emitted {
             for it in &a.items {
                 let (o, operand) = match it {

@@ -203,7 +203,7 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         // Right after the start-up code, below $4000, where the receiving loop must run
         // (bank 1 is mapped while it decodes).
         let command = stream::command(name);
-        let routine = stream::routine(loc, Routine::StreamCommand.label(), command.len(), stream::Output::bank1());
+        let routine = stream::routine(loc, Routine::StreamCommand.label(), command.len(), stream::Output::bank1(m.packer));
         out.push((Routine::Stream, routine));
         let mut a = Asm::default();
         a.items.push(Item::Bytes(command));
@@ -279,7 +279,11 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         a.b(LDA_IMM, b'\r').w(JSR, CHROUT).i(RTS);
         out.push((Routine::Bank1Failed, a));
         let end = (Sym::Code(Routine::Save.label()), bank1_end_at());
-        out.push((Routine::Unpack, crate::unpack::emit(loc, end, MMU_CONFIG_BANK1, m.mode.mmu_config())));
+        let unpack = match m.packer {
+            bac_pack::Format::Bytes => crate::unpack::emit(loc, end, MMU_CONFIG_BANK1, m.mode.mmu_config()),
+            bac_pack::Format::Dense => crate::unpack_dense::in_place(loc, end, MMU_CONFIG_BANK1, m.mode.mmu_config()),
+        };
+        out.push((Routine::Unpack, unpack));
     }
 
     out

@@ -25,7 +25,7 @@
 //! mapped; at 2 MHz the VIC-IIe's screen blanked; no logical file 15 open; the file's
 //! stream starts [`Output::skip`] bytes after its load address and unpacks to
 //! [`Output::start`] up to [`Output::end`] (the stream need not know where the packed file
-//! would have loaded). Uses T0-T10 (saved on the stack and put back), A, X and Y.
+//! would have loaded). Uses T0-T15 (saved on the stack and put back), A, X and Y.
 //!
 //! Guarantees: carry clear when the whole file has come and the output is unpacked where
 //! [`Output::map`] shows it, byte for byte as bac-pack unpacks it; carry set when not,
@@ -54,13 +54,15 @@ pub struct Output {
     pub map: u8,
     /// File bytes after the load address that come before the stream (at most 253).
     pub skip: u8,
+    /// The stream's format.
+    pub format: bac_pack::Format,
 }
 
 impl Output {
     /// The bank-1 file: bac-pack's stream right after the load address, unpacked to
     /// [`BANK1_START`] in RAM 1.
-    pub fn bank1() -> Output {
-        Output { start: BANK1_START, end: Sym::Bank1End, map: MMU_CONFIG_BANK1, skip: 0 }
+    pub fn bank1(format: bac_pack::Format) -> Output {
+        Output { start: BANK1_START, end: Sym::Bank1End, map: MMU_CONFIG_BANK1, skip: 0, format }
     }
 }
 use c128_map::io::{CIA1_CRA, CIA1_ICR, CIA1_SDR, CIA2_PORT_A, MMU_MODE};
@@ -82,11 +84,11 @@ const PAUSE: u8 = 80;
 /// The time-out's high count: about 0.46 s at 2 MHz each (65,536 turns of 14 cycles).
 const TIMEOUT: u8 = 8;
 
-/// Zero-page bytes used (T0-T10): the decoder's output (T0/T1) and copy source (T2/T3);
-/// the sector's bytes not yet taken (T4); non-zero once the last sector began (T5); the
-/// time-out's count (T6-T8); the byte in hand (T9); the stack pointer a failure returns to
-/// (T10).
-const ZP_USED: u8 = 11;
+/// Zero-page bytes used (T0-T15, $34-$43): the decoder's output (T0/T1) and copy source
+/// (T2/T3); the sector's bytes not yet taken (T4); non-zero once the last sector began
+/// (T5); the time-out's count (T6-T8); the byte in hand (T9); the stack pointer a failure
+/// returns to (T10); the dense decoder's own five (T11-T15).
+const ZP_USED: u8 = 16;
 
 /// The command's bytes for the file `name`.
 pub fn command(name: &[u8]) -> Vec<u8> {
@@ -142,7 +144,7 @@ pub fn routine(loc: &mut Locals, command: Label, len: usize, output: Output) -> 
     a.label(finish).b(LDA_IMM, 0).i(ROL_A).i(TAY);
     a.w(LDA_ABS, CIA2_PORT_A).b(AND_IMM, 0xEF).w(STA_ABS, CIA2_PORT_A);
     a.i(PLA).w(STA_ABS, MMU_RCR).i(PLA).w(STA_ABS, MMU_CR).i(PLP);
-    // T0-T10 back, the channel closed, the result from Y to the carry.
+    // T0-T15 back, the channel closed, the result from Y to the carry.
     a.label(closed).b(LDX_IMM, 0).label(restore).i(PLA).b(STA_ZPX, t(0)).i(INX).b(CPX_IMM, ZP_USED).br(BNE, restore);
     // Then a pause before anything else goes to the drive: right after a transfer the 1581
     // misses the fast handshake of the next command (in VICE every later transfer then
@@ -176,7 +178,13 @@ pub fn routine(loc: &mut Locals, command: Label, len: usize, output: Output) -> 
     a.label(got).w(LDA_ABS, CIA1_SDR).i(RTS);
 
     a.label(decode);
-    let decoder = crate::pull_unpack::emit(loc, get, out, from, output.end);
+    let decoder = match output.format {
+        bac_pack::Format::Bytes => crate::pull_unpack::emit(loc, get, out, from, output.end),
+        bac_pack::Format::Dense => {
+            let zp = crate::unpack_dense::Zp { out, from, scratch: t(11) };
+            crate::unpack_dense::emit(loc, get, zp, crate::unpack_dense::End::Sym(output.end))
+        }
+    };
     a.items.extend(decoder.items);
     a
 }
@@ -279,6 +287,7 @@ mod tests {
     use super::*;
     use crate::link::{self, Chunk, DataPlacement, Owner};
     use crate::mmap::BANK1_END;
+    use bac_pack::Format;
     use mos6502::cpu::CPU;
     use mos6502::instruction::Nmos6502;
     use mos6502::registers::{StackPointer, Status};
@@ -296,12 +305,12 @@ mod tests {
     }
 
     /// Runs the routine against a drive that sends `bytes`, `fast` or not; `end` is the
-    /// output's end the program was built with.
-    fn run(bytes: Vec<u8>, fast: bool, end: u16) -> Run {
+    /// output's end the program was built with, `format` its packer's.
+    fn run(bytes: Vec<u8>, fast: bool, end: u16, format: Format) -> Run {
         let name = b"CODE";
         let mut loc = Locals::default();
         let command_label = loc.fresh();
-        let code = routine(&mut loc, command_label, FASTLOAD.len() + name.len(), Output::bank1());
+        let code = routine(&mut loc, command_label, FASTLOAD.len() + name.len(), Output::bank1(format));
         let chunks = [Chunk { owner: Owner::Runtime("rt_stream".into()), items: code.items }];
         let layout = link::layout(&chunks, ROUTINE).unwrap();
         let mut labels = layout.labels;
@@ -348,46 +357,47 @@ mod tests {
         panic!("the routine did not return")
     }
 
-    fn packed(len: usize) -> (Vec<u8>, Vec<u8>, u16) {
+    fn packed(len: usize, format: Format) -> (Vec<u8>, Vec<u8>, u16) {
         let data: Vec<u8> = (0..len).map(|i| ((i * 7) ^ (i >> 5)) as u8).collect();
-        let file = bac_pack::pack_prg(&data, BANK1_START, BANK1_END).unwrap().file;
+        let file = bac_pack::pack_prg(&data, BANK1_START, BANK1_END, format).unwrap().file;
         let end = BANK1_START + len as u16;
         (data, file, end)
     }
 
     #[test]
     fn a_fast_drive_s_file_is_unpacked_into_bank_1_as_it_comes() {
-        for len in [3000, 20_000, 100] {
-            let (data, file, end) = packed(len);
+        for (len, format) in [3000, 20_000, 100].into_iter().flat_map(|n| [(n, Format::Bytes), (n, Format::Dense)]) {
+            let (data, file, end) = packed(len, format);
             let bytes = burst(&file);
             let total = bytes.len();
-            let r = run(bytes, true, end);
+            let r = run(bytes, true, end, format);
             assert!(!r.carry, "{len} bytes: the stream is taken ({} of {total} sent)", r.machine.sent);
             let at = usize::from(BANK1_START);
             assert!(r.bank1[at..at + len] == data[..], "{len} bytes: bank 1 holds the file unpacked");
             assert_eq!(r.bank1[at + len], 0xEE, "and nothing after it");
             assert_eq!(r.machine.sent, total, "every byte asked for");
             assert!(r.machine.extra <= 1, "and at most the KERNAL's one request after the last");
-            assert_eq!(r.zp, (0..ZP_USED).map(|i| 0xA0 + i).collect::<Vec<_>>(), "T0-T10 back");
+            assert_eq!(r.zp, (0..ZP_USED).map(|i| 0xA0 + i).collect::<Vec<_>>(), "T0-T15 back");
             assert_eq!((r.machine.mmu, r.machine.clk & 0x10), (0x00, 0), "$FF00 back, CLK released");
         }
     }
 
     #[test]
     fn a_slow_drive_a_bad_status_or_silence_is_a_failure_not_a_hang() {
-        let (_, file, end) = packed(3000);
-        let r = run(burst(&file), false, end);
+        let format = Format::Dense;
+        let (_, file, end) = packed(3000, format);
+        let r = run(burst(&file), false, end, format);
         assert!(r.carry && r.machine.sent == 0, "no fast drive: not one request");
-        let r = run(vec![2], true, end);
+        let r = run(vec![2], true, end, format);
         assert!(r.carry, "file not found");
         let mut bytes = burst(&file);
         bytes[255] = 0x05;
-        let r = run(bytes, true, end);
+        let r = run(bytes, true, end, format);
         assert!(r.carry, "a read error in the second sector");
         let bytes = burst(&file)[..1000].to_vec();
-        let r = run(bytes, true, end);
+        let r = run(bytes, true, end, format);
         assert!(r.carry, "the drive stops sending: the time-out");
-        assert_eq!(r.zp, (0..ZP_USED).map(|i| 0xA0 + i).collect::<Vec<_>>(), "T0-T10 back");
+        assert_eq!(r.zp, (0..ZP_USED).map(|i| 0xA0 + i).collect::<Vec<_>>(), "T0-T15 back");
         assert_eq!(r.machine.mmu, 0x00, "$FF00 back");
     }
 }
