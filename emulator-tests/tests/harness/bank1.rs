@@ -53,7 +53,8 @@ fn same_three_ways(name: &str, budget: u64) -> String {
         let t = translate(&report.elf, interpret, true);
         let file = t.bank1.as_ref().expect("a bank-1 file");
         // Packed: it unpacks in place to the interpreted code at $4000.
-        let (start, code) = bac_pack::unpack_prg(file).unwrap_or_else(|e| panic!("{name} {how}: {e}"));
+        let (start, code) =
+            bac_pack::unpack_prg(file, bac_pack::Format::Bytes).unwrap_or_else(|e| panic!("{name} {how}: {e}"));
         assert_eq!(start, BANK1_START, "{name} {how}: unpacks to $4000");
         assert_eq!(code.len(), t.stats.bank1_bytes);
         assert!(t.stats.bank1_bytes > 0, "{name} {how}: {}", t.stats);
@@ -105,7 +106,7 @@ fn the_packed_bank_1_file_unpacks_to_the_interpreted_code() {
     let report = build::program("emulator-tests/programs/hello", "bank1-unpacked");
     let t = translate(&report.elf, vec!["*".into()], true);
     let file = t.bank1.as_ref().expect("a bank-1 file");
-    let (at, want) = bac_pack::unpack_prg(file).unwrap();
+    let (at, want) = bac_pack::unpack_prg(file, bac_pack::Format::Bytes).unwrap();
     assert!(file.len() < want.len(), "packed {} bytes, unpacked {}", file.len(), want.len());
     let mut drive = MemoryDrive::default();
     drive.files.push((NAME.to_vec(), FileType::Prg, file.clone()));
@@ -144,4 +145,27 @@ fn the_fast_loader_falls_back_to_the_kernal_on_a_drive_that_is_no_1581() {
     let (out, code, kind, rcr) = run(&fast, 40_000_000);
     assert!(out.contains("?CANNOT LOAD CODE") && !out.contains("HELLO"), "{out:?}");
     assert_eq!((code, kind, rcr & 0x0F), (0, ExitKind::ReturnedToBasic, 0x04));
+}
+
+#[test]
+fn the_start_up_tries_the_burst_stream_and_our_emulator_gets_the_kernal_s_load() {
+    // Our emulator's KERNAL has no fast serial bus, so the drive never answers the burst
+    // handshake: the streaming load (runtime/stream.rs) must give up at once, and the
+    // start-up code load the file the KERNAL's way and unpack it in place, as on a 1541.
+    let report = build::program("emulator-tests/programs/hello", "bank1-stream");
+    let t = translate(&report.elf, vec!["*".into()], true);
+    let stream = t.symbol("rt_stream").expect("a program with a bank-1 file has the streaming load");
+    let unpack = t.symbol("rt_unpack").expect("and the in-place unpacker for the fall-back");
+    let mut drive = MemoryDrive::default();
+    drive.files.push((NAME.to_vec(), FileType::Prg, t.bank1.clone().unwrap()));
+    let mut options = RunOptions { drive: Some(Box::new(drive)), ..RunOptions::default() };
+    options.config.max_cycles = 40_000_000;
+    let mut m = start(Program::Prg(&t.prg), options).unwrap();
+    for (at, what) in [(stream, "the streaming load"), (unpack, "then the in-place unpacking of the KERNAL's load")] {
+        assert_eq!(m.run_to(&[at], 20_000_000).unwrap(), None);
+        assert_eq!(m.cpu.registers.program_counter, at, "{what} runs");
+    }
+    let exit = m.run().unwrap_or_else(|e| panic!("{e}\n{}", m.output_text()));
+    assert!(m.output_text().starts_with("HELLO, C128!"), "{:?}", m.output_text());
+    assert_eq!(exit.code, 42, "hello's exit code (it writes 42 to $D7FF)");
 }

@@ -6,6 +6,7 @@ use avr2mos::mmap::{CODE_START, MemoryMode};
 use avr2mos::pipeline::translate_elf_with;
 use avr2mos::selfextract::pack_program;
 use avr2mos::{Options, Translation};
+use bac_pack::Format;
 use c128_emu::{Program, RunOptions, start};
 
 use crate::build;
@@ -27,23 +28,23 @@ fn run(prg: &[u8], len: usize) -> (String, u8, Vec<u8>) {
 
 #[test]
 fn a_packed_program_runs_as_the_unpacked_one() {
-    for name in ["hello", "features"] {
+    for (name, format) in [("hello", Format::Bytes), ("features", Format::Bytes), ("features", Format::Dense)] {
         let report = build::program(&format!("emulator-tests/programs/{name}"), &format!("packed-{name}"));
         let t = translate(&report.elf);
-        let packed = pack_program(&t.prg).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let packed = pack_program(&t.prg, format).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(packed.len() < t.prg.len(), "{name}: packed {} bytes, unpacked {}", packed.len(), t.prg.len());
         // The program's code and data after both runs: the same bytes.
         let code_len = t.prg.len() - 2 - usize::from(CODE_START - avr2mos::mmap::LOAD_ADDR);
         let (want_out, want_code, want_ram) = run(&t.prg, code_len);
         let (out, code, ram) = run(&packed, code_len);
-        assert_eq!((&out, code), (&want_out, want_code), "{name}: the packed program differs");
+        assert_eq!((&out, code), (&want_out, want_code), "{name} {format:?}: the packed program differs");
         let first = (0..code_len).find(|&i| ram[i] != want_ram[i]);
-        assert_eq!(first, None, "{name}: memory differs from the unpacked run's at +{first:?}");
+        assert_eq!(first, None, "{name} {format:?}: memory differs from the unpacked run's at +{first:?}");
     }
 }
 
 #[test]
 fn what_is_not_a_translated_program_is_refused() {
-    let e = pack_program(&[0x01, 0x08, 0xEA]).unwrap_err();
+    let e = pack_program(&[0x01, 0x08, 0xEA], Format::Dense).unwrap_err();
     assert!(e.to_string().contains("no BASIC stub"), "{e}");
 }

@@ -229,6 +229,9 @@ pub mod zp {
     pub const GRAPHM: u16 = 0x00D8;
     /// KEYD, the keyboard buffer (ten keys).
     pub const KEYD: u16 = 0x034A;
+    /// SERIAL, the fast serial flags: bit 6 set when the device last talked to answered
+    /// the C128's fast (burst) handshake, as a 1571 or 1581 does.
+    pub const SERIAL: u16 = 0x0A1C;
     /// The shadow of the VIC's $D018 for the text screen (VM1).
     pub const VM1: u16 = 0x0A2C;
     /// The shadow of the VIC's $D018 for the bitmap screen (VM2).

@@ -24,6 +24,8 @@ pub enum Sym {
     BssStart,
     /// The number of `.bss` bytes.
     BssLen,
+    /// The address after the bank-1 file's last byte as it runs (its unpacked end).
+    Bank1End,
 }
 
 /// Which part of a symbolic value an operand takes.

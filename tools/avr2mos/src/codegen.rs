@@ -72,6 +72,7 @@ pub fn generate(
         ctx.zp_homes.end(),
         opts.key_buffer,
         opts.fastload,
+        opts.packer,
     ) {
         a.items.insert(0, Item::Label(routine.label()));
         chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });

@@ -93,6 +93,8 @@ pub fn place(
         // The start-up zeroes `.bss` only: a static frame, like a stack frame, starts
         // undefined (zeroing the game's 633 bytes of frames cost 24,000 cycles).
         bss_len: prog.bss_len as u16,
+        // The bank-1 image is the far copies one after the other (below).
+        bank1_end: (usize::from(BANK1_START) + code.far_copies.iter().map(|(_, b)| b.len()).sum::<usize>()) as u16,
     };
     let mut placed = link::encode(chunks, CODE_START, labels, &long, &dp)?;
     // Bank-1 copies: their labels, and the interpreter below the end of common RAM.
@@ -129,6 +131,7 @@ pub fn place(
             None => p.write(&mut placed.code, usize::from(base - CODE_START) + p.at, v),
         }
     }
+    debug_assert!(opts.bank1.is_none() || usize::from(dp.bank1_end) == usize::from(BANK1_START) + bank1_image.len());
     let data = relocate_data(prog, flow, &placed, &dp)?;
     let relocated_text = relocate_text(prog, flow, ctx, &placed, &dp)?;
 
@@ -139,7 +142,7 @@ pub fn place(
     // Packed to unpack in place (bac-pack), below the MMU registers.
     let bank1 = match opts.bank1 {
         Some(_) => Some(
-            bac_pack::pack_prg(&bank1_image, BANK1_START, BANK1_END)
+            bac_pack::pack_prg(&bank1_image, BANK1_START, BANK1_END, opts.packer)
                 .map_err(|e| TranslateError::Settings(format!("bank-1 file: {e}")))?
                 .file,
         ),

@@ -49,6 +49,8 @@ pub struct DataPlacement {
     pub bss_base: u32,
     /// Length of `.bss`.
     pub bss_len: u16,
+    /// The address after the bank-1 file's last byte as it runs ([`crate::asm::Sym::Bank1End`]).
+    pub bank1_end: u16,
 }
 
 impl DataPlacement {
@@ -142,6 +144,7 @@ pub fn resolve(sym: Sym, part: Part, off: i32, labels: &HashMap<Label, u16>, dp:
         Sym::Bss(x) => dp.map_bss(x),
         Sym::BssStart => dp.bss_addr,
         Sym::BssLen => dp.bss_len,
+        Sym::Bank1End => dp.bank1_end,
     };
     let v = (i32::from(v) + off) as u16;
     Some(match part {

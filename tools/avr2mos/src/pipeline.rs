@@ -163,13 +163,31 @@ pub fn memory_mode(manifest: &Path) -> Result<MemoryMode, PipelineError> {
 /// bank1 = "BAC CODE"
 /// ```
 pub fn bank1_setting(manifest: &Path) -> Result<Option<String>, PipelineError> {
+    file_name_setting(manifest, "bank1")
+}
+
+/// Reads `[package.metadata.c128] main`: the name of the disk file that holds the packed
+/// program (`pack = true` only), which the `.prg` streams in as a first stage
+/// ([`crate::first_stage`]); the build writes it beside the `.prg` ([`main_path`]).
+///
+/// ```toml
+/// [package.metadata.c128]
+/// pack = true
+/// main = "BAC MAIN"
+/// ```
+pub fn main_setting(manifest: &Path) -> Result<Option<String>, PipelineError> {
+    file_name_setting(manifest, "main")
+}
+
+/// A disk file name setting: 1 to 16 capital letters, digits, spaces or .-+/.
+fn file_name_setting(manifest: &Path, key: &str) -> Result<Option<String>, PipelineError> {
     let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
-    let Some(v) = c128_setting(manifest, "bank1")? else { return Ok(None) };
-    let name = v.as_str().ok_or_else(|| bad(format!("bank1 = {v}: expected a file name")))?;
+    let Some(v) = c128_setting(manifest, key)? else { return Ok(None) };
+    let name = v.as_str().ok_or_else(|| bad(format!("{key} = {v}: expected a file name")))?;
     let allowed = |c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || " .-+/".contains(c);
     if name.is_empty() || name.len() > 16 || !name.chars().all(allowed) {
         return Err(bad(format!(
-            "bank1 = {name:?}: a disk file name of 1 to 16 capital letters, digits, spaces or .-+/"
+            "{key} = {name:?}: a disk file name of 1 to 16 capital letters, digits, spaces or .-+/"
         )));
     }
     Ok(Some(name.to_string()))
@@ -185,6 +203,25 @@ pub fn stack_setting(manifest: &Path) -> Result<Option<u16>, PipelineError> {
         .and_then(|n| u16::try_from(n).ok())
         .map(Some)
         .ok_or_else(|| bad(format!("stack = {v}: expected a number of bytes")))
+}
+
+/// Reads `[package.metadata.c128] packer`: the format of the packed files (the `.prg` with
+/// `pack = true`, the bank-1 file): `"bytes"` (the default, bac-pack's byte-aligned tokens,
+/// the faster decoder) or `"dense"` (bit-level codes, about a fifth fewer bytes to load for
+/// a decoder three times slower, which the streaming load hides).
+///
+/// ```toml
+/// [package.metadata.c128]
+/// packer = "dense"
+/// ```
+pub fn packer_setting(manifest: &Path) -> Result<bac_pack::Format, PipelineError> {
+    let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
+    let Some(v) = c128_setting(manifest, "packer")? else { return Ok(bac_pack::Format::Bytes) };
+    match v.as_str() {
+        Some("bytes") => Ok(bac_pack::Format::Bytes),
+        Some("dense") => Ok(bac_pack::Format::Dense),
+        _ => Err(bad(format!("packer = {v}: expected \"bytes\" or \"dense\""))),
+    }
 }
 
 /// Reads `[package.metadata.c128] pack`: whether the `.prg` is written packed, unpacking
@@ -325,6 +362,14 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
     let key_buffer = key_buffer_setting(&opts.manifest_path)?;
     let pack = pack_setting(&opts.manifest_path)?;
     let fastload = fastload_setting(&opts.manifest_path)?;
+    let main = main_setting(&opts.manifest_path)?;
+    let packer = packer_setting(&opts.manifest_path)?;
+    if main.is_some() && !pack {
+        return Err(PipelineError::Metadata {
+            manifest: opts.manifest_path.clone(),
+            why: "main = ... needs pack = true (the file it names is the packed program)".into(),
+        });
+    }
     let elf = build_elf(opts)?;
     let bank1 = bank1_name.as_ref().map(|n| n.as_bytes().to_vec());
     let t = translate_elf_with(
@@ -336,6 +381,7 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
             stack,
             key_buffer,
             fastload,
+            packer,
             opt_level: opts.opt_level,
             ..Options::default()
         },
@@ -355,11 +401,25 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
     };
     if pack {
         let wrap = |source| PipelineError::Translate { elf: elf.clone(), source };
-        write_atomic(&prg, &crate::selfextract::pack_program(&t.prg).map_err(wrap)?)?;
+        let packed = crate::selfextract::pack_program_parts(&t.prg, packer).map_err(wrap)?;
+        match main {
+            Some(name) => {
+                write_atomic(&main_path(&prg), &packed.file)?;
+                write_atomic(&prg, &crate::first_stage::build(name.as_bytes(), &packed).map_err(wrap)?)?;
+            }
+            None => write_atomic(&prg, &packed.file)?,
+        }
     } else {
         write_atomic(&prg, &t.prg)?;
     }
     Ok(BuildReport { elf, prg, map, listing, bank1, stats: t.stats })
+}
+
+/// Where the packed program streamed by the first stage `prg` is written (`main`):
+/// `bac.prg` → `bac-main.prg`.
+pub fn main_path(prg: &Path) -> PathBuf {
+    let stem = prg.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    prg.with_file_name(format!("{stem}-main.prg"))
 }
 
 /// Where the bank-1 file of the program `prg` is written: `bac.prg` → `bac-bank1.prg`.

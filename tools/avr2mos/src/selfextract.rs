@@ -11,7 +11,7 @@
 //! holding the packed bytes and the decoder.
 //!
 //! How: the mover (at [`CODE_START`], in the file) maps all RAM, saves BASIC's $FF00 and the
-//! decoder's zero page (T0-T9) on the stack, and moves the packed stream, its trailer and
+//! decoder's zero page (T0-T10) on the stack, and moves the packed stream, its trailer and
 //! the decoder page by page, highest byte first, up to where bac-pack placed the stream
 //! (so that it unpacks over itself). It jumps to the decoder there ([`crate::unpack`]),
 //! above the output, which unpacks from [`CODE_START`] up, puts back the zero page, and
@@ -23,9 +23,11 @@ use crate::error::TranslateError;
 use crate::link::{self, Chunk, DataPlacement, Owner};
 use crate::mmap::{CODE_START, IMAGE_END_ALL_RAM, LOAD_ADDR, MMU_CONFIG_ALL_RAM, MMU_CR, temp};
 use crate::runtime::Locals;
+use bac_pack::Format;
 
-/// Zero-page bytes the decoder uses (T0-T9), saved on the stack around it.
-const ZP_USED: u8 = 10;
+/// Zero-page bytes the decoders use (T0-T9 the byte-aligned one, T0-T10 the dense one),
+/// saved on the stack around them.
+const ZP_USED: u8 = 11;
 /// Where the last steps (BASIC's $FF00 back, interrupts on, the jump to the program) run:
 /// the cassette buffer, common RAM that holds the boot sector until BASIC runs the program.
 const LAST_STEPS: u16 = 0x0B00;
@@ -34,7 +36,7 @@ const LAST_STEPS: u16 = 0x0B00;
 fn assemble(a: Asm, origin: u16) -> Result<Vec<u8>, TranslateError> {
     let chunks = [Chunk { owner: Owner::Runtime("rt_selfextract".into()), items: a.items }];
     let layout = link::layout(&chunks, origin)?;
-    let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0 };
+    let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0, bank1_end: 0 };
     Ok(link::encode(&chunks, origin, layout.labels, &layout.long, &dp)?.code)
 }
 
@@ -59,7 +61,7 @@ fn mover(from: u16, to: u16, pages: u8, decoder: u16, loc: &mut Locals) -> Asm {
 
 /// The decoder and what follows it, at its place above the output: unpacks, restores the
 /// zero page, $FF00 and interrupts, and starts the program. `end` is the packed file's top.
-fn decoder(end: u16, loc: &mut Locals) -> Asm {
+fn decoder(end: u16, format: Format, loc: &mut Locals) -> Asm {
     let (data, restore, unpack) = (loc.fresh(), loc.fresh(), loc.fresh());
     let mut a = Asm::default();
     a.to(JSR, unpack);
@@ -73,24 +75,48 @@ fn decoder(end: u16, loc: &mut Locals) -> Asm {
     }
     a.i(PLA).w(JMP, LAST_STEPS);
     a.label(unpack);
-    a.items.extend(crate::unpack::emit(loc, (Sym::Code(data), 0), MMU_CONFIG_ALL_RAM, MMU_CONFIG_ALL_RAM).items);
+    let end_at = (Sym::Code(data), 0);
+    let unpack = match format {
+        Format::Bytes => crate::unpack::emit(loc, end_at, MMU_CONFIG_ALL_RAM, MMU_CONFIG_ALL_RAM),
+        Format::Dense => crate::unpack_dense::in_place(loc, end_at, MMU_CONFIG_ALL_RAM, MMU_CONFIG_ALL_RAM),
+    };
+    a.items.extend(unpack.items);
     a.label(data);
     a.items.push(Item::Bytes(end.to_le_bytes().to_vec()));
     a
 }
 
-/// The self-unpacking `.prg` of a translated program `prg`.
-pub fn pack_program(prg: &[u8]) -> Result<Vec<u8>, TranslateError> {
+/// A self-unpacking program and where its parts are.
+#[derive(Debug, Clone)]
+pub struct PackedProgram {
+    /// The `.prg`, load address first.
+    pub file: Vec<u8>,
+    /// Where bac-pack's stream starts in `file` (after the stub and the mover).
+    pub stream_at: usize,
+    /// The address after the program's last byte once unpacked.
+    pub end: u16,
+    /// The stream's format.
+    pub format: Format,
+}
+
+/// The self-unpacking `.prg` of a translated program `prg`, its stream in `format`.
+pub fn pack_program(prg: &[u8], format: Format) -> Result<Vec<u8>, TranslateError> {
+    pack_program_parts(prg, format).map(|p| p.file)
+}
+
+/// [`pack_program`], with where its parts are (for [`crate::first_stage`], which streams
+/// it).
+pub fn pack_program_parts(prg: &[u8], format: Format) -> Result<PackedProgram, TranslateError> {
     let stub_len = usize::from(CODE_START - LOAD_ADDR);
     if prg.len() < 2 + stub_len || prg[..2] != LOAD_ADDR.to_le_bytes() {
         return Err(TranslateError::Settings("pack: not a translated program (no BASIC stub at $1C01)".into()));
     }
     let too_high = |e: bac_pack::InPlaceError| TranslateError::Settings(format!("pack: {e}"));
-    let packed = bac_pack::pack_prg(&prg[2 + stub_len..], CODE_START, IMAGE_END_ALL_RAM).map_err(too_high)?;
+    let packed = bac_pack::pack_prg(&prg[2 + stub_len..], CODE_START, IMAGE_END_ALL_RAM, format).map_err(too_high)?;
     let stream = &packed.file[2..];
     let decoder_at = packed.load + stream.len() as u16;
     let mut loc = Locals::default();
-    let decoder = assemble(decoder(decoder_at, &mut loc), decoder_at)?;
+    let decoder = assemble(decoder(decoder_at, format, &mut loc), decoder_at)?;
     // The mover's size does not depend on its operands: assemble once to learn it.
     let mover_len = assemble(mover(0, 0, 1, 0, &mut loc), CODE_START)?.len() as u16;
     let from = CODE_START + mover_len;
@@ -107,7 +133,8 @@ pub fn pack_program(prg: &[u8]) -> Result<Vec<u8>, TranslateError> {
     let mover = assemble(mover(from, packed.load, pages as u8, decoder_at, &mut loc), CODE_START)?;
     let mut file = prg[..2 + stub_len].to_vec();
     file.extend(&mover);
+    let stream_at = file.len();
     file.extend(stream);
     file.extend(&decoder);
-    Ok(file)
+    Ok(PackedProgram { file, stream_at, end: packed.end, format })
 }

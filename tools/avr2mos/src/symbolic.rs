@@ -112,6 +112,7 @@ fn symbol(sym: Sym, part: Part, off: i32, label: &dyn Fn(Label) -> String) -> St
         Sym::Bss(x) => format!("bss+${x:x}"),
         Sym::BssStart => "bss_start".into(),
         Sym::BssLen => "bss_len".into(),
+        Sym::Bank1End => "bank1_end".into(),
     };
     let base = if off == 0 { base } else { format!("{base}{off:+}") };
     match part {

@@ -167,6 +167,9 @@ pub struct Options {
     /// the KERNAL's LOAD otherwise (`[package.metadata.c128] fastload = true`, with a
     /// bank-1 file only; see [`crate::runtime::fastload`]).
     pub fastload: bool,
+    /// The packed files' format (`[package.metadata.c128] packer`): the bank-1 file, and
+    /// what the start-up code and the streaming load decode.
+    pub packer: bac_pack::Format,
     /// How much to optimise.
     pub opt_level: OptLevel,
 }

@@ -11,9 +11,12 @@
 //! `start + lift`, that holds when `lift` is at least (output written) - (stream read)
 //! after every token; the last token makes the stream end at or after the output's end, so
 //! the trailer is never written over either. [`unpack_prg`] replays this in a 64 KB memory.
+//!
+//! Either format goes in such a file ([`Format`]); the file does not say which, the program
+//! that unpacks it is built for one.
 
 use crate::format::{self, Token};
-use crate::parse;
+use crate::{dense, dense_parse, parse};
 use thiserror::Error;
 
 /// Bytes of the trailer.
@@ -30,6 +33,17 @@ pub struct PackedPrg {
     pub start: u16,
     /// The address after the output's last byte.
     pub end: u16,
+}
+
+/// Which stream a packed file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Byte-aligned tokens ([`crate::format`]): the faster decoder, about 32 cycles a byte.
+    #[default]
+    Bytes,
+    /// Bits and gamma codes ([`crate::dense`]): fewer bytes, a slower decoder, for files
+    /// decoded while they stream in.
+    Dense,
 }
 
 /// A file that cannot be packed where it must go, or a packed file that is not sound.
@@ -60,6 +74,9 @@ pub enum InPlaceError {
     /// The stream does not decode.
     #[error(transparent)]
     Stream(#[from] format::UnpackError),
+    /// A dense stream does not decode.
+    #[error(transparent)]
+    Dense(#[from] dense::DenseError),
     /// Unpacking in place read a byte it had already written over.
     #[error("unpacking in place writes over the stream at ${at:04X} before reading it")]
     Overlap {
@@ -69,19 +86,16 @@ pub enum InPlaceError {
 }
 
 /// Packs `data`, which must run from `start`, into a program file that unpacks in place
-/// and ends below `limit`.
-pub fn pack_prg(data: &[u8], start: u16, limit: u16) -> Result<PackedPrg, InPlaceError> {
-    let tokens = parse::tokens(data);
-    let stream = parse::write(data, &tokens);
-    let (mut written, mut read, mut lift) = (0usize, 0usize, 0usize);
-    for t in &tokens {
-        let len = match *t {
-            Token::Literals { len } | Token::Copy { len, .. } => len,
-        };
-        written += len;
-        read += t.size();
-        lift = lift.max(written.saturating_sub(read));
-    }
+/// and ends below `limit`, its stream in `format`.
+pub fn pack_prg(data: &[u8], start: u16, limit: u16, format: Format) -> Result<PackedPrg, InPlaceError> {
+    let (stream, lift) = match format {
+        Format::Bytes => bytes_stream(data),
+        Format::Dense => {
+            let stream = dense_parse::pack(data);
+            let lift = dense::unpack(&stream, data.len())?.lift;
+            (stream, lift)
+        }
+    };
     let end = u32::from(start) + data.len() as u32;
     let load = u32::from(start) + lift as u32;
     let file_end = load + (stream.len() + TRAILER) as u32;
@@ -96,11 +110,26 @@ pub fn pack_prg(data: &[u8], start: u16, limit: u16) -> Result<PackedPrg, InPlac
     Ok(PackedPrg { file, load: load as u16, start, end: end as u16 })
 }
 
+/// A byte-aligned stream and the lift it needs.
+fn bytes_stream(data: &[u8]) -> (Vec<u8>, usize) {
+    let tokens = parse::tokens(data);
+    let (mut written, mut read, mut lift) = (0usize, 0usize, 0usize);
+    for t in &tokens {
+        let len = match *t {
+            Token::Literals { len } | Token::Copy { len, .. } => len,
+        };
+        written += len;
+        read += t.size();
+        lift = lift.max(written.saturating_sub(read));
+    }
+    (parse::write(data, &tokens), lift)
+}
+
 /// Unpacks a packed program file as the 6502 decoder does, in one 64 KB memory: loads it
 /// at its address, reads the trailer, decodes forward from the output's start. Returns
 /// the output's start and bytes; fails on a bad trailer, a bad stream, or a write over a
-/// stream byte not yet read.
-pub fn unpack_prg(file: &[u8]) -> Result<(u16, Vec<u8>), InPlaceError> {
+/// stream byte not yet read. The stream is in `format`.
+pub fn unpack_prg(file: &[u8], format: Format) -> Result<(u16, Vec<u8>), InPlaceError> {
     if file.len() < 2 + TRAILER {
         return Err(InPlaceError::Short(file.len()));
     }
@@ -125,6 +154,15 @@ pub fn unpack_prg(file: &[u8]) -> Result<(u16, Vec<u8>), InPlaceError> {
         return Err(InPlaceError::Trailer(format!(
             "says the output is ${start:04X}-${end:04X}, the stream ends at ${stream_end:04X}"
         )));
+    }
+    if format == Format::Dense {
+        // The reference decoder counts what it has fetched at every write: the lift it
+        // reports is what a forward decode in place needs.
+        let decoded = dense::unpack(stream, usize::from(end - start))?;
+        if usize::from(load) < usize::from(start) + decoded.lift {
+            return Err(InPlaceError::Overlap { at: load });
+        }
+        return Ok((start, decoded.out));
     }
     // The output by the reference decoder first (a bad stream says what is wrong with it),
     // then the same tokens replayed in memory, writes checked against unread stream bytes.

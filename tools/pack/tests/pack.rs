@@ -3,7 +3,7 @@
 //! what is wrong and where.
 
 use bac_pack::format::{FAR_MAX, MAX_LITERALS, NEAR_MAX, Token};
-use bac_pack::{InPlaceError, UnpackError, pack, pack_prg, unpack, unpack_prg};
+use bac_pack::{Format, InPlaceError, UnpackError, pack, pack_prg, unpack, unpack_prg};
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 
 fn noise(seed: u64, n: usize) -> Vec<u8> {
@@ -52,6 +52,8 @@ fn every_input_comes_back_as_it_went_in() {
     for (what, data) in inputs() {
         let packed = pack(&data);
         assert_eq!(unpack(&packed, data.len()).as_deref(), Ok(&data[..]), "{what}");
+        let dense = bac_pack::dense_parse::pack(&data);
+        assert_eq!(bac_pack::dense::unpack(&dense, data.len()).map(|d| d.out), Ok(data), "{what}, dense");
     }
 }
 
@@ -82,22 +84,32 @@ fn the_parse_uses_the_longest_tokens_the_format_has() {
 }
 
 #[test]
-fn packed_programs_unpack_over_themselves() {
-    for (what, data) in inputs() {
-        if data.len() > 0x8000 {
-            continue;
+fn packed_programs_unpack_over_themselves_in_either_format() {
+    for format in [Format::Bytes, Format::Dense] {
+        for (what, data) in inputs() {
+            if data.len() > 0x8000 {
+                continue;
+            }
+            let p = pack_prg(&data, 0x4000, 0xD000, format).unwrap_or_else(|e| panic!("{what} {format:?}: {e}"));
+            assert!(p.load >= 0x4000 && usize::from(p.load) + p.file.len() - 2 <= 0xD000, "{what}: ${:04X}", p.load);
+            assert_eq!(usize::from(p.end - p.start), data.len(), "{what}");
+            assert_eq!(unpack_prg(&p.file, format), Ok((0x4000, data)), "{what} {format:?}");
         }
-        let p = pack_prg(&data, 0x4000, 0xD000).unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert!(p.load >= 0x4000 && usize::from(p.load) + p.file.len() - 2 <= 0xD000, "{what}: ${:04X}", p.load);
-        assert_eq!(usize::from(p.end - p.start), data.len(), "{what}");
-        assert_eq!(unpack_prg(&p.file), Ok((0x4000, data)), "{what}");
+    }
+}
+
+#[test]
+fn the_dense_format_is_smaller_on_code_and_text() {
+    for (what, data) in inputs().into_iter().filter(|(what, _)| ["runs", "text", "code"].contains(what)) {
+        let (bytes, dense) = (pack(&data).len(), bac_pack::dense_parse::pack(&data).len());
+        assert!(dense < bytes, "{what}: dense {dense} bytes, byte-aligned {bytes}");
     }
 }
 
 #[test]
 fn a_file_that_would_not_fit_is_refused() {
     let data = noise(6, 0x3000);
-    match pack_prg(&data, 0x4000, 0x6000) {
+    match pack_prg(&data, 0x4000, 0x6000, Format::Bytes) {
         Err(e @ InPlaceError::TooHigh { .. }) => assert!(e.to_string().contains("past $6000"), "{e}"),
         other => panic!("{other:?}"),
     }
@@ -110,13 +122,30 @@ fn a_load_address_too_low_is_caught_writing_over_the_stream() {
     // past the output (the trailer is consistent), but the run's writes land on bytes of
     // the noise not yet read.
     let data = [vec![0u8; 4_000], noise(7, 4_000)].concat();
-    let p = pack_prg(&data, 0x4000, 0xD000).unwrap();
+    let p = pack_prg(&data, 0x4000, 0xD000, Format::Bytes).unwrap();
     let mut file = p.file.clone();
     let lower = p.load - 8;
     file[..2].copy_from_slice(&lower.to_le_bytes());
     let t = file.len() - 2;
     file[t..].copy_from_slice(&lower.to_le_bytes());
-    assert!(matches!(unpack_prg(&file), Err(InPlaceError::Overlap { .. })), "{:?}", unpack_prg(&file));
+    assert!(
+        matches!(unpack_prg(&file, Format::Bytes), Err(InPlaceError::Overlap { .. })),
+        "{:?}",
+        unpack_prg(&file, Format::Bytes)
+    );
+    // The dense stream catches up with its output more slowly (noise costs it a few bits
+    // a kilobyte), so its end leaves less room: one byte lower already writes over it.
+    let p = pack_prg(&data, 0x4000, 0xD000, Format::Dense).unwrap();
+    let mut file = p.file.clone();
+    let lower = p.load - 1;
+    file[..2].copy_from_slice(&lower.to_le_bytes());
+    let t = file.len() - 2;
+    file[t..].copy_from_slice(&lower.to_le_bytes());
+    assert!(
+        matches!(unpack_prg(&file, Format::Dense), Err(InPlaceError::Overlap { .. })),
+        "{:?}",
+        unpack_prg(&file, Format::Dense)
+    );
 }
 
 #[test]
@@ -140,16 +169,16 @@ fn broken_streams_say_what_and_where() {
 
 #[test]
 fn broken_files_say_what_is_wrong() {
-    assert_eq!(unpack_prg(&[0x00, 0x40, 1]), Err(InPlaceError::Short(3)));
-    let p = pack_prg(&code_like(9, 1_000), 0x4000, 0xD000).unwrap();
+    assert_eq!(unpack_prg(&[0x00, 0x40, 1], Format::Bytes), Err(InPlaceError::Short(3)));
+    let p = pack_prg(&code_like(9, 1_000), 0x4000, 0xD000, Format::Bytes).unwrap();
     let mut file = p.file.clone();
     let n = file.len();
     file[n - 2] ^= 0x01; // the stream's address no longer the load address
-    assert!(matches!(unpack_prg(&file), Err(InPlaceError::Trailer(_))));
+    assert!(matches!(unpack_prg(&file, Format::Bytes), Err(InPlaceError::Trailer(_))));
     let mut file = p.file.clone();
     file[n - 3] = 0xFF; // the output's end past the stream's end
-    assert!(matches!(unpack_prg(&file), Err(InPlaceError::Trailer(ref m)) if m.contains("output")));
+    assert!(matches!(unpack_prg(&file, Format::Bytes), Err(InPlaceError::Trailer(ref m)) if m.contains("output")));
     let mut file = p.file;
     file[2] = 0xC5; // a far copy before the start
-    assert!(matches!(unpack_prg(&file), Err(InPlaceError::Stream(_))));
+    assert!(matches!(unpack_prg(&file, Format::Bytes), Err(InPlaceError::Stream(_))));
 }

@@ -108,7 +108,7 @@ fn entry_name(name: &[u8]) -> Option<[u8; 16]> {
 fn assemble(a: Asm, origin: u16) -> Result<Vec<u8>, TranslateError> {
     let chunks = [Chunk { owner: Owner::Runtime("rt_fastload_drive".into()), items: a.items }];
     let layout = link::layout(&chunks, origin)?;
-    let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0 };
+    let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0, bank1_end: 0 };
     Ok(link::encode(&chunks, origin, layout.labels, &layout.long, &dp)?.code)
 }
 

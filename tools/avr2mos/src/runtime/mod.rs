@@ -54,6 +54,7 @@ pub mod kernal;
 pub mod memory;
 pub mod multiply;
 pub mod startup;
+pub mod stream;
 pub mod support;
 
 /// Zero-page scratch of the wide multiply ($40-$59), saved and restored like the rest.
@@ -125,6 +126,8 @@ pub enum Routine {
     Fastload,
     FastloadDrive,
     FastloadCommands,
+    Stream,
+    StreamCommand,
     Unpack,
     KeyLines,
     Save,
@@ -177,7 +180,8 @@ fn t(n: u8) -> u8 {
 /// only; see [`crate::mmap`]). `fastload`: with a bank-1 file, try the 1581 loader of
 /// [`fastload`] before the KERNAL's LOAD. `zp_end` is the first zero-page byte after the
 /// last the program uses ([`crate::zp_slots`]): the start-up saves BASIC's zero page from
-/// [`ZP_SAVE_START`] up to it, and at least [`ZP_SAVE_LEN`] bytes.
+/// [`ZP_SAVE_START`] up to it, and at least [`ZP_SAVE_LEN`] bytes. `packer`: the bank-1
+/// file's format.
 #[allow(clippy::too_many_arguments)] // Each is one setting of the machine the routines serve.
 pub fn emit(
     entry: Label,
@@ -188,6 +192,7 @@ pub fn emit(
     zp_end: u8,
     key_buffer: bool,
     fastload: bool,
+    packer: bac_pack::Format,
 ) -> Vec<(Routine, Asm)> {
     let all_ram = mode == MemoryMode::AllRam;
     let bank1 = bank1.filter(|_| all_ram);
@@ -199,6 +204,7 @@ pub fn emit(
         key_buffer: key_buffer && all_ram,
         fastload: fastload && bank1.is_some(),
         zp_len,
+        packer,
     };
     let mut out = startup::routines(entry, loc, &machine, stack_top);
     if all_ram {
@@ -228,6 +234,8 @@ struct Machine<'a> {
     fastload: bool,
     /// How many bytes of BASIC's zero page from [`ZP_SAVE_START`] the start-up saves.
     zp_len: u8,
+    /// The bank-1 file's format.
+    packer: bac_pack::Format,
 }
 
 #[cfg(test)]
@@ -246,8 +254,11 @@ mod tests {
             (MemoryMode::AllRam, code, true, false),
             (MemoryMode::AllRam, code, true, true),
         ];
-        let emitted =
-            all.into_iter().flat_map(|(m, b, k, f)| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP, 0, k, f));
+        let emitted = all.into_iter().flat_map(|(m, b, k, f)| {
+            [bac_pack::Format::Bytes, bac_pack::Format::Dense]
+                .into_iter()
+                .flat_map(move |p| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP, 0, k, f, p))
+        });
         for (routine, a) in emitted {
             for it in &a.items {
                 let (o, operand) = match it {
@@ -267,8 +278,17 @@ mod tests {
     /// The count the start-up's zero-page save loop starts from (`LDX #n` before
     /// `LDA ZP_SAVE_START,X`), and the save area's size.
     fn zero_page_saved(zp_end: u8) -> (u8, usize) {
-        let routines =
-            emit(Label(0), &mut Locals::default(), MemoryMode::Kernal, None, STACK_TOP, zp_end, false, false);
+        let routines = emit(
+            Label(0),
+            &mut Locals::default(),
+            MemoryMode::Kernal,
+            None,
+            STACK_TOP,
+            zp_end,
+            false,
+            false,
+            bac_pack::Format::Bytes,
+        );
         let start = &routines.iter().find(|(r, _)| *r == Routine::Start).expect("the start-up").1.items;
         let at = start.iter().position(|it| *it == Item::Ins(crate::asm::op::LDA_ZPX, Arg::Byte(ZP_SAVE_START)));
         let ldx = |it: &Item| match it {

@@ -10,6 +10,11 @@
 //! back and the exit code is at [`EXIT_PORT`]. A bank-1 file that cannot be loaded gives
 //! `?CANNOT LOAD name` and a return to BASIC with nothing changed.
 //!
+//! The bank-1 file comes first through the drive's burst FASTLOAD, unpacked as it arrives
+//! ([`super::stream`]); when the drive is not a fast one (another drive, our emulator) or
+//! the stream fails, through the KERNAL's LOAD, and it is then unpacked in place
+//! ([`crate::unpack`]).
+//!
 //! With a bank-1 file, the drive is sent `I0` (initialize: it reads the disk's BAM) once
 //! the file has loaded, and the command channel is closed only after the file is unpacked:
 //! the drive moves its head to the directory's track and reads it into its track cache
@@ -19,7 +24,7 @@
 //! (none there) costs the OPEN's and CLOSE's time-outs only, and the close waits for the
 //! drive to finish, so the program's first disk call finds it idle.
 
-use super::{Locals, Machine, Routine, fastload, r, t};
+use super::{Locals, Machine, Routine, fastload, r, stream, t};
 use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 use crate::mmap::*;
 use c128_map::io::{CIA1_ICR, VIC_CLOCK, VIC_CONTROL, VIC_IRQ_FLAGS, VIC_IRQ_MASK, VIC_RASTER};
@@ -44,7 +49,8 @@ fn rcr_save(m: &Machine) -> Arg {
 }
 
 /// Where the bank-1 loader keeps the address after the packed file's last byte (two bytes,
-/// what LOAD returned in X and Y), then BASIC's $D030 and $D011 while it runs at 2 MHz.
+/// what LOAD returned in X and Y; a high byte of 0 when the file was streamed and is
+/// unpacked already), then BASIC's $D030 and $D011 while it runs at 2 MHz.
 fn bank1_end_at(m: &Machine) -> i32 {
     2 + i32::from(m.zp_len) + 7
 }
@@ -85,6 +91,12 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
             // LOAD below when that does not answer or fails.
             a.to(JSR, Routine::Fastload.label()).br(BCC, loaded);
         }
+        // Streamed and unpacked as it comes from a fast drive (stream.rs), which leaves
+        // nothing to unpack: the end's high byte 0 says so (LOAD never ends in page 0).
+        let kernal_load = loc.fresh();
+        a.to(JSR, Routine::Stream.label()).br(BCS, kernal_load).b(LDA_IMM, 0);
+        a.items.push(Item::Ins(STA_ABS, save(bank1_end_at(m) + 1)));
+        a.to(JMP, loaded).label(kernal_load);
         a.b(LDA_IMM, BANK1_LOAD_BANK).b(LDX_IMM, 0).w(JSR, SETBNK);
         a.b(LDA_IMM, 1).b(LDX_ZP, FA).b(CPX_IMM, 8).br(BCS, drive).b(LDX_IMM, 8);
         a.label(drive).b(LDY_IMM, 1).w(JSR, SETLFS);
@@ -144,8 +156,11 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         let lv = loc.fresh();
         a.b(LDX_IMM, 5).label(lv).w(LDA_ABX, VECTORS).b(LDY_IMM, MMU_CONFIG_BANK1).w(STY_ABS, MMU_CR);
         a.w(STA_ABX, VECTORS).b(LDY_IMM, m.mode.mmu_config()).w(STY_ABS, MMU_CR).i(DEX).br(BPL, lv);
-        // The interpreted code, unpacked where it runs; then BASIC's clock and screen.
-        a.to(JSR, Routine::Unpack.label());
+        // The interpreted code, unpacked where it runs unless it was streamed; then
+        // BASIC's clock and screen.
+        let unpacked = loc.fresh();
+        a.items.push(Item::Ins(LDA_ABS, save(bank1_end_at(m) + 1)));
+        a.br(BEQ, unpacked).to(JSR, Routine::Unpack.label()).label(unpacked);
         // The command channel closed, with the KERNAL mapped as for any of the program's
         // calls of it (runtime/kernal.rs); this waits for the drive's I0 to end.
         a.b(LDA_IMM, MMU_CONFIG).w(STA_ABS, MMU_CR).b(LDA_IMM, COMMAND).w(JSR, CLOSE);
@@ -184,6 +199,17 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
     }
     a.to(JSR, entry);
     out.push((Routine::Start, a));
+    if let Some(name) = m.bank1 {
+        // Right after the start-up code, below $4000, where the receiving loop must run
+        // (bank 1 is mapped while it decodes).
+        let command = stream::command(name);
+        let routine =
+            stream::routine(loc, Routine::StreamCommand.label(), command.len(), stream::Output::bank1(m.packer));
+        out.push((Routine::Stream, routine));
+        let mut a = Asm::default();
+        a.items.push(Item::Bytes(command));
+        out.push((Routine::StreamCommand, a));
+    }
     if let Some(code) = &fast {
         // Right after the start-up code, below $4000, where the receiving loop must run
         // (it maps bank 1 for each store) and BASIC's ROM does not hide the bytes it sends.
@@ -254,7 +280,11 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         a.b(LDA_IMM, b'\r').w(JSR, CHROUT).i(RTS);
         out.push((Routine::Bank1Failed, a));
         let end = (Sym::Code(Routine::Save.label()), bank1_end_at(m));
-        out.push((Routine::Unpack, crate::unpack::emit(loc, end, MMU_CONFIG_BANK1, m.mode.mmu_config())));
+        let unpack = match m.packer {
+            bac_pack::Format::Bytes => crate::unpack::emit(loc, end, MMU_CONFIG_BANK1, m.mode.mmu_config()),
+            bac_pack::Format::Dense => crate::unpack_dense::in_place(loc, end, MMU_CONFIG_BANK1, m.mode.mmu_config()),
+        };
+        out.push((Routine::Unpack, unpack));
     }
 
     out
