@@ -41,8 +41,7 @@
 //! file's end also fails. Either way the command channel is closed, SETBNK is 0, 0, and
 //! $FF00, $D506 and the interrupt flag are as they were, with CIA 1's serial port left
 //! shifting in and the CLK line released, as the KERNAL leaves them, and about 50 ms have
-//! passed since the command channel was closed, which the 1581 needs before it takes the
-//! next command's fast handshake.
+//! passed since the command channel was closed (see the pause below).
 
 use super::{Locals, t};
 use crate::asm::{Asm, Label, Sym, op::*};
@@ -150,9 +149,11 @@ pub fn routine(loc: &mut Locals, command: Label, len: usize, output: Output) -> 
     a.i(PLA).w(STA_ABS, MMU_RCR).i(PLA).w(STA_ABS, MMU_CR).i(PLP);
     // T0-T10 back, the channel closed, the result from Y to the carry.
     a.label(closed).b(LDX_IMM, 0).label(restore).i(PLA).b(STA_ZPX, t(0)).i(INX).b(CPX_IMM, ZP_USED).br(BNE, restore);
-    // Then a pause before anything else goes to the drive: right after a transfer the 1581
-    // misses the fast handshake of the next command (in VICE every later transfer then
-    // went at the slow serial bus's rate: 27 s to the title instead of 15).
+    // Then a pause before anything else goes to the drive: in VICE, right after a transfer
+    // the 1581 missed the fast handshake of the next command and every later transfer went
+    // at the slow serial bus's rate (27 s to the title instead of 15). That was measured
+    // while a bug, since fixed, left the CLK line pulled; the pause was kept, unmeasured
+    // since.
     a.i(TYA).i(PHA).b(LDA_IMM, COMMAND).w(JSR, CLOSE);
     let pause = loc.fresh();
     a.b(LDX_IMM, 0).b(LDY_IMM, PAUSE).label(pause).i(DEX).br(BNE, pause).i(DEY).br(BNE, pause);
