@@ -244,7 +244,13 @@ pub(crate) mod model {
             let io = self.mmu & 1 == 0;
             match address {
                 MMU_CR => self.mmu,
-                CIA1_ICR if io => std::mem::take(&mut self.flag).then_some(0x08).unwrap_or(0),
+                CIA1_ICR if io => {
+                    if std::mem::take(&mut self.flag) {
+                        0x08
+                    } else {
+                        0
+                    }
+                }
                 CIA1_SDR if io => self.sdr,
                 CIA2_PORT_A if io => self.clk,
                 0x4000..0xFF00 if self.mmu == MMU_CONFIG_BANK1 => self.bank1[usize::from(address)],
