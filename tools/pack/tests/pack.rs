@@ -122,30 +122,18 @@ fn a_load_address_too_low_is_caught_writing_over_the_stream() {
     // past the output (the trailer is consistent), but the run's writes land on bytes of
     // the noise not yet read.
     let data = [vec![0u8; 4_000], noise(7, 4_000)].concat();
-    let p = pack_prg(&data, 0x4000, 0xD000, Format::Bytes).unwrap();
-    let mut file = p.file.clone();
-    let lower = p.load - 8;
-    file[..2].copy_from_slice(&lower.to_le_bytes());
-    let t = file.len() - 2;
-    file[t..].copy_from_slice(&lower.to_le_bytes());
-    assert!(
-        matches!(unpack_prg(&file, Format::Bytes), Err(InPlaceError::Overlap { .. })),
-        "{:?}",
-        unpack_prg(&file, Format::Bytes)
-    );
     // The dense stream catches up with its output more slowly (noise costs it a few bits
     // a kilobyte), so its end leaves less room: one byte lower already writes over it.
-    let p = pack_prg(&data, 0x4000, 0xD000, Format::Dense).unwrap();
-    let mut file = p.file.clone();
-    let lower = p.load - 1;
-    file[..2].copy_from_slice(&lower.to_le_bytes());
-    let t = file.len() - 2;
-    file[t..].copy_from_slice(&lower.to_le_bytes());
-    assert!(
-        matches!(unpack_prg(&file, Format::Dense), Err(InPlaceError::Overlap { .. })),
-        "{:?}",
-        unpack_prg(&file, Format::Dense)
-    );
+    for (format, by) in [(Format::Bytes, 8), (Format::Dense, 1)] {
+        let p = pack_prg(&data, 0x4000, 0xD000, format).unwrap();
+        let mut file = p.file.clone();
+        let lower = p.load - by;
+        file[..2].copy_from_slice(&lower.to_le_bytes());
+        let t = file.len() - 2;
+        file[t..].copy_from_slice(&lower.to_le_bytes());
+        let r = unpack_prg(&file, format);
+        assert!(matches!(r, Err(InPlaceError::Overlap { .. })), "{format:?}: {r:?}");
+    }
 }
 
 #[test]
