@@ -72,38 +72,33 @@ mod tests {
     use mos6502::memory::{Bus, Memory};
 
     const DECODER: u16 = 0x1000;
-    const GET: u16 = 0x0F00;
     const CALLER: u16 = 0x0E00;
     const STREAM: u16 = 0x2000;
     const OUT: u8 = 0xF0;
     const FROM: u8 = 0xF2;
     const DONE: u16 = 0x0E80;
 
-    /// Packs `data` to run from `start`, decodes its stream with the 6502 decoder fed by a
-    /// get-byte that reads it from memory (self-modifying, keeping X and Y as the
-    /// interface asks), and returns the output and how many bytes were asked for.
+    /// Packs `data` to run from `start`, decodes its stream with the 6502 decoder fed by
+    /// [`crate::unpack_dense::memory_get`] (self-modifying, keeping X and Y as the interface
+    /// asks), and returns the output and how many bytes were asked for.
     fn decode(data: &[u8], start: u16) -> (Vec<u8>, usize) {
         let packed = bac_pack::pack_prg(data, start, 0xFF00, bac_pack::Format::Bytes).expect("packs");
         let stream = &packed.file[2..packed.file.len() - 6];
         let end = start + data.len() as u16;
         let mut loc = Locals::default();
         let get = loc.fresh();
-        let decoder = emit(&mut loc, get, OUT, FROM, Sym::BssLen);
-        let chunks = [Chunk { owner: Owner::Runtime("pull_unpack".into()), items: decoder.items }];
-        let mut labels = link::layout(&chunks, DECODER).unwrap().labels;
-        labels.insert(get, GET);
-        let long = vec![vec![false; chunks[0].items.len()]];
+        let mut a = emit(&mut loc, get, OUT, FROM, Sym::BssLen);
+        a.items.extend(crate::unpack_dense::memory_get(get).items);
+        let chunks = [Chunk { owner: Owner::Runtime("pull_unpack".into()), items: a.items }];
+        let layout = link::layout(&chunks, DECODER).unwrap();
+        let get_at = layout.labels[&get];
         let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: end, bank1_end: 0 };
-        let code = link::encode(&chunks, DECODER, labels, &long, &dp).unwrap().code;
+        let code = link::encode(&chunks, DECODER, layout.labels, &layout.long, &dp).unwrap().code;
 
         let mut mem = Memory::new();
         mem.set_bytes(DECODER, &code);
         mem.set_bytes(STREAM, stream);
-        // get: LDA STREAM; INC get+1; BNE +3; INC get+2; RTS
-        let [lo, hi] = STREAM.to_le_bytes();
-        let [glo, ghi] = (GET + 1).to_le_bytes();
-        let [g2lo, g2hi] = (GET + 2).to_le_bytes();
-        mem.set_bytes(GET, &[0xAD, lo, hi, 0xEE, glo, ghi, 0xD0, 0x03, 0xEE, g2lo, g2hi, 0x60]);
+        mem.set_bytes(get_at + 1, &STREAM.to_le_bytes());
         // caller: the output pointer, JSR decoder, then a jump to itself at DONE.
         let [slo, shi] = start.to_le_bytes();
         let [dlo, dhi] = DECODER.to_le_bytes();
@@ -117,7 +112,7 @@ mod tests {
             if cpu.registers.program_counter == DONE {
                 let m = &mut cpu.memory;
                 let out = (0..data.len()).map(|i| m.get_byte(start + i as u16)).collect();
-                let read = usize::from(u16::from_le_bytes([m.get_byte(GET + 1), m.get_byte(GET + 2)]) - STREAM);
+                let read = usize::from(u16::from_le_bytes([m.get_byte(get_at + 1), m.get_byte(get_at + 2)]) - STREAM);
                 assert_eq!(u16::from_le_bytes([m.get_byte(OUT.into()), m.get_byte((OUT + 1).into())]), end);
                 return (out, read);
             }

@@ -138,7 +138,8 @@ fn end_check(a: &mut Asm, loc: &mut Locals, dst: u8, end: End, done: Label) {
 }
 
 /// The byte source for a stream in memory: its address is the operand of its own LDA
-/// ([`set_memory_source`]), which moves on a byte at a time, so it needs no zero page.
+/// ([`set_memory_source`]), which moves on a byte at a time, so it needs no zero page. It
+/// keeps X and Y, so it serves [`crate::pull_unpack`]'s decoder too.
 pub fn memory_get(label: Label) -> Asm {
     let mut a = Asm::default();
     a.label(label).w(LDA_ABS, 0);

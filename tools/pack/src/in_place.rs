@@ -41,8 +41,8 @@ pub enum Format {
     /// Byte-aligned tokens ([`crate::format`]): the faster decoder, about 32 cycles a byte.
     #[default]
     Bytes,
-    /// Bits and gamma codes ([`crate::dense`]): fewer bytes, a slower decoder, for files
-    /// decoded while they stream in.
+    /// Bits and gamma codes ([`crate::dense`]): fewer bytes, a decoder about three times
+    /// slower.
     Dense,
 }
 

@@ -11,8 +11,9 @@
 //!
 //! A second format ([`dense`], packed by [`dense_parse`]) spends bits rather than bytes on
 //! lengths and distances and repeats the last distance for free: about a sixth fewer bytes
-//! for a decoder about twice as slow, which pays when the decoding runs while the drive
-//! sends the next byte.
+//! (a fifth for 6502 code) for a 6502 decoder about three times as slow. It pays only where
+//! the decoding does not hold the load up, which the burst load's one byte in flight does
+//! not allow yet (README, "A denser packed format").
 
 pub mod bits;
 pub mod dense;

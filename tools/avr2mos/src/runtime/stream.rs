@@ -46,6 +46,9 @@
 use super::{Locals, t};
 use crate::asm::{Asm, Label, Sym, op::*};
 use crate::mmap::{BANK1_START, FA, MMU_CONFIG, MMU_CONFIG_BANK1, MMU_CR, MMU_RCR, RCR_COMMON_16K};
+use c128_map::io::{CIA1_CRA, CIA1_ICR, CIA1_SDR, CIA2_PORT_A, MMU_MODE};
+use c128_map::kernal::{CLOSE, OPEN, SETBNK, SETLFS, SETNAM};
+use c128_map::zp::SERIAL;
 
 /// Where a streamed file's output goes.
 #[derive(Debug, Clone, Copy)]
@@ -69,9 +72,6 @@ impl Output {
         Output { start: BANK1_START, end: Sym::Bank1End, map: MMU_CONFIG_BANK1, skip: 0, format }
     }
 }
-use c128_map::io::{CIA1_CRA, CIA1_ICR, CIA1_SDR, CIA2_PORT_A, MMU_MODE};
-use c128_map::kernal::{CLOSE, OPEN, SETBNK, SETLFS, SETNAM};
-use c128_map::zp::SERIAL;
 
 /// The logical file and secondary address of the command channel.
 const COMMAND: u8 = 15;
