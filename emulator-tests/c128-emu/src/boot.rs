@@ -30,14 +30,30 @@ impl Machine {
                 for (i, &b) in sector.iter().enumerate() {
                     self.cpu.memory.ram_poke(0, BOOT_SECTOR + i as u16, b);
                 }
-                let Some(code) = d81::BootInfo::parse(&sector).map(|info| info.code_offset) else {
+                let Some(info) = d81::BootInfo::parse(&sector) else {
                     return Err(DiskError::BadImage {
                         path: "device 8".into(),
                         reason: "the boot sector's title or file name is not terminated".into(),
                     }
                     .into());
                 };
-                self.start(BOOT_SECTOR + code as u16);
+                // The extra blocks, from track 1 sector 1 on, where the header says.
+                for n in 0..info.extra_blocks {
+                    let missing = || DiskError::BadImage {
+                        path: "device 8".into(),
+                        reason: format!(
+                            "the boot sector asks for {} extra blocks; track 1 sector {} is not there",
+                            info.extra_blocks,
+                            n + 1
+                        ),
+                    };
+                    let block = drive.boot_block(n + 1).ok_or_else(missing)?;
+                    for (i, &b) in block.iter().enumerate() {
+                        let at = info.extra_address.wrapping_add(u16::from(n) * 256 + i as u16);
+                        self.cpu.memory.ram_poke(info.extra_bank & 1, at, b);
+                    }
+                }
+                self.start(BOOT_SECTOR + info.code_offset as u16);
             }
             None => {
                 let Some((name, _)) = first else {

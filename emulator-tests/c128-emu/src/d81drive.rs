@@ -53,6 +53,10 @@ impl Drive for D81Drive {
         s.try_into().ok()
     }
 
+    fn boot_block(&mut self, sector: u8) -> Option<[u8; 256]> {
+        self.disk.sector(d81::Ts::new(1, sector))?.try_into().ok()
+    }
+
     fn command(&mut self, command: &[u8]) -> Option<DosStatus> {
         Some(match self.disk.command(command) {
             Ok(s) => DosStatus { code: s.code, track: s.track, sector: s.sector },

@@ -130,6 +130,12 @@ pub trait Drive: Send {
     fn boot_sector(&mut self) -> Option<[u8; 256]> {
         None
     }
+    /// Track 1 sector `sector`: the boot sector's extra blocks, which the KERNAL reads from
+    /// sector 1 on as the boot sector's header asks.
+    fn boot_block(&mut self, sector: u8) -> Option<[u8; 256]> {
+        let _ = sector;
+        None
+    }
     /// Runs a DOS command from channel 15 (`S0:NAME`, `R0:NEW=OLD`, ...) if this drive
     /// understands commands itself; `None` lets the KERNAL emulation handle the basic ones
     /// (scratch, initialize, reset).

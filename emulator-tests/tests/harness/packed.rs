@@ -48,3 +48,30 @@ fn what_is_not_a_translated_program_is_refused() {
     let e = pack_program(&[0x01, 0x08, 0xEA], Format::Dense).unwrap_err();
     assert!(e.to_string().contains("no BASIC stub"), "{e}");
 }
+
+#[test]
+fn a_disk_with_a_boot_stage_boots_through_it_and_our_emulator_gets_the_kernal_s_load() {
+    // Our emulator's KERNAL has no fast serial bus: the boot stage (avr2mos::boot_stage),
+    // read with the boot sector as its extra blocks, must run, give up at once, and leave
+    // the boot sector to RUN the packed program the KERNAL's way, as from a 1541.
+    let report = build::program("emulator-tests/programs/hello", "packed-boot");
+    let t = translate(&report.elf);
+    let packed = avr2mos::selfextract::pack_program_parts(&t.prg, Format::Bytes).unwrap();
+    let stage = avr2mos::boot_stage::build(b"BAC", &packed).unwrap();
+    let stage = d81::BootStage::from_prg(&stage).unwrap();
+    let boot = d81::BootSector::new(b"BAC128", b"BAC").unwrap().with_fast(true).unwrap().with_stage(stage).unwrap();
+    let mut disk = d81::Disk::new(b"BAC128", *b"B1").unwrap();
+    disk.install_boot_sector(&boot).unwrap();
+    disk.write_file(b"BAC", d81::FileType::Prg, &packed.file).unwrap();
+    let mut image = Vec::new();
+    disk.write_to(&mut image).unwrap();
+    let mut options = RunOptions::default();
+    options.config.max_cycles = 1_000_000_000;
+    let mut m = start(Program::D81 { image: &image, origin: "boot-stage.d81" }, options).unwrap();
+    let at = avr2mos::boot_stage::STAGE_AT;
+    assert_eq!(m.run_to(&[at], 1_000_000).unwrap(), None);
+    assert_eq!(m.cpu.registers.program_counter, at, "the boot sector calls the stage");
+    let exit = m.run().unwrap_or_else(|e| panic!("{e}\n{}", m.output_text()));
+    assert!(m.output_text().starts_with("HELLO, C128!"), "{:?}", m.output_text());
+    assert_eq!(exit.code, 42, "hello's exit code (it writes 42 to $D7FF)");
+}

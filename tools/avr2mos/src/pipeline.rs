@@ -179,6 +179,19 @@ pub fn main_setting(manifest: &Path) -> Result<Option<String>, PipelineError> {
     file_name_setting(manifest, "main")
 }
 
+/// Reads `[package.metadata.c128] boot`: the program's own name on its disk (`pack = true`
+/// only); the build then writes a boot stage beside the `.prg` ([`boot_path`]) that
+/// streams the program in from the boot sector ([`crate::boot_stage`]).
+///
+/// ```toml
+/// [package.metadata.c128]
+/// pack = true
+/// boot = "BAC"
+/// ```
+pub fn boot_setting(manifest: &Path) -> Result<Option<String>, PipelineError> {
+    file_name_setting(manifest, "boot")
+}
+
 /// A disk file name setting: 1 to 16 capital letters, digits, spaces or .-+/.
 fn file_name_setting(manifest: &Path, key: &str) -> Result<Option<String>, PipelineError> {
     let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
@@ -364,10 +377,21 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
     let fastload = fastload_setting(&opts.manifest_path)?;
     let main = main_setting(&opts.manifest_path)?;
     let packer = packer_setting(&opts.manifest_path)?;
-    if main.is_some() && !pack {
+    let boot = boot_setting(&opts.manifest_path)?;
+    for (key, set) in [("main", main.is_some()), ("boot", boot.is_some())] {
+        if set && !pack {
+            return Err(PipelineError::Metadata {
+                manifest: opts.manifest_path.clone(),
+                why: format!("{key} = ... needs pack = true (the file it names is the packed program)"),
+            });
+        }
+    }
+    if main.is_some() && boot.is_some() {
         return Err(PipelineError::Metadata {
             manifest: opts.manifest_path.clone(),
-            why: "main = ... needs pack = true (the file it names is the packed program)".into(),
+            why: "main = ... and boot = ...: the boot stage streams the packed program, which main moves to \
+                  a file of its own; set one"
+                .into(),
         });
     }
     let elf = build_elf(opts)?;
@@ -409,8 +433,16 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
             }
             None => write_atomic(&prg, &packed.file)?,
         }
+        if let Some(name) = &boot {
+            write_atomic(&boot_path(&prg), &crate::boot_stage::build(name.as_bytes(), &packed).map_err(wrap)?)?;
+        }
     } else {
         write_atomic(&prg, &t.prg)?;
+    }
+    // A stage left from an earlier build would stream a program that is no longer there.
+    let stage = boot_path(&prg);
+    if boot.is_none() && stage.exists() {
+        std::fs::remove_file(&stage).map_err(io(&stage))?;
     }
     Ok(BuildReport { elf, prg, map, listing, bank1, stats: t.stats })
 }
@@ -420,6 +452,13 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
 pub fn main_path(prg: &Path) -> PathBuf {
     let stem = prg.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     prg.with_file_name(format!("{stem}-main.prg"))
+}
+
+/// Where the boot stage of the program `prg` is written (`boot`): `bac.prg` →
+/// `bac-boot.prg`.
+pub fn boot_path(prg: &Path) -> PathBuf {
+    let stem = prg.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    prg.with_file_name(format!("{stem}-boot.prg"))
 }
 
 /// Where the bank-1 file of the program `prg` is written: `bac.prg` → `bac-bank1.prg`.

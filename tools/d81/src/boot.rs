@@ -7,9 +7,9 @@
 //! | offset | contents |
 //! | --- | --- |
 //! | 0-2 | "CBM" |
-//! | 3-4 | load address of extra boot blocks (low, high): 0, unused here |
+//! | 3-4 | load address of extra boot blocks (low, high): the stage's, or 0 |
 //! | 5 | bank of the extra blocks: 0 |
-//! | 6 | number of extra blocks (read from 1/1 on): 0 |
+//! | 6 | number of extra blocks (read from 1/1 on): the stage's, or 0 |
 //! | 7 | title, ending in $00 |
 //! | then | name of a file to load, ending in $00: empty here |
 //! | then | code, entered with JSR at $0B00 + offset |
@@ -42,6 +42,21 @@
 //! C+32  CMD:    'RUN"' NAME '",U'   ; with `fast`: 'FAST:RUN"' NAME '",U'
 //!       DIGITS: 00 00 00           ; one or two digits, then the $00 that ends the line
 //! ```
+//!
+//! With a [`BootStage`] (a loader of the program's build, read by the KERNAL as the extra
+//! blocks), the code calls it first and runs the program with a plain `RUN` when it says
+//! (carry clear) that it put the program in memory, as `LOAD` would have; otherwise the
+//! loader above runs, unchanged:
+//!
+//! ```text
+//! C+0   20 ll hh   JSR STAGE
+//! C+3   B0 07      BCS LOADER     ; the stage could not: RUN"NAME" as without it
+//! C+5   A2 ll      LDX #<(RUN-1)
+//! C+7   A0 hh      LDY #>(RUN-1)
+//! C+9   4C A5 AF   JMP $AFA5
+//! C+12  LOADER:    ; the 32 bytes above, then CMD and DIGITS
+//!       RUN:       'RUN' 00
+//! ```
 
 use crate::geometry::SECTOR_SIZE;
 use thiserror::Error;
@@ -68,6 +83,55 @@ pub enum BootError {
     /// Title, name and code do not fit in 256 bytes.
     #[error("boot sector needs {0} bytes, a sector has 256 (shorten the title)")]
     TooLong(usize),
+    /// The stage is not a program that the boot can load.
+    #[error("boot stage: {0}")]
+    BadStage(String),
+}
+
+/// A loader the KERNAL reads with the boot sector (its extra blocks, from track 1 sector 1
+/// on) and the boot sector calls before it falls back on `RUN"NAME"`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BootStage {
+    /// Where the KERNAL puts it in bank 0, and where it is called.
+    pub address: u16,
+    /// Its bytes.
+    pub code: Vec<u8>,
+}
+
+/// The most blocks a stage may take: the KERNAL reads them before anything shows.
+pub const MAX_STAGE_BLOCKS: usize = 16;
+
+impl BootStage {
+    /// A stage from a `.prg` (load address first), which must lie in bank 0's RAM between
+    /// the boot sector's page and $D000 and take at most [`MAX_STAGE_BLOCKS`] sectors.
+    pub fn from_prg(prg: &[u8]) -> Result<BootStage, BootError> {
+        let bad = |why: String| BootError::BadStage(why);
+        let [lo, hi, code @ ..] = prg else {
+            return Err(bad(format!("{} bytes: a .prg starts with its 2-byte load address", prg.len())));
+        };
+        let address = u16::from_le_bytes([*lo, *hi]);
+        if code.is_empty() || code.len() > MAX_STAGE_BLOCKS * SECTOR_SIZE {
+            return Err(bad(format!("{} bytes of code (1 to {MAX_STAGE_BLOCKS} blocks)", code.len())));
+        }
+        let end = u32::from(address) + (code.len().div_ceil(SECTOR_SIZE) * SECTOR_SIZE) as u32;
+        if address < LOAD_ADDRESS + SECTOR_SIZE as u16 || end > 0xD000 {
+            let last = end - 1;
+            return Err(bad(format!("its blocks would go to ${address:04X}-${last:04X} (only $0C00-$CFFF)")));
+        }
+        Ok(BootStage { address, code: code.to_vec() })
+    }
+
+    /// The sectors it takes on the disk, from track 1 sector 1 on, the last padded with 0.
+    pub fn blocks(&self) -> Vec<[u8; SECTOR_SIZE]> {
+        self.code
+            .chunks(SECTOR_SIZE)
+            .map(|c| {
+                let mut block = [0u8; SECTOR_SIZE];
+                block[..c.len()].copy_from_slice(c);
+                block
+            })
+            .collect()
+    }
 }
 
 /// A C128 boot sector that runs one program.
@@ -82,6 +146,8 @@ pub struct BootSector {
     /// transfer from a 1571 or 1581 is not held back by the 1 MHz CPU. The program must
     /// set the clock and the screen it wants.
     pub fast: bool,
+    /// A loader called first (see the module docs), or none.
+    pub stage: Option<BootStage>,
 }
 
 /// What a boot sector read from a disk says.
@@ -123,11 +189,15 @@ impl BootInfo {
 
 /// Length of the loader code before the command text.
 const CODE_LEN: usize = 32;
+/// Length of the call of the stage and the `RUN` after it, before the loader code.
+const STAGE_CALL_LEN: usize = 12;
+/// The line the boot sector runs after a stage put the program in memory.
+const RUN: &[u8] = b"RUN";
 
 impl BootSector {
     /// A boot sector titled `title` that runs `program`; both PETSCII.
     pub fn new(title: &[u8], program: &[u8]) -> Result<BootSector, BootError> {
-        let boot = BootSector { title: title.to_vec(), program: program.to_vec(), fast: false };
+        let boot = BootSector { title: title.to_vec(), program: program.to_vec(), fast: false, stage: None };
         boot.to_bytes()?;
         Ok(boot)
     }
@@ -135,6 +205,13 @@ impl BootSector {
     /// The same sector with [`BootSector::fast`] set or not.
     pub fn with_fast(self, fast: bool) -> Result<BootSector, BootError> {
         let boot = BootSector { fast, ..self };
+        boot.to_bytes()?;
+        Ok(boot)
+    }
+
+    /// The same sector calling `stage` first.
+    pub fn with_stage(self, stage: BootStage) -> Result<BootSector, BootError> {
+        let boot = BootSector { stage: Some(stage), ..self };
         boot.to_bytes()?;
         Ok(boot)
     }
@@ -157,16 +234,23 @@ impl BootSector {
         }
         let mut out = Vec::with_capacity(SECTOR_SIZE);
         out.extend_from_slice(b"CBM");
-        out.extend_from_slice(&[0, 0, 0, 0]);
+        match &self.stage {
+            Some(stage) => {
+                out.extend_from_slice(&stage.address.to_le_bytes());
+                out.extend_from_slice(&[0, stage.blocks().len() as u8]);
+            }
+            None => out.extend_from_slice(&[0, 0, 0, 0]),
+        }
         out.extend_from_slice(&self.title);
         out.extend_from_slice(&[0, 0]);
-        let code = out.len();
+        let code = out.len() + if self.stage.is_some() { STAGE_CALL_LEN } else { 0 };
         let cmd = code + CODE_LEN;
         let mut text = if self.fast { b"FAST:RUN\"".to_vec() } else { b"RUN\"".to_vec() };
         text.extend_from_slice(&self.program);
         text.extend_from_slice(b"\",U");
         let digits = cmd + text.len();
-        let total = digits + 3;
+        let run = digits + 3;
+        let total = run + if self.stage.is_some() { RUN.len() + 1 } else { 0 };
         if total > SECTOR_SIZE {
             return Err(BootError::TooLong(total));
         }
@@ -192,8 +276,26 @@ impl BootSector {
             0xa0, cmd_minus_one[1],             // LDY #>(CMD-1)
             0x4c, exec_lo, exec_hi,             // JMP $AFA5
         ];
+        if let Some(stage) = &self.stage {
+            let [stage_lo, stage_hi] = stage.address.to_le_bytes();
+            let run_minus_one = (LOAD_ADDRESS + run as u16 - 1).to_le_bytes();
+            #[rustfmt::skip]
+            let call: [u8; STAGE_CALL_LEN] = [
+                0x20, stage_lo, stage_hi,           // JSR STAGE
+                0xb0, 0x07,                         // BCS LOADER
+                0xa2, run_minus_one[0],             // LDX #<(RUN-1)
+                0xa0, run_minus_one[1],             // LDY #>(RUN-1)
+                0x4c, exec_lo, exec_hi,             // JMP $AFA5
+            ];
+            out.extend_from_slice(&call);
+        }
         out.extend_from_slice(&loader);
         out.extend_from_slice(&text);
+        out.extend_from_slice(&[0, 0, 0]);
+        if self.stage.is_some() {
+            out.extend_from_slice(RUN);
+            out.push(0);
+        }
         out.resize(SECTOR_SIZE, 0);
         let mut sector = [0u8; SECTOR_SIZE];
         sector.copy_from_slice(&out);

@@ -152,18 +152,25 @@ impl Disk {
         Ok(entry)
     }
 
-    /// Writes a C128 boot sector to track 1 sector 0 and allocates it in the BAM, so that no
-    /// later file takes it. Fails if a file already uses that sector.
+    /// Writes a C128 boot sector to track 1 sector 0, and its stage's blocks (if any) to the
+    /// sectors after it, where the KERNAL reads them, and allocates them all in the BAM, so
+    /// that no later file takes them. Fails if a file already uses one of those sectors.
     pub fn install_boot_sector(&mut self, boot: &BootSector) -> Result<(), DosError> {
         self.check_writable()?;
         let bytes = boot.to_bytes()?;
+        let blocks = boot.stage.as_ref().map(|s| s.blocks()).unwrap_or_default();
+        let places: Vec<Ts> = (0..=blocks.len() as u8).map(|s| Ts::new(BOOT.track, BOOT.sector + s)).collect();
         for entry in self.entries().into_iter().filter(|e| e.closed) {
-            if validate::file_sectors(&self.image, &entry)?.contains(&BOOT) {
-                return Err(DosError::BootSectorInUse { owner: entry.quoted_name() });
+            let used = validate::file_sectors(&self.image, &entry)?;
+            if let Some(&sector) = places.iter().find(|p| used.contains(p)) {
+                return Err(DosError::BootSectorInUse { sector, owner: entry.quoted_name() });
             }
         }
-        chain::sector_mut(&mut self.image, BOOT).copy_from_slice(&bytes);
-        bam::set_free(&mut self.image, BOOT, false);
+        let contents = std::iter::once(&bytes).chain(&blocks);
+        for (&place, block) in places.iter().zip(contents) {
+            chain::sector_mut(&mut self.image, place).copy_from_slice(block);
+            bam::set_free(&mut self.image, place, false);
+        }
         Ok(())
     }
 

@@ -49,7 +49,7 @@ pub mod petscii;
 mod status;
 mod validate;
 
-pub use boot::{BootError, BootInfo, BootSector};
+pub use boot::{BootError, BootInfo, BootSector, BootStage};
 pub use dir::{DirEntry, FileType, Slot};
 pub use disk::{Disk, File};
 pub use error::ImageError;

@@ -10,6 +10,10 @@
 //! [boot]                         # optional: a C128 boot sector that RUNs the first file
 //! title = "BAC128"
 //! fast = true                    # optional: FAST:RUN, the load at 2 MHz (see boot.rs)
+//! stage_suffix = "-boot"         # optional: a loader of the game's build that the boot
+//!                                # sector calls first (boot.rs), named after the game's
+//!                                # file: bac.prg gives bac-boot.prg (with --game, left
+//!                                # out if absent)
 //!
 //! [[file]]                       # files in directory order
 //! name = "BAC"
@@ -26,7 +30,7 @@
 //! text = true                    # ASCII text, stored as a PETSCII text file
 //! ```
 
-use crate::boot::BootSector;
+use crate::boot::{BootSector, BootStage};
 use crate::dir::FileType;
 use crate::disk::Disk;
 use crate::petscii::{self, PetsciiError};
@@ -117,6 +121,8 @@ struct RawBoot {
     title: String,
     #[serde(default)]
     fast: bool,
+    #[serde(default)]
+    stage_suffix: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -167,6 +173,8 @@ pub struct Manifest {
     pub boot_title: Option<Vec<u8>>,
     /// Whether the boot sector runs the program with `FAST:RUN` ([`BootSector::fast`]).
     pub boot_fast: bool,
+    /// The suffix that names the boot stage after the game's file ([`BootSector::stage`]).
+    pub boot_stage_suffix: Option<String>,
     /// Files in directory order.
     pub files: Vec<FileSpec>,
 }
@@ -238,6 +246,7 @@ impl Manifest {
             disk_id: id,
             boot_title,
             boot_fast: raw.boot.as_ref().is_some_and(|b| b.fast),
+            boot_stage_suffix: raw.boot.as_ref().and_then(|b| b.stage_suffix.clone()),
             files,
         })
     }
@@ -253,9 +262,17 @@ impl Manifest {
             source,
         })?;
         if let Some(title) = &self.boot_title {
-            let boot = BootSector::new(title, &self.files[0].name)
+            let boot_field = |e: crate::BootError| ManifestError::Field {
+                path: origin(),
+                what: "boot".into(),
+                reason: e.to_string(),
+            };
+            let mut boot = BootSector::new(title, &self.files[0].name)
                 .and_then(|b| b.with_fast(self.boot_fast))
-                .map_err(|e| ManifestError::Field { path: origin(), what: "boot".into(), reason: e.to_string() })?;
+                .map_err(boot_field)?;
+            if let Some(stage) = self.boot_stage(game)? {
+                boot = boot.with_stage(stage).map_err(boot_field)?;
+            }
             disk.install_boot_sector(&boot).map_err(|source| ManifestError::Dos {
                 path: origin(),
                 index: 0,
@@ -266,11 +283,7 @@ impl Manifest {
         for (index, spec) in self.files.iter().enumerate() {
             let path = match (spec.game, &spec.game_suffix, game) {
                 (true, _, Some(p)) => p.to_path_buf(),
-                (false, Some(suffix), Some(p)) => {
-                    let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                    let ext = p.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
-                    p.with_file_name(format!("{stem}{suffix}{ext}"))
-                }
+                (false, Some(suffix), Some(p)) => with_suffix(p, suffix),
                 _ => spec.path.clone(),
             };
             // A program given with --game that has no such companion (a test program
@@ -312,4 +325,41 @@ impl Manifest {
         }
         Ok(disk)
     }
+
+    /// The boot stage, read from beside the game's file (`game`, or the file marked
+    /// `game = true`): none without `stage_suffix`, nor with `--game` when that build made
+    /// none (a test program).
+    fn boot_stage(&self, game: Option<&Path>) -> Result<Option<BootStage>, ManifestError> {
+        let Some(suffix) = &self.boot_stage_suffix else { return Ok(None) };
+        let Some(program) =
+            game.map(Path::to_path_buf).or_else(|| self.files.iter().find(|f| f.game).map(|f| f.path.clone()))
+        else {
+            return Err(ManifestError::Field {
+                path: self.origin.clone(),
+                what: "boot.stage_suffix".into(),
+                reason: "names the stage after the game's file, and no file has game = true".into(),
+            });
+        };
+        let path = with_suffix(&program, suffix);
+        if !path.exists() {
+            return match game {
+                Some(_) => Ok(None),
+                None => Err(ManifestError::GameMissing { path }),
+            };
+        }
+        let bytes = std::fs::read(&path).map_err(|source| ManifestError::Io { path: path.clone(), source })?;
+        BootStage::from_prg(&bytes).map(Some).map_err(|e| ManifestError::Field {
+            path,
+            what: "boot stage".into(),
+            reason: e.to_string(),
+        })
+    }
+}
+
+/// Another file of the build that made `program`: `bac.prg` with `-bank1` is
+/// `bac-bank1.prg` beside it.
+fn with_suffix(program: &Path, suffix: &str) -> PathBuf {
+    let stem = program.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let ext = program.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
+    program.with_file_name(format!("{stem}{suffix}{ext}"))
 }

@@ -118,9 +118,12 @@ pub enum DosError {
     /// The boot sector cannot be built (not a DOS error; reported as 66).
     #[error("cannot write the boot sector: {0}")]
     Boot(#[from] BootError),
-    /// Track 1 sector 0 already belongs to a file, so no boot sector can go there.
-    #[error("cannot write the boot sector: track 1 sector 0 is used by {owner}")]
+    /// A sector the boot needs (track 1 sector 0, and its stage's after it) already belongs
+    /// to a file.
+    #[error("cannot write the boot sector: {sector} is used by {owner}")]
     BootSectorInUse {
+        /// The sector.
+        sector: crate::geometry::Ts,
         /// The file using it.
         owner: String,
     },

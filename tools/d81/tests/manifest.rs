@@ -14,8 +14,11 @@ fn fake_game(dir: &Path) -> PathBuf {
     let mut prg = vec![0x01, 0x1c];
     prg.extend((0..5000).map(|i| i as u8));
     std::fs::write(&path, prg).unwrap();
-    // The bank-1 file the same build writes beside it.
+    // The bank-1 file and the boot stage the same build writes beside it.
     std::fs::write(dir.join("bac-bank1.prg"), [0x00, 0x40, 0x60]).unwrap();
+    let mut stage = vec![0x00, 0x13];
+    stage.extend((0..300).map(|i| (i % 7) as u8 + 1));
+    std::fs::write(dir.join("bac-boot.prg"), stage).unwrap();
     path
 }
 
@@ -40,8 +43,14 @@ fn the_game_disk_builds_as_issue_5_asks() {
     assert_eq!((entries[2].name.as_slice(), entries[2].file_type), (&b"BAC HELP"[..], FileType::Seq));
     assert_eq!((entries[3].name.as_slice(), entries[3].file_type), (&b"BAC AIDE"[..], FileType::Seq));
     assert_eq!(disk.read(b"*").unwrap().data[..2], [0x01, 0x1c], "LOAD\"*\" gets the game");
-    assert_eq!(disk.boot_info().unwrap().title, b"BAC128");
-    assert!(!disk.is_free(Ts::new(1, 0)));
+    let boot = disk.boot_info().unwrap();
+    assert_eq!(boot.title, b"BAC128");
+    assert_eq!((boot.extra_address, boot.extra_bank, boot.extra_blocks), (0x1300, 0, 2), "the game's boot stage");
+    assert_eq!(disk.sector(Ts::new(1, 1)).unwrap()[..3], [1, 2, 3], "its first block where the KERNAL reads it");
+    assert_eq!(disk.sector(Ts::new(1, 2)).unwrap()[43], 1 + ((256 + 43) % 7) as u8);
+    for sector in 0..3 {
+        assert!(!disk.is_free(Ts::new(1, sector)), "1/{sector} allocated");
+    }
     // The help text is PETSCII with RETURNs, at most 80 columns a line.
     // Both languages' help texts are PETSCII with RETURNs, at most 80 columns a line.
     let baccarat = [0xc2, 0xc1, 0xc3, 0xc3, 0xc1, 0xd2, 0xc1];
@@ -67,6 +76,17 @@ fn a_game_without_a_bank_1_file_goes_on_the_disk_alone() {
     let disk = manifest.build(Some(&game)).unwrap();
     let names: Vec<Vec<u8>> = disk.entries().into_iter().map(|e| e.name).collect();
     assert_eq!(names, [b"BAC".to_vec(), b"BAC HELP".to_vec(), b"BAC AIDE".to_vec()]);
+    assert_eq!(disk.boot_info().unwrap().extra_blocks, 0, "no boot stage beside it: the boot RUNs BAC alone");
+}
+
+#[test]
+fn a_boot_stage_that_cannot_load_names_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = fake_game(dir.path());
+    // A stage over the boot sector's own page.
+    std::fs::write(dir.path().join("bac-boot.prg"), [0x00, 0x0b, 0x60]).unwrap();
+    let err = Manifest::load(&game_manifest()).unwrap().build(Some(&game)).unwrap_err().to_string();
+    assert!(err.contains("bac-boot.prg") && err.contains("$0B00-$0BFF"), "{err}");
 }
 
 #[test]
