@@ -103,26 +103,14 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::stream::model::{C128, burst};
+    use crate::runtime::stream::model::{C128, burst, call, program};
     use crate::selfextract::pack_program_parts;
     use bac_pack::Format;
-    use c128_map::kernal::{CLOSE, OPEN, SETBNK, SETLFS, SETNAM};
-    use c128_map::zp::SERIAL;
-    use mos6502::cpu::CPU;
-    use mos6502::instruction::Nmos6502;
-    use mos6502::registers::{StackPointer, Status};
+    use mos6502::registers::Status;
 
     /// Where the boot sector's call to the stage is, and where it returns to.
     const CALLER: u16 = 0x0B20;
     const NAME: &[u8] = b"BAC";
-
-    /// A translated program of `len` bytes of code: load address, BASIC stub, code.
-    fn program(len: usize) -> Vec<u8> {
-        let mut prg = LOAD_ADDR.to_le_bytes().to_vec();
-        prg.extend(crate::translate::basic_stub());
-        prg.extend((0..len).map(|i| (i % 251) as u8 ^ (i / 89) as u8));
-        prg
-    }
 
     /// Runs the stage as the boot sector calls it, with a drive that answers as a fast one
     /// or not; returns whether carry was set on the return, and the machine.
@@ -131,29 +119,12 @@ mod tests {
         let mut m = C128::new(burst(&main.file));
         let at = usize::from(STAGE_AT);
         m.bank0[at..at + stage.len() - 2].copy_from_slice(&stage[2..]);
-        for entry in [SETBNK, SETLFS, SETNAM, OPEN, CLOSE] {
-            m.bank0[usize::from(entry)] = 0x60;
-        }
-        let [lo, hi] = STAGE_AT.to_le_bytes();
-        m.bank0[usize::from(CALLER)..usize::from(CALLER) + 3].copy_from_slice(&[0x20, lo, hi]);
-        let mut cpu = CPU::new(m, Nmos6502);
-        cpu.registers.stack_pointer = StackPointer(0xF0);
-        cpu.registers.program_counter = CALLER;
-        for _ in 0..50_000_000u32 {
-            let pc = cpu.registers.program_counter;
-            if pc == CALLER + 3 {
+        call(m, CALLER, STAGE_AT, fast, 50_000_000, |cpu| {
+            (cpu.registers.program_counter == CALLER + 3).then(|| {
                 assert_eq!(cpu.registers.stack_pointer.0, 0xF0, "the stack as it was");
-                return (cpu.registers.status.contains(Status::PS_CARRY), cpu.memory);
-            }
-            if pc == OPEN {
-                if fast {
-                    cpu.memory.bank0[usize::from(SERIAL)] |= 0x40;
-                }
-                cpu.registers.status.remove(Status::PS_CARRY);
-            }
-            cpu.single_step();
-        }
-        panic!("the stage did not return")
+                cpu.registers.status.contains(Status::PS_CARRY)
+            })
+        })
     }
 
     #[test]

@@ -122,25 +122,12 @@ const MESSAGE: &[u8] = b"\r?CANNOT LOAD ";
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::stream::model::{C128, burst};
+    use crate::runtime::stream::model::{C128, burst, call, program};
     use crate::selfextract::pack_program_parts;
     use bac_pack::Format;
-    use c128_map::kernal::{CLOSE, OPEN};
-    use c128_map::zp::SERIAL;
-    use mos6502::cpu::CPU;
-    use mos6502::instruction::Nmos6502;
-    use mos6502::registers::{StackPointer, Status};
 
     const CALLER: u16 = 0x1000;
     const NAME: &[u8] = b"BAC MAIN";
-
-    /// A translated program of `len` bytes of code: load address, BASIC stub, code.
-    fn program(len: usize) -> Vec<u8> {
-        let mut prg = LOAD_ADDR.to_le_bytes().to_vec();
-        prg.extend(crate::translate::basic_stub());
-        prg.extend((0..len).map(|i| (i % 251) as u8 ^ (i / 97) as u8));
-        prg
-    }
 
     /// How the first stage ended: the program started (at CODE_START after the loader
     /// ran, with the stack as `SYS` left it) or the KERNAL's LOAD called, with the name
@@ -156,39 +143,21 @@ mod tests {
         let mut m = C128::new(burst(&main.file));
         let at = usize::from(LOAD_ADDR);
         m.bank0[at..at + first.len() - 2].copy_from_slice(&first[2..]);
-        for entry in [SETBNK, SETLFS, SETNAM, OPEN, CLOSE, LOAD, CHROUT] {
-            m.bank0[usize::from(entry)] = 0x60;
-        }
-        let [lo, hi] = CODE_START.to_le_bytes();
-        m.bank0[usize::from(CALLER)..usize::from(CALLER) + 3].copy_from_slice(&[0x20, lo, hi]);
-        let mut cpu = CPU::new(m, Nmos6502);
-        cpu.registers.stack_pointer = StackPointer(0xF0);
-        cpu.registers.program_counter = CALLER;
         let (mut loader_ran, mut name) = (false, Vec::new());
-        for _ in 0..50_000_000u32 {
+        call(m, CALLER, CODE_START, fast, 50_000_000, |cpu| {
             let pc = cpu.registers.program_counter;
             loader_ran |= pc == LOADER_AT;
             if pc == CODE_START && loader_ran {
                 assert_eq!(cpu.registers.stack_pointer.0, 0xEE, "SYS's return address on the stack");
-                return (End::Started, cpu.memory);
+                return Some(End::Started);
             }
             if pc == SETNAM {
                 let r = &cpu.registers;
                 let from = usize::from(u16::from_le_bytes([r.index_x, r.index_y]));
                 name = cpu.memory.bank0[from..from + usize::from(r.accumulator)].to_vec();
             }
-            if pc == LOAD {
-                return (End::Load(name), cpu.memory);
-            }
-            if pc == OPEN {
-                if fast {
-                    cpu.memory.bank0[usize::from(SERIAL)] |= 0x40;
-                }
-                cpu.registers.status.remove(Status::PS_CARRY);
-            }
-            cpu.single_step();
-        }
-        panic!("the first stage did not end")
+            (pc == LOAD).then(|| End::Load(name.clone()))
+        })
     }
 
     #[test]

@@ -131,8 +131,7 @@ fn game_on_c128() -> Result<Value> {
     let read = |p: &std::path::Path| std::fs::read(p).with_context(|| format!("reading {}", p.display()));
     let prg = read(&game)?;
     let bank1 = read(&avr2mos::pipeline::bank1_path(&game))?;
-    let manifest = crate::firmware::repo_root().join("firmware/game-prg/Cargo.toml");
-    let packer = avr2mos::pipeline::packer_setting(&manifest)?;
+    let packer = avr2mos::pipeline::packer_setting(&crate::firmware::game_manifest())?;
     let (_, bank1_code) = bac_pack::unpack_prg(&bank1, packer).context("unpacking the bank-1 file")?;
     let map = String::from_utf8_lossy(&read(&game.with_extension("map"))?).into_owned();
     let field = |suffix: &str| emulator_tests::game::symbol(&map, |n| n.starts_with(suffix));

@@ -18,9 +18,18 @@ pub fn build(crate_dir: &str, prg_name: &str) -> Result<Vec<u8>> {
     std::fs::read(&report.prg).with_context(|| format!("reading {}", report.prg.display()))
 }
 
+/// The game's crate, in `firmware/`.
+const GAME_CRATE: &str = "game-prg";
+
+/// The game's `Cargo.toml`, whose `[package.metadata.c128]` says how it is built.
+pub fn game_manifest() -> PathBuf {
+    repo_root().join("firmware").join(GAME_CRATE).join("Cargo.toml")
+}
+
 /// Builds the game (`firmware/game-prg`) into `target/c128/bac.prg`, with its bank-1 file
-/// `bac-bank1.prg` beside it, and returns the `.prg`'s path.
+/// `bac-bank1.prg` and its boot stage `bac-boot.prg` beside it, and returns the `.prg`'s
+/// path.
 pub fn build_game() -> Result<PathBuf> {
-    build("game-prg", "bac")?;
+    build(GAME_CRATE, "bac")?;
     Ok(repo_root().join("target/c128/bac.prg"))
 }

@@ -29,7 +29,8 @@
 //! mapped; at 2 MHz the VIC-IIe's screen blanked; no logical file 15 open; the file's
 //! stream starts [`Output::skip`] bytes after its load address and unpacks to
 //! [`Output::start`] up to [`Output::end`] (the stream need not know where the packed file
-//! would have loaded). Uses T0-T15 (saved on the stack and put back), A, X and Y.
+//! would have loaded). Uses T0-T10, and T11-T15 with the dense format (`zp_used`; saved
+//! on the stack and put back), A, X and Y.
 //!
 //! Guarantees: carry clear when the whole file has come and the output is unpacked where
 //! [`Output::map`] shows it, byte for byte as bac-pack unpacks it; carry set when not,
@@ -88,11 +89,16 @@ const PAUSE: u8 = 80;
 /// The time-out's high count: about 0.46 s at 2 MHz each (65,536 turns of 14 cycles).
 const TIMEOUT: u8 = 8;
 
-/// Zero-page bytes used (T0-T15, $34-$43): the decoder's output (T0/T1) and copy source
+/// Zero-page bytes used (from T0, $34): the decoder's output (T0/T1) and copy source
 /// (T2/T3); the sector's bytes not yet taken (T4); non-zero once the last sector began
 /// (T5); the time-out's count (T6-T8); the byte in hand (T9); the stack pointer a failure
-/// returns to (T10); the dense decoder's own five (T11-T15).
-const ZP_USED: u8 = 16;
+/// returns to (T10); with the dense format, its decoder's own five (T11-T15).
+fn zp_used(format: bac_pack::Format) -> u8 {
+    match format {
+        bac_pack::Format::Bytes => 11,
+        bac_pack::Format::Dense => 16,
+    }
+}
 
 /// The command's bytes for the file `name`.
 pub fn command(name: &[u8]) -> Vec<u8> {
@@ -108,7 +114,8 @@ pub fn routine(loc: &mut Locals, command: Label, len: usize, output: Output) -> 
     let (skip_bytes, drain, more, drained, finish, restore, decode) = (f(), f(), f(), f(), f(), f(), f());
     let (out, from, left, eoi, count, byte, unwind) = (t(0), t(2), t(4), t(5), t(6), t(9), t(10));
     let mut a = Asm::default();
-    a.b(LDX_IMM, ZP_USED - 1).label(save).b(LDA_ZPX, t(0)).i(PHA).i(DEX).br(BPL, save);
+    let zp_used = zp_used(output.format);
+    a.b(LDX_IMM, zp_used - 1).label(save).b(LDA_ZPX, t(0)).i(PHA).i(DEX).br(BPL, save);
 
     // OPEN 15,drive,15,"U0"+CHR$(31)+name: the drive looks for the file and waits for the
     // first request. The KERNAL sets the fast flag if the drive answered its handshake.
@@ -149,8 +156,8 @@ pub fn routine(loc: &mut Locals, command: Label, len: usize, output: Output) -> 
     a.label(finish).b(LDA_IMM, 0).i(ROL_A).i(TAY).b(LDA_IMM, MMU_CONFIG).w(STA_ABS, MMU_CR);
     a.w(LDA_ABS, CIA2_PORT_A).b(AND_IMM, 0xEF).w(STA_ABS, CIA2_PORT_A);
     a.i(PLA).w(STA_ABS, MMU_RCR).i(PLA).w(STA_ABS, MMU_CR).i(PLP);
-    // T0-T15 back, the channel closed, the result from Y to the carry.
-    a.label(closed).b(LDX_IMM, 0).label(restore).i(PLA).b(STA_ZPX, t(0)).i(INX).b(CPX_IMM, ZP_USED).br(BNE, restore);
+    // The zero page back, the channel closed, the result from Y to the carry.
+    a.label(closed).b(LDX_IMM, 0).label(restore).i(PLA).b(STA_ZPX, t(0)).i(INX).b(CPX_IMM, zp_used).br(BNE, restore);
     // Then a pause before anything else goes to the drive: in VICE, right after a transfer
     // the 1581 missed the fast handshake of the next command and every later transfer went
     // at the slow serial bus's rate (27 s to the title instead of 15). That was measured
@@ -196,11 +203,64 @@ pub fn routine(loc: &mut Locals, command: Label, len: usize, output: Output) -> 
     a
 }
 
-/// A model of the computer for the tests of the streaming load and of the first stage.
+/// A model of the computer for the tests of the streaming load and of the loaders built
+/// on it (the first stage, the boot stage).
 #[cfg(test)]
 pub(crate) mod model {
     use super::*;
+    use mos6502::cpu::CPU;
+    use mos6502::instruction::Nmos6502;
     use mos6502::memory::Bus;
+    use mos6502::registers::{StackPointer, Status};
+
+    /// The KERNAL entries the routines call, each an `RTS` in the model; [`call`] does
+    /// OPEN's part.
+    const KERNAL_ENTRIES: [u16; 7] =
+        [SETBNK, SETLFS, SETNAM, OPEN, CLOSE, c128_map::kernal::LOAD, c128_map::kernal::CHROUT];
+
+    /// A translated program of `len` bytes of code: load address, BASIC stub, code.
+    pub(crate) fn program(len: usize) -> Vec<u8> {
+        let mut prg = crate::mmap::LOAD_ADDR.to_le_bytes().to_vec();
+        prg.extend(crate::translate::basic_stub());
+        prg.extend((0..len).map(|i| (i % 251) as u8 ^ (i / 97) as u8));
+        prg
+    }
+
+    /// Runs `m` from a `JSR at` placed at `caller`, with the stack at $F0, one instruction
+    /// at a time, until `stop` (given the CPU before each instruction) returns a value;
+    /// returns it and the machine. The KERNAL's OPEN sends the command without an error,
+    /// and a `fast` drive answers its handshake (bit 6 of SERIAL). Panics after `limit`
+    /// instructions.
+    pub(crate) fn call<T>(
+        mut m: C128,
+        caller: u16,
+        at: u16,
+        fast: bool,
+        limit: u32,
+        mut stop: impl FnMut(&CPU<C128, Nmos6502>) -> Option<T>,
+    ) -> (T, C128) {
+        for entry in KERNAL_ENTRIES {
+            m.bank0[usize::from(entry)] = 0x60;
+        }
+        let [lo, hi] = at.to_le_bytes();
+        m.bank0[usize::from(caller)..usize::from(caller) + 3].copy_from_slice(&[0x20, lo, hi]);
+        let mut cpu = CPU::new(m, Nmos6502);
+        cpu.registers.stack_pointer = StackPointer(0xF0);
+        cpu.registers.program_counter = caller;
+        for _ in 0..limit {
+            if let Some(done) = stop(&cpu) {
+                return (done, cpu.memory);
+            }
+            if cpu.registers.program_counter == OPEN {
+                if fast {
+                    cpu.memory.bank0[usize::from(SERIAL)] |= 0x40;
+                }
+                cpu.registers.status.remove(Status::PS_CARRY);
+            }
+            cpu.single_step();
+        }
+        panic!("the routine called at ${at:04X} did not end")
+    }
 
     /// The computer as the routine sees it: RAM banks 0 and 1 chosen by $FF00 (bank 1 at
     /// $4000-$FEFF under [`MMU_CONFIG_BANK1`]), and a drive on the fast serial bus that
@@ -313,19 +373,18 @@ pub(crate) mod model {
 
 #[cfg(test)]
 mod tests {
-    use super::model::{C128, burst};
+    use super::model::{C128, burst, call};
     use super::*;
     use crate::link::{self, Chunk, DataPlacement, Owner};
     use crate::mmap::BANK1_END;
     use bac_pack::Format;
-    use mos6502::cpu::CPU;
-    use mos6502::instruction::Nmos6502;
-    use mos6502::registers::{StackPointer, Status};
+    use mos6502::registers::Status;
 
     const ROUTINE: u16 = 0x2000;
     const COMMAND_AT: u16 = 0x1F00;
+    /// The zero page either format may use: all of it must come back.
+    const ZP_MOST: u8 = 16;
     const CALLER: u16 = 0x1000;
-    const DONE: u16 = 0x1003;
 
     struct Run {
         carry: bool,
@@ -351,40 +410,16 @@ mod tests {
         m.bank0[usize::from(ROUTINE)..usize::from(ROUTINE) + code.len()].copy_from_slice(&code);
         let command = super::command(name);
         m.bank0[usize::from(COMMAND_AT)..usize::from(COMMAND_AT) + command.len()].copy_from_slice(&command);
-        for entry in [SETBNK, SETLFS, SETNAM, OPEN, CLOSE] {
-            m.bank0[usize::from(entry)] = 0x60;
-        }
-        let zp: Vec<u8> = (0..ZP_USED).map(|i| 0xA0 + i).collect();
-        m.bank0[usize::from(t(0))..usize::from(t(0) + ZP_USED)].copy_from_slice(&zp);
-        let [lo, hi] = ROUTINE.to_le_bytes();
-        m.bank0[usize::from(CALLER)..usize::from(CALLER) + 6].copy_from_slice(&[0x20, lo, hi, 0x4C, 0x03, 0x10]);
-        let mut cpu = CPU::new(m, Nmos6502);
-        cpu.registers.stack_pointer = StackPointer(0xF0);
-        cpu.registers.program_counter = CALLER;
-        for _ in 0..100_000_000u32 {
-            let pc = cpu.registers.program_counter;
-            if pc == DONE {
+        let zp: Vec<u8> = (0..ZP_MOST).map(|i| 0xA0 + i).collect();
+        m.bank0[usize::from(t(0))..usize::from(t(0) + ZP_MOST)].copy_from_slice(&zp);
+        let (carry, machine) = call(m, CALLER, ROUTINE, fast, 100_000_000, |cpu| {
+            (cpu.registers.program_counter == CALLER + 3).then(|| {
                 assert_eq!(cpu.registers.stack_pointer.0, 0xF0, "the stack is as it was");
-                let m = &cpu.memory;
-                let zp = m.bank0[usize::from(t(0))..usize::from(t(0) + ZP_USED)].to_vec();
-                return Run {
-                    carry: cpu.registers.status.contains(Status::PS_CARRY),
-                    bank1: cpu.memory.bank1.clone(),
-                    machine: cpu.memory,
-                    zp,
-                };
-            }
-            if pc == OPEN {
-                // The KERNAL's OPEN: the command goes out; a fast drive answers the
-                // handshake; no error.
-                if fast {
-                    cpu.memory.bank0[usize::from(SERIAL)] |= 0x40;
-                }
-                cpu.registers.status.remove(Status::PS_CARRY);
-            }
-            cpu.single_step();
-        }
-        panic!("the routine did not return")
+                cpu.registers.status.contains(Status::PS_CARRY)
+            })
+        });
+        let zp = machine.bank0[usize::from(t(0))..usize::from(t(0) + ZP_MOST)].to_vec();
+        Run { carry, bank1: machine.bank1.clone(), machine, zp }
     }
 
     fn packed(len: usize, format: Format) -> (Vec<u8>, Vec<u8>, u16) {
@@ -410,7 +445,7 @@ mod tests {
             assert_eq!(r.bank1[at + len], 0xEE, "and nothing after it");
             assert_eq!(r.machine.sent, total, "every byte asked for");
             assert!(r.machine.extra <= 1, "and at most the KERNAL's one request after the last");
-            assert_eq!(r.zp, (0..ZP_USED).map(|i| 0xA0 + i).collect::<Vec<_>>(), "T0-T15 back");
+            assert_eq!(r.zp, (0..ZP_MOST).map(|i| 0xA0 + i).collect::<Vec<_>>(), "T0-T15 back, used or not");
             assert_eq!((r.machine.mmu, r.machine.clk & 0x10), (0x00, 0), "$FF00 back, CLK released");
         }
     }
@@ -430,7 +465,7 @@ mod tests {
         let bytes = burst(&file)[..1000].to_vec();
         let r = run(bytes, true, end, format);
         assert!(r.carry, "the drive stops sending: the time-out");
-        assert_eq!(r.zp, (0..ZP_USED).map(|i| 0xA0 + i).collect::<Vec<_>>(), "T0-T15 back");
+        assert_eq!(r.zp, (0..ZP_MOST).map(|i| 0xA0 + i).collect::<Vec<_>>(), "T0-T15 back, used or not");
         assert_eq!(r.machine.mmu, 0x00, "$FF00 back");
     }
 }
