@@ -72,6 +72,7 @@
 
 pub mod asm;
 pub mod avrsim;
+pub mod branch_chain;
 pub mod branch_over;
 pub mod callgraph;
 pub mod codegen;
