@@ -18,10 +18,12 @@
 //! - the branch that shares is still a branch the layout places: it is short when the jump
 //!   is in reach, as it was in the layout this pass saw (code only shrinks after it), and
 //!   long otherwise, so it is never wrong, at worst no shorter;
+//! - a runtime routine's branch shares only a jump of its own routine (the interpreter
+//!   runs with bank 1 mapped at times, and must not jump out of common RAM);
 //! - the choice depends only on the code, so a build is deterministic.
 
 use crate::asm::{self, Arg, Item, Label, Part, Sym, op};
-use crate::link::{self, Chunk};
+use crate::link::{self, Chunk, Owner};
 use crate::mmap::CODE_START;
 
 /// Labels of the lent jumps: `LENT_BASE + n` (after the outlined subroutines' at
@@ -35,6 +37,15 @@ struct Long {
     /// The address of its `JMP`, two bytes after the branch.
     jump_at: u32,
     target: Label,
+    /// Whether it is a translated instruction's (else a runtime routine's).
+    translated: bool,
+}
+
+/// Whether `b` may branch to `s`'s jump: both in translated code, or in the same chunk. A
+/// runtime routine may run with bank 1 mapped (the interpreter, at times), where a jump
+/// out of the common RAM it lies in would run bank 1's bytes.
+fn may_borrow(b: &Long, s: &Long) -> bool {
+    (b.translated && s.translated) || b.chunk == s.chunk
 }
 
 /// Points long branches at the `JMP` of another long branch to the same target in reach.
@@ -44,11 +55,12 @@ pub fn run(chunks: &mut [Chunk]) -> usize {
     let mut longs = Vec::new();
     let mut addr = u32::from(CODE_START);
     for (ci, c) in chunks.iter().enumerate() {
+        let translated = matches!(c.owner, Owner::Insn(_));
         for (ii, it) in c.items.iter().enumerate() {
             if let Item::Branch(_, target) = *it
                 && layout.long[ci][ii]
             {
-                longs.push(Long { chunk: ci, item: ii, jump_at: addr + 2, target });
+                longs.push(Long { chunk: ci, item: ii, jump_at: addr + 2, target, translated });
             }
             addr += u32::from(link::size(it, layout.long[ci][ii]));
         }
@@ -66,7 +78,8 @@ pub fn run(chunks: &mut [Chunk]) -> usize {
         let from = longs[b].jump_at; // the branch's own end, where its offset counts from
         let reach = |l: &Long| (-128..=127).contains(&(i64::from(l.jump_at) - i64::from(from)));
         let candidates = (0..longs.len())
-            .filter(|&s| s != b && borrows[s].is_none() && longs[s].target == longs[b].target && reach(&longs[s]));
+            .filter(|&s| s != b && borrows[s].is_none() && longs[s].target == longs[b].target)
+            .filter(|&s| reach(&longs[s]) && may_borrow(&longs[b], &longs[s]));
         let Some(s) = candidates.min_by_key(|&s| (lent[s].is_none(), s)) else { continue };
         if lent[s].is_none() {
             lent[s] = Some(Label(LENT_BASE + next));
@@ -99,7 +112,7 @@ pub fn run(chunks: &mut [Chunk]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::link::{DataPlacement, Owner};
+    use crate::link::DataPlacement;
 
     /// Two branches to `far` (label 9), `gap` bytes between them, then 200 bytes and `far`.
     fn program(gap: usize) -> Vec<Chunk> {
@@ -138,6 +151,18 @@ mod tests {
         assert_eq!(after[11..], [[0xEA; 200].as_slice(), &[op::RTS]].concat(), "the rest the same");
         // The lent jump's label is inside its chunk, after the branch over it.
         assert_eq!(chunks[2].items[2], Item::Label(Label(LENT_BASE)));
+    }
+
+    #[test]
+    fn a_runtime_routine_borrows_only_from_itself() {
+        let mut chunks = program(4);
+        chunks[0].owner = Owner::Runtime("rt_interp".into());
+        assert_eq!(run(&mut chunks), 0, "the routine may run with bank 1 mapped");
+        let mut one = program(4);
+        let second = one.remove(2);
+        one[0].items.extend(second.items);
+        one[0].owner = Owner::Runtime("rt_interp".into());
+        assert_eq!(run(&mut one), 1, "both branches in the routine");
     }
 
     #[test]
