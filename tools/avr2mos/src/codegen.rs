@@ -176,6 +176,7 @@ pub fn generate(
         stale = crate::dead_stores::run(&mut chunks, &facts, &stores);
         crate::dead_loads::run(&mut chunks);
         crate::outline::run(&mut chunks, heat, ctx.is_target);
+        crate::branch_chain::run(&mut chunks);
     }
     Ok(Code { chunks, patches, interp_chunks, far_copies, save_area, stale })
 }

@@ -12,7 +12,8 @@
 //! pointer arguments of the native `memcpy`, `memmove`, `memset`, `memcmp` and `bcmp`
 //! ([`crate::runtime`]: they touch the bytes from the pointer up, and keep nothing).
 //! Anything else that reads a register holding such a pointer (a call of a Rust function
-//! that takes it as an argument, a store of the pointer itself, arithmetic, a
+//! that takes it as an argument, a store of the pointer itself, even to a slot of the
+//! frame, arithmetic, a
 //! pre-decrement, a return with it in a result register, a push) lets it escape, and then
 //! nothing is known.
 //!
@@ -69,6 +70,9 @@ pub fn floor(code: &Code, range: Range<usize>, actions: &[Action]) -> Option<u16
         let mut ptrs = at[i - first].expect("a visited instruction has a state");
         let insn = code.insns[i];
         match actions[i - first] {
+            // A pointer stored in a slot of the frame would come back from it through a load
+            // the walk does not follow.
+            Action::Slot(_) if matches!(insn.op, Op::St(..)) && ptrs & (1 << insn.d) != 0 => return None,
             Action::Drop | Action::Slot(_) => {}
             // An offset past half the address space is the frame's start less something
             // (`movw r24, r28` before any step): below every slot.
@@ -177,6 +181,30 @@ mod tests {
         let mut back = UPWARD;
         back[2] = 0x9732; // sbiw r30, 2
         assert_eq!(run(&back, 15, &[], false, &[], 0), None);
+    }
+
+    #[test]
+    fn a_pointer_stored_in_a_slot_of_the_frame_escapes() {
+        // movw r24, r28 (the pointer); std Y+1, r24 (slot 0); ldd r30, Y+1; clr r24;
+        // clr r25; ret. The load gives back a byte of the pointer, which the walk would not
+        // follow from there.
+        let words = [0x01CE, 0x8389, 0x81E9, 0x2788, 0x2799, 0x9508];
+        let code = insns(&words);
+        let n = code.len();
+        let succs: Vec<Vec<usize>> = (0..n).map(|i| if i + 1 < n { vec![i + 1] } else { vec![] }).collect();
+        let mut actions = vec![Action::Keep; n];
+        actions[0] = Action::Pointer(4, Half::Word);
+        actions[1] = Action::Slot(0);
+        actions[2] = Action::Slot(0);
+        let no_mem = |_: usize| false;
+        let c = Code { insns: &code, succs: &succs, callees: &vec![Callee::None; n], mem_call: &no_mem, args: &[] };
+        assert_eq!(floor(&c, 0..n, &actions), None);
+        // The same store of a byte that holds no pointer (r22) is only a slot's store.
+        let mut other = words;
+        other[1] = 0x8369; // std Y+1, r22
+        let code = insns(&other);
+        let c = Code { insns: &code, ..c };
+        assert_eq!(floor(&c, 0..n, &actions), Some(4));
     }
 
     #[test]

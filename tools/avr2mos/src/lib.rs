@@ -73,6 +73,7 @@
 pub mod asm;
 pub mod avrsim;
 pub mod boot_stage;
+pub mod branch_chain;
 pub mod branch_over;
 pub mod callgraph;
 pub mod codegen;

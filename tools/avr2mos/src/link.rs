@@ -66,7 +66,8 @@ impl DataPlacement {
     }
 }
 
-fn size(item: &Item, long: bool) -> u16 {
+/// The bytes an item takes, a branch in its long form or not.
+pub(crate) fn size(item: &Item, long: bool) -> u16 {
     match item {
         Item::Ins(_, Arg::None) => 1,
         Item::Ins(_, Arg::Byte(_)) => 2,

@@ -72,16 +72,21 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3)).to(JMP, add);
     a.label(done).i(RTS);
     let (normal, common, go) = (loc.fresh(), loc.fresh(), loc.fresh());
+    // The operands go to T0..T7 a byte pair at a time (13 bytes a way instead of 32: both
+    // operands of 256 or more are rare, and this path takes hundreds of cycles anyway).
+    let copy = |a: &mut Asm, loc: &mut Locals, multiplicand: u8, multiplier: u8| {
+        let l = loc.fresh();
+        a.b(LDX_IMM, 3).label(l);
+        a.b(LDA_ZPX, r(multiplicand)).b(STA_ZPX, t(0)).b(LDA_ZPX, r(multiplier)).b(STA_ZPX, t(4));
+        a.i(DEX).br(BPL, l);
+    };
     a.label(wide);
     a.b(LDA_ZP, r(24)).b(ORA_ZP, r(25)).br(BEQ, normal);
     a.b(LDA_ZP, r(20)).b(ORA_ZP, r(21)).br(BNE, normal);
-    for i in 0..4 {
-        a.b(LDA_ZP, r(22 + i)).b(STA_ZP, t(i)).b(LDA_ZP, r(18 + i)).b(STA_ZP, t(4 + i));
-    }
-    a.to(JMP, common).label(normal);
-    for i in 0..4 {
-        a.b(LDA_ZP, r(18 + i)).b(STA_ZP, t(i)).b(LDA_ZP, r(22 + i)).b(STA_ZP, t(4 + i));
-    }
+    copy(&mut a, loc, 22, 18);
+    // X is $FF after the loop: always taken.
+    a.br(BMI, common).label(normal);
+    copy(&mut a, loc, 18, 22);
     a.label(common).b(LDA_IMM, 0);
     for i in 8..12 {
         a.b(STA_ZP, t(i));
