@@ -13,7 +13,7 @@
 //!   it is not, the same bytes either way as the long form had);
 //! - the branch that lends its jump is written out in its long form, as bytes the layout
 //!   cannot shorten, so the jump stays; its new label is inside its chunk, never at a
-//!   chunk's start (where [`crate::translate`]'s map from 6502 to AVR addresses points:
+//!   chunk's start (where [`mod@crate::translate`]'s map from 6502 to AVR addresses points:
 //!   jumping there would look like running that AVR instruction);
 //! - the branch that shares is still a branch the layout places: it is short when the jump
 //!   is in reach, as it was in the layout this pass saw (code only shrinks after it), and
