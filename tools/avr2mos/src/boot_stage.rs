@@ -31,8 +31,8 @@
 
 use crate::asm::{Arg, Asm, Item, Part, Sym, op::*};
 use crate::error::TranslateError;
-use crate::link::{self, Chunk, DataPlacement, Owner};
-use crate::mmap::{CODE_START, LOAD_ADDR, MMU_CONFIG_ALL_RAM};
+use crate::link;
+use crate::mmap::{CODE_START, LOAD_ADDR};
 use crate::runtime::{Locals, stream};
 use crate::selfextract::PackedProgram;
 use c128_map::io::{VIC_CLOCK, VIC_CONTROL};
@@ -49,21 +49,16 @@ const TEXT_TOP: u16 = 0x1210;
 /// The stage's `.prg` (load address first) for the program `main` (as `selfextract`
 /// packed it), which is on the disk as `name`.
 pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateError> {
-    let skip = main.stream_at - 2;
-    let skip = u8::try_from(skip).ok().filter(|&s| s <= 253).ok_or_else(|| {
-        TranslateError::Settings(format!("boot: the packed program's stream starts {skip} bytes in (at most 253)"))
-    })?;
+    let mut loc = Locals::default();
+    let (routine, command, stub_at, copy, failed, end) =
+        (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    let output = stream::Output::program(main, end, "boot")?;
     let stub = &main.file[2..2 + usize::from(CODE_START - LOAD_ADDR)];
     // Where LOAD would end: the packed file's last byte, plus one.
     let text_top = u32::from(LOAD_ADDR) + main.file.len() as u32 - 2;
     let text_top = u16::try_from(text_top)
         .map_err(|_| TranslateError::Settings(format!("boot: the packed program ends at ${text_top:X}")))?;
 
-    let mut loc = Locals::default();
-    let (routine, command, stub_at, copy, failed, end) =
-        (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
-    let output =
-        stream::Output { start: CODE_START, end: Sym::Code(end), map: MMU_CONFIG_ALL_RAM, skip, format: main.format };
     let command_bytes = stream::command(name);
     let mut a = Asm::default();
     // What BASIC's FAST does: the 40-column screen off, then 2 MHz.
@@ -82,12 +77,7 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
     a.label(command).items.push(Item::Bytes(command_bytes));
     a.label(stub_at).items.push(Item::Bytes(stub.to_vec()));
 
-    let chunks = [Chunk { owner: Owner::Runtime("rt_boot_stage".into()), items: a.items }];
-    let layout = link::layout(&chunks, STAGE_AT)?;
-    let mut labels = layout.labels;
-    labels.insert(end, main.end);
-    let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0, bank1_end: 0 };
-    let code = link::encode(&chunks, STAGE_AT, labels, &layout.long, &dp)?.code;
+    let code = link::assemble("rt_boot_stage", a, STAGE_AT, &[(end, main.end)])?;
     if code.len() > STAGE_BLOCKS * 256 {
         return Err(TranslateError::TooLarge {
             what: "the boot stage".into(),

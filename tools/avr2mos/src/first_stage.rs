@@ -35,8 +35,8 @@
 
 use crate::asm::{Asm, Item, Part, Sym, op::*};
 use crate::error::TranslateError;
-use crate::link::{self, Chunk, DataPlacement, Owner};
-use crate::mmap::{CODE_START, FA, LOAD_ADDR, MMU_CONFIG_ALL_RAM};
+use crate::link;
+use crate::mmap::{CODE_START, FA, LOAD_ADDR};
 use crate::runtime::{Locals, stream};
 use crate::selfextract::PackedProgram;
 use c128_map::kernal::{CHROUT, LOAD, SETBNK, SETLFS, SETNAM};
@@ -50,14 +50,9 @@ const LOADER_MAX: usize = LOADER_PAGES as usize * 0x100;
 /// The first stage's `.prg` for the program `main` (as `selfextract` packed it), which is
 /// on the disk as `name`.
 pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateError> {
-    let skip = main.stream_at - 2;
-    let skip = u8::try_from(skip).ok().filter(|&s| s <= 253).ok_or_else(|| {
-        TranslateError::Settings(format!("main: the packed program's stream starts {skip} bytes in (at most 253)"))
-    })?;
     let mut loc = Locals::default();
     let (command, message, end) = (loc.fresh(), loc.fresh(), loc.fresh());
-    let output =
-        stream::Output { start: CODE_START, end: Sym::Code(end), map: MMU_CONFIG_ALL_RAM, skip, format: main.format };
+    let output = stream::Output::program(main, end, "main")?;
     let command_bytes = stream::command(name);
     let routine = loc.fresh();
     let mut a = Asm::default();
@@ -81,12 +76,7 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
     a.label(command).items.push(Item::Bytes(command_bytes));
     a.label(message).items.push(Item::Bytes([MESSAGE, name, b"\r"].concat()));
 
-    let chunks = [Chunk { owner: Owner::Runtime("rt_first_stage".into()), items: a.items }];
-    let layout = link::layout(&chunks, LOADER_AT)?;
-    let mut labels = layout.labels;
-    labels.insert(end, main.end);
-    let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0, bank1_end: 0 };
-    let loader = link::encode(&chunks, LOADER_AT, labels, &layout.long, &dp)?.code;
+    let loader = link::assemble("rt_first_stage", a, LOADER_AT, &[(end, main.end)])?;
     if loader.len() > LOADER_MAX {
         return Err(TranslateError::TooLarge {
             what: "the first stage's loader".into(),
@@ -105,9 +95,7 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
         m.w(LDA_ABX, from + page * 0x100).w(STA_ABX, LOADER_AT + page * 0x100);
     }
     m.i(INX).br(BNE, byte).w(JMP, LOADER_AT);
-    let chunks = [Chunk { owner: Owner::Runtime("rt_first_stage_mover".into()), items: m.items }];
-    let layout = link::layout(&chunks, CODE_START)?;
-    let mover = link::encode(&chunks, CODE_START, layout.labels, &layout.long, &dp)?.code;
+    let mover = link::assemble("rt_first_stage_mover", m, CODE_START, &[])?;
     debug_assert_eq!(mover.len(), usize::from(mover_len));
 
     let mut file = main.file[..2 + usize::from(CODE_START - LOAD_ADDR)].to_vec();

@@ -54,6 +54,11 @@ pub struct DataPlacement {
 }
 
 impl DataPlacement {
+    /// For code that stands apart from a program (a loader, the drive's routine): no
+    /// data, no `.bss`, no bank-1 file.
+    pub const NONE: DataPlacement =
+        DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0, bank1_end: 0 };
+
     /// The 6502 address of AVR data address `x`, an address in (or just past) the
     /// initialised data.
     pub fn map(&self, x: u32) -> u16 {
@@ -96,6 +101,17 @@ pub struct Layout {
     pub long: Vec<Vec<bool>>,
     /// Code size in bytes.
     pub size: u32,
+}
+
+/// Assembles code that stands apart from a program ([`DataPlacement::NONE`]) as one chunk
+/// of `owner` at `origin`; `known` gives the addresses of labels it uses but does not
+/// define.
+pub fn assemble(owner: &str, a: asm::Asm, origin: u16, known: &[(Label, u16)]) -> Result<Vec<u8>, TranslateError> {
+    let chunks = [Chunk { owner: Owner::Runtime(owner.into()), items: a.items }];
+    let layout = layout(&chunks, origin)?;
+    let mut labels = layout.labels;
+    labels.extend(known.iter().copied());
+    Ok(encode(&chunks, origin, labels, &layout.long, &DataPlacement::NONE)?.code)
 }
 
 /// Computes addresses, shortening branches until nothing changes.

@@ -20,7 +20,7 @@
 
 use crate::asm::{Asm, Item, Sym, op::*};
 use crate::error::TranslateError;
-use crate::link::{self, Chunk, DataPlacement, Owner};
+use crate::link;
 use crate::mmap::{CODE_START, IMAGE_END_ALL_RAM, LOAD_ADDR, MMU_CONFIG_ALL_RAM, MMU_CR, temp};
 use crate::runtime::Locals;
 use bac_pack::Format;
@@ -34,10 +34,7 @@ const LAST_STEPS: u16 = 0x0B00;
 
 /// Assembles one chunk of code at `origin`.
 fn assemble(a: Asm, origin: u16) -> Result<Vec<u8>, TranslateError> {
-    let chunks = [Chunk { owner: Owner::Runtime("rt_selfextract".into()), items: a.items }];
-    let layout = link::layout(&chunks, origin)?;
-    let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0, bank1_end: 0 };
-    Ok(link::encode(&chunks, origin, layout.labels, &layout.long, &dp)?.code)
+    link::assemble("rt_selfextract", a, origin, &[])
 }
 
 /// The mover: moves `pages` pages from `from` up to `to` (highest first), then jumps to

@@ -56,8 +56,7 @@
 
 use super::{Locals, t};
 use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
-use crate::error::TranslateError;
-use crate::link::{self, Chunk, DataPlacement, Owner};
+use crate::link;
 use crate::mmap::{MMU_CONFIG, MMU_CONFIG_BANK1, MMU_CR, MMU_RCR, RCR_COMMON_16K};
 use c128_map::io::{CIA1_CRA, CIA1_ICR, CIA1_SDR, CIA2_PORT_A, MMU_MODE};
 use c128_map::kernal::{CHKIN, CHRIN, CHROUT, CKOUT, CLOSE, CLRCH, OPEN, SETBNK, SETLFS, SETNAM};
@@ -102,14 +101,6 @@ fn entry_name(name: &[u8]) -> Option<[u8; 16]> {
     let mut padded = [0xA0; 16];
     padded.get_mut(..name.len())?.copy_from_slice(name);
     Some(padded)
-}
-
-/// Assembles `a` at `origin`.
-fn assemble(a: Asm, origin: u16) -> Result<Vec<u8>, TranslateError> {
-    let chunks = [Chunk { owner: Owner::Runtime("rt_fastload_drive".into()), items: a.items }];
-    let layout = link::layout(&chunks, origin)?;
-    let dp = DataPlacement { data_addr: 0, data_base: 0, bss_addr: 0, bss_base: 0, bss_len: 0, bank1_end: 0 };
-    Ok(link::encode(&chunks, origin, layout.labels, &layout.long, &dp)?.code)
 }
 
 /// The drive routine for the file `name` (at most 16 bytes), assembled at [`DRIVE_ORIGIN`]
@@ -268,7 +259,7 @@ pub fn drive_code(name: &[u8]) -> Option<Vec<u8>> {
         a.label(label).items.push(Item::Bytes(bytes));
     }
     a.label(v_name).items.push(Item::Bytes(name.to_vec()));
-    let mut code = assemble(a, DRIVE_ORIGIN).ok()?;
+    let mut code = link::assemble("rt_fastload_drive", a, DRIVE_ORIGIN, &[]).ok()?;
     code.resize(code.len().next_multiple_of(usize::from(CHUNK)), 0);
     Some(code)
 }

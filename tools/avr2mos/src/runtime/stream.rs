@@ -46,7 +46,11 @@
 
 use super::{Locals, t};
 use crate::asm::{Asm, Label, Sym, op::*};
-use crate::mmap::{BANK1_START, FA, MMU_CONFIG, MMU_CONFIG_BANK1, MMU_CR, MMU_RCR, RCR_COMMON_16K};
+use crate::error::TranslateError;
+use crate::mmap::{
+    BANK1_START, CODE_START, FA, MMU_CONFIG, MMU_CONFIG_ALL_RAM, MMU_CONFIG_BANK1, MMU_CR, MMU_RCR, RCR_COMMON_16K,
+};
+use crate::selfextract::PackedProgram;
 use c128_map::io::{CIA1_CRA, CIA1_ICR, CIA1_SDR, CIA2_PORT_A, MMU_MODE};
 use c128_map::kernal::{CLOSE, OPEN, SETBNK, SETLFS, SETNAM};
 use c128_map::zp::SERIAL;
@@ -71,6 +75,20 @@ impl Output {
     /// [`BANK1_START`] in RAM 1.
     pub fn bank1(format: bac_pack::Format) -> Output {
         Output { start: BANK1_START, end: Sym::Bank1End, map: MMU_CONFIG_BANK1, skip: 0, format }
+    }
+
+    /// A packed program ([`crate::selfextract`]'s file) streamed by a loader: unpacked from
+    /// [`CODE_START`] in RAM 0, up to the address the caller gives the label `end` (the
+    /// program's [`PackedProgram::end`]). Refused, naming the `setting` that asked for the
+    /// loader, when the stream starts too far into the file to skip.
+    pub fn program(main: &PackedProgram, end: Label, setting: &str) -> Result<Output, TranslateError> {
+        let skip = main.stream_at - 2;
+        let skip = u8::try_from(skip).ok().filter(|&s| s <= 253).ok_or_else(|| {
+            TranslateError::Settings(format!(
+                "{setting}: the packed program's stream starts {skip} bytes in (at most 253)"
+            ))
+        })?;
+        Ok(Output { start: CODE_START, end: Sym::Code(end), map: MMU_CONFIG_ALL_RAM, skip, format: main.format })
     }
 }
 
