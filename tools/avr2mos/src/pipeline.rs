@@ -221,7 +221,8 @@ pub fn stack_setting(manifest: &Path) -> Result<Option<u16>, PipelineError> {
 /// Reads `[package.metadata.c128] packer`: the format of the packed files (the `.prg` with
 /// `pack = true`, the bank-1 file): `"bytes"` (the default, bac-pack's byte-aligned tokens,
 /// the faster decoder) or `"dense"` (bit-level codes, about a fifth fewer bytes to load for
-/// a decoder three times slower, which the streaming load hides).
+/// a decoder three times slower, whose work between two bytes of the burst load held the
+/// drive up in VICE: README, "A denser packed format").
 ///
 /// ```toml
 /// [package.metadata.c128]
@@ -450,21 +451,25 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
 /// Where the packed program streamed by the first stage `prg` is written (`main`):
 /// `bac.prg` → `bac-main.prg`.
 pub fn main_path(prg: &Path) -> PathBuf {
-    let stem = prg.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    prg.with_file_name(format!("{stem}-main.prg"))
+    beside(prg, "main")
 }
 
 /// Where the boot stage of the program `prg` is written (`boot`): `bac.prg` →
 /// `bac-boot.prg`.
 pub fn boot_path(prg: &Path) -> PathBuf {
-    let stem = prg.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    prg.with_file_name(format!("{stem}-boot.prg"))
+    beside(prg, "boot")
 }
 
 /// Where the bank-1 file of the program `prg` is written: `bac.prg` → `bac-bank1.prg`.
 pub fn bank1_path(prg: &Path) -> PathBuf {
+    beside(prg, "bank1")
+}
+
+/// Another file of the build that writes `prg`, named after it: `bac.prg` and `boot` give
+/// `bac-boot.prg` in the same folder.
+fn beside(prg: &Path, kind: &str) -> PathBuf {
     let stem = prg.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    prg.with_file_name(format!("{stem}-bank1.prg"))
+    prg.with_file_name(format!("{stem}-{kind}.prg"))
 }
 
 #[cfg(test)]
