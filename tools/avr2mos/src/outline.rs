@@ -219,7 +219,7 @@ pub fn run(chunks: &mut Vec<Chunk>, heat: &[Heat], is_target: &[bool]) {
         let (enter, mut run) = match run.split_last() {
             Some((Item::Ins(o @ (op::JSR | op::JMP), arg), body)) if ends_with_tail(&run) => {
                 let mut body = body.to_vec();
-                body.push(Item::Ins(op::JMP, arg.clone()));
+                body.push(Item::Ins(op::JMP, *arg));
                 (*o, body)
             }
             _ => (op::JSR, run),
