@@ -384,6 +384,24 @@ mod tests {
         }
     }
 
+    /// In warm code a run with a tail costs 3 cycles a place, not 12: half a copy and a
+    /// call (7 bytes, under `WARM_MIN_BYTES`) at three warm places are outlined; half a
+    /// copy and an absolute load (7 bytes too, and as much saved) stay inline.
+    #[test]
+    fn warm_places_take_short_runs_with_a_tail() {
+        for (last, outlined) in [(JSR, true), (LDA_ABS, false)] {
+            let mut chunks: Vec<Chunk> = (0..3)
+                .map(|i| {
+                    let mut c = chunk(i, &COPY[..2]);
+                    c.items.push(Item::Ins(last, Arg::Word(0x1234)));
+                    c
+                })
+                .collect();
+            run(&mut chunks, &[Heat::Warm; 3], &[true; 3]);
+            assert_eq!(chunks.len() == 4, outlined, "{last:02x}");
+        }
+    }
+
     /// A call with data after it (the interpreter's entry reads its operand there) stays
     /// where it is; the copy before it is outlined alone, with its `RTS`.
     #[test]
