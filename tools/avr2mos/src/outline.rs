@@ -14,15 +14,24 @@
 //!   the subroutine does exactly what the run did, to A, X, Y, the flags and memory, and
 //!   `JSR`/`RTS` change none of them; the only other difference is two more bytes of 6502
 //!   stack while it runs;
+//! - but a run may end with a `JSR` or `JMP` to an absolute address (its tail): then the
+//!   subroutine ends with a `JMP` there and no `RTS`, and the place enters it as the tail
+//!   did (`JSR` for a call, `JMP` for a jump). A callee then finds on the 6502 stack the
+//!   address just after the place's `JSR`, where the code after its call now starts, and
+//!   the stack is as deep as under the old call. Not a call with data after it in its
+//!   chunk (the interpreter's entry reads its operand from its return address). Such a
+//!   run costs 3 cycles a place (`JSR` and `JMP` for the `JSR`), not 12, and saves a byte
+//!   more (no `RTS`), so in warm code it needs no `WARM_MIN_BYTES`;
 //! - a run never contains a label, so nothing jumps into it; it lies within one chunk, or
 //!   starts in one and takes every instruction of the chunks after it up to a chunk's
 //!   end, and those chunks are of instructions nothing jumps to: a translated instruction
 //!   either keeps the start of its code at its label or has no code left, so the map from
 //!   6502 to AVR addresses still holds where code remains;
 //! - a run is outlined only where it saves bytes: each of its `n` places saves its size
-//!   less 3, the subroutine costs its size plus 1, and the saving must be positive; a place
-//!   in warm code counts only for a run of `WARM_MIN_BYTES` or more, so that the cycles
-//!   it adds buy a fair number of bytes; hot code never moves;
+//!   less 3, the subroutine costs its size plus 1 (its size with a tail), and the saving
+//!   must be positive; a place in warm code counts only for a run of `WARM_MIN_BYTES` or
+//!   more or one with a tail, so that the cycles it adds buy a fair number of bytes; hot
+//!   code never moves;
 //! - the choice is deterministic: the largest saving first, ties to the earliest place.
 
 use std::collections::HashMap;
@@ -88,6 +97,16 @@ fn movable(item: &Item) -> bool {
             | BEQ
     );
     !control && !stack_page && crate::asm::info(*o).is_some()
+}
+
+/// Whether an item may end a run as its tail: a `JSR` or `JMP` to an absolute address,
+/// whose subroutine then ends with a `JMP` there instead of the call and an `RTS` (the
+/// callee returns straight to the place; see [`run`]). Not when data follows it in its
+/// chunk (`rest`): a routine that reads bytes after its call (the interpreter's entry)
+/// must keep its `JSR` where they are.
+fn tail(item: &Item, rest: &[Item]) -> bool {
+    matches!(item, Item::Ins(op::JSR | op::JMP, Arg::Sym(_, Part::Word, _) | Arg::Word(_)))
+        && !rest.iter().any(|it| matches!(it, Item::Bytes(_)))
 }
 
 /// Whether a chunk holds a branch with a raw offset (`BCC +2` over the next instruction,
@@ -164,6 +183,14 @@ fn stretches(chunks: &[Chunk], heat: &[Heat], is_target: &[bool]) -> Vec<Stretch
                     cur.warm.push(heat[i] == Heat::Warm);
                     open = true;
                 }
+                // A tail ends the stretch: a run may end with it, never go on past it.
+                _ if tail(it, &c.items[ii + 1..]) => {
+                    cur.items.push(it.clone());
+                    cur.at.push((ci, ii, ii + 1 == n));
+                    cur.warm.push(heat[i] == Heat::Warm);
+                    flush(&mut cur);
+                    open = false;
+                }
                 _ => {
                     flush(&mut cur);
                     open = false;
@@ -186,6 +213,17 @@ pub fn run(chunks: &mut Vec<Chunk>, heat: &[Heat], is_target: &[bool]) {
         let found = stretches(chunks, heat, is_target);
         let Some((run, places)) = best(&found) else { break };
         let label = Label(OUTLINED_BASE + next);
+        // A run that ends with a call or jump is entered as that instruction was (a jump
+        // stays a jump, a call a call) and leaves by a `JMP` to its target: a callee's
+        // `RTS` returns to the place, just after the `JSR` that now stands for the run.
+        let (enter, mut run) = match run.split_last() {
+            Some((Item::Ins(o @ (op::JSR | op::JMP), arg), body)) if ends_with_tail(&run) => {
+                let mut body = body.to_vec();
+                body.push(Item::Ins(op::JMP, *arg));
+                (*o, body)
+            }
+            _ => (op::JSR, run),
+        };
         // From the last place back, so the positions of earlier places stay valid.
         for &(s, start) in places.iter().rev() {
             let at = &found[s].at[start..start + run.len()];
@@ -195,14 +233,21 @@ pub fn run(chunks: &mut Vec<Chunk>, heat: &[Heat], is_target: &[bool]) {
                     remove_at(chunks, ci, ii);
                 }
             }
-            chunks[first_chunk].items[first_item] = Item::Ins(op::JSR, Arg::Sym(Sym::Code(label), Part::Word, 0));
+            chunks[first_chunk].items[first_item] = Item::Ins(enter, Arg::Sym(Sym::Code(label), Part::Word, 0));
+        }
+        if !matches!(run.last(), Some(Item::Ins(op::JMP, _))) {
+            run.push(Item::Ins(op::RTS, Arg::None));
         }
         let mut items = vec![Item::Label(label)];
         items.extend(run);
-        items.push(Item::Ins(op::RTS, Arg::None));
         chunks.push(Chunk { owner: Owner::Runtime(name(next)), items });
         next += 1;
     }
+}
+
+/// Whether a run ends with a tail ([`tail`]): the stretches hold no other call or jump.
+fn ends_with_tail(run: &[Item]) -> bool {
+    matches!(run.last(), Some(Item::Ins(op::JSR | op::JMP, _)))
 }
 
 /// Removes item `ii` of chunk `ci` (the position a folded chunk's end marker names, one
@@ -239,7 +284,10 @@ fn best(found: &[Stretch]) -> Option<(Vec<Item>, Vec<Place>)> {
                 if st.at[start].0 != end.0 && !end.2 {
                     continue;
                 }
-                if len >= 2 && bytes > 3 && (!warm || bytes >= WARM_MIN_BYTES) {
+                if len >= 2
+                    && bytes > 3
+                    && (!warm || bytes >= WARM_MIN_BYTES || ends_with_tail(&st.items[start..start + len]))
+                {
                     places.entry(&st.items[start..start + len]).or_default().push((s, start));
                 }
             }
@@ -259,7 +307,9 @@ fn best(found: &[Stretch]) -> Option<(Vec<Item>, Vec<Place>)> {
             }
         }
         let bytes: usize = run.iter().map(size).sum();
-        let saving = kept.len() as i64 * (bytes as i64 - 3) - (bytes as i64 + 1);
+        // The subroutine is the run and an `RTS`, or the run alone when its tail jumps.
+        let own = if ends_with_tail(run) { bytes } else { bytes + 1 };
+        let saving = kept.len() as i64 * (bytes as i64 - 3) - own as i64;
         if saving <= 0 {
             continue;
         }
@@ -303,6 +353,73 @@ mod tests {
                 (0..4).map(|i| chunk(i, if every || i % 2 == 0 { code } else { &[] })).collect();
             run(&mut chunks, &[heat; 4], &[true; 4]);
             assert_eq!(chunks.len() == 5, outlined, "{heat:?}, {} bytes", code.len() * 2);
+        }
+    }
+
+    /// A chunk of the copy and then `tail`, a call or jump to `to`.
+    fn with_tail(i: u32, tail: u8, to: u16) -> Chunk {
+        let mut c = chunk(i, &COPY);
+        c.items.push(Item::Ins(tail, Arg::Word(to)));
+        c
+    }
+
+    /// A run that ends with a call or a jump takes it along: its subroutine ends with a
+    /// `JMP` to the same place and no `RTS` (the callee returns to the place), and each
+    /// place enters it the way it left before, by `JSR` after a call, by `JMP` after a
+    /// jump.
+    #[test]
+    fn a_run_takes_its_closing_call_or_jump_along() {
+        for (tail, enter) in [(JSR, JSR), (JMP, JMP)] {
+            let mut chunks: Vec<Chunk> = (0..3).map(|i| with_tail(i, tail, 0x1234)).collect();
+            run(&mut chunks, &[Heat::Cold; 3], &[true; 3]);
+            assert_eq!(chunks.len(), 4, "one subroutine");
+            let mut expected = vec![Item::Label(Label(OUTLINED_BASE))];
+            expected.extend(COPY.iter().map(|&(o, b)| Item::Ins(o, Arg::Byte(b))));
+            expected.push(Item::Ins(JMP, Arg::Word(0x1234)));
+            assert_eq!(chunks[3].items, expected);
+            for (i, c) in chunks[..3].iter().enumerate() {
+                let jump = Item::Ins(enter, Arg::Sym(Sym::Code(Label(OUTLINED_BASE)), Part::Word, 0));
+                assert_eq!(c.items, vec![Item::Label(Label(i as u32)), jump]);
+            }
+        }
+    }
+
+    /// In warm code a run with a tail costs 3 cycles a place, not 12: half a copy and a
+    /// call (7 bytes, under `WARM_MIN_BYTES`) at three warm places are outlined; half a
+    /// copy and an absolute load (7 bytes too, and as much saved) stay inline.
+    #[test]
+    fn warm_places_take_short_runs_with_a_tail() {
+        for (last, outlined) in [(JSR, true), (LDA_ABS, false)] {
+            let mut chunks: Vec<Chunk> = (0..3)
+                .map(|i| {
+                    let mut c = chunk(i, &COPY[..2]);
+                    c.items.push(Item::Ins(last, Arg::Word(0x1234)));
+                    c
+                })
+                .collect();
+            run(&mut chunks, &[Heat::Warm; 3], &[true; 3]);
+            assert_eq!(chunks.len() == 4, outlined, "{last:02x}");
+        }
+    }
+
+    /// A call with data after it (the interpreter's entry reads its operand there) stays
+    /// where it is; the copy before it is outlined alone, with its `RTS`.
+    #[test]
+    fn a_call_followed_by_data_stays() {
+        // The stub's shape: the call, the label of the data, the data.
+        let data = [Item::Label(Label(99)), Item::Bytes(vec![1, 2])];
+        let mut chunks: Vec<Chunk> = (0..3)
+            .map(|i| {
+                let mut c = with_tail(i, JSR, 0x1234);
+                c.items.extend(data.iter().cloned());
+                c
+            })
+            .collect();
+        run(&mut chunks, &[Heat::Cold; 3], &[true; 3]);
+        assert_eq!(chunks.len(), 4, "one subroutine");
+        assert_eq!(chunks[3].items.last(), Some(&Item::Ins(RTS, Arg::None)));
+        for c in &chunks[..3] {
+            assert_eq!(c.items[2..4], [Item::Ins(JSR, Arg::Word(0x1234)), data[0].clone()]);
         }
     }
 
