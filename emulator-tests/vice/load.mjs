@@ -72,6 +72,8 @@ export async function runLoad(context, origin, c, ours, glyphs, out, setStep, lo
       }
       before = from;
     }
+    // The time line first: when the title does not come, it shows where the load stopped.
+    log.push(`${c.name}: time line (frames, border colour, background, non-blank cells): ${timeline.join("; ")}`);
     const last = await finalLook(page, page.locator("canvas.ejs_canvas"), c.mode, verdict, frameBytes, judge);
     keepLook(base, last);
     setStep(`${c.name}: check the title's pictures are not blank`);
@@ -87,7 +89,6 @@ export async function runLoad(context, origin, c, ours, glyphs, out, setStep, lo
       `${c.name}: title at frame ${title.after}-${title.by} (${secs(mid(title))} s of emulated time from power-on), ` +
         `start-up screen at frame ${banner.after}-${banner.by}: ${secs(mid(title) - mid(banner))} s from the start-up screen to the title`,
     );
-    log.push(`${c.name}: time line (frames, border colour, background, non-blank cells): ${timeline.join("; ")}`);
     console.log(`ok ${c.name}: ${c.disk} boots to the title, cell for cell as bac run's, ${secs(mid(title) - mid(banner))} s after BASIC's start-up screen (emulated, 1581 with true drive emulation)`);
   } finally {
     await page.close().catch(() => {});
