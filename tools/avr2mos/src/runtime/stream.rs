@@ -41,8 +41,7 @@
 //! time-out (about 3.7 s for each byte); a bad status or a stream that runs past the
 //! file's end also fails. Either way the command channel is closed, SETBNK is 0, 0, and
 //! $FF00, $D506 and the interrupt flag are as they were, with CIA 1's serial port left
-//! shifting in and the CLK line released, as the KERNAL leaves them, and about 50 ms have
-//! passed since the command channel was closed (see the pause below).
+//! shifting in and the CLK line released, as the KERNAL leaves them.
 
 use super::{Locals, t};
 use crate::asm::{Asm, Label, Sym, op::*};
@@ -102,8 +101,6 @@ const END_OF_FILE: u8 = 0x1F;
 const FIRST_ERROR: u8 = 2;
 /// Data bytes in a sector that is not the last.
 const SECTOR_DATA: u8 = 254;
-/// The pause after a transfer, in 256 turns of 5 cycles (80: 51 ms at 2 MHz).
-const PAUSE: u8 = 80;
 /// The time-out's high count: about 0.46 s at 2 MHz each (65,536 turns of 14 cycles).
 const TIMEOUT: u8 = 8;
 
@@ -176,14 +173,12 @@ pub fn routine(loc: &mut Locals, command: Label, len: usize, output: Output) -> 
     a.i(PLA).w(STA_ABS, MMU_RCR).i(PLA).w(STA_ABS, MMU_CR).i(PLP);
     // The zero page back, the channel closed, the result from Y to the carry.
     a.label(closed).b(LDX_IMM, 0).label(restore).i(PLA).b(STA_ZPX, t(0)).i(INX).b(CPX_IMM, zp_used).br(BNE, restore);
-    // Then a pause before anything else goes to the drive: in VICE, right after a transfer
-    // the 1581 missed the fast handshake of the next command and every later transfer went
-    // at the slow serial bus's rate (27 s to the title instead of 15). That was measured
-    // while a bug, since fixed, left the CLK line pulled; the pause was kept, unmeasured
-    // since.
+    // No pause before the next command: one of 50 ms was needed while a bug, since fixed,
+    // left the CLK line pulled (in VICE the 1581 then missed the next command's fast
+    // handshake and every later transfer went at the slow bus's rate); with CLK released,
+    // VICE's later loads run fast without it (`load-40`, `load-80`, and `loadstar-80`'s
+    // save and BOOT after quitting).
     a.i(TYA).i(PHA).b(LDA_IMM, COMMAND).w(JSR, CLOSE);
-    let pause = loc.fresh();
-    a.b(LDX_IMM, 0).b(LDY_IMM, PAUSE).label(pause).i(DEX).br(BNE, pause).i(DEY).br(BNE, pause);
     a.i(PLA).i(LSR_A).i(RTS);
 
     // A sector's header: its status, and for the last sector its count.
