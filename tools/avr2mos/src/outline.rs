@@ -216,17 +216,22 @@ pub fn run(chunks: &mut Vec<Chunk>, heat: &[Heat], is_target: &[bool]) {
         // A run that ends with a call or jump is entered as that instruction was (a jump
         // stays a jump, a call a call) and leaves by a `JMP` to its target: a callee's
         // `RTS` returns to the place, just after the `JSR` that now stands for the run.
-        let (enter, mut run) = match run.split_last() {
-            Some((Item::Ins(o @ (op::JSR | op::JMP), arg), body)) if ends_with_tail(&run) => {
+        let len = run.len();
+        let (enter, body) = match run.split_last() {
+            Some((Item::Ins(o @ (op::JSR | op::JMP), arg), body)) => {
                 let mut body = body.to_vec();
                 body.push(Item::Ins(op::JMP, *arg));
                 (*o, body)
             }
-            _ => (op::JSR, run),
+            _ => {
+                let mut body = run;
+                body.push(Item::Ins(op::RTS, Arg::None));
+                (op::JSR, body)
+            }
         };
         // From the last place back, so the positions of earlier places stay valid.
         for &(s, start) in places.iter().rev() {
-            let at = &found[s].at[start..start + run.len()];
+            let at = &found[s].at[start..start + len];
             let (first_chunk, first_item, _) = at[0];
             for &(ci, ii, _) in at.iter().rev() {
                 if ci != first_chunk || ii != first_item {
@@ -235,11 +240,8 @@ pub fn run(chunks: &mut Vec<Chunk>, heat: &[Heat], is_target: &[bool]) {
             }
             chunks[first_chunk].items[first_item] = Item::Ins(enter, Arg::Sym(Sym::Code(label), Part::Word, 0));
         }
-        if !matches!(run.last(), Some(Item::Ins(op::JMP, _))) {
-            run.push(Item::Ins(op::RTS, Arg::None));
-        }
         let mut items = vec![Item::Label(label)];
-        items.extend(run);
+        items.extend(body);
         chunks.push(Chunk { owner: Owner::Runtime(name(next)), items });
         next += 1;
     }

@@ -108,7 +108,7 @@ const TIMEOUT: u8 = 8;
 /// (T2/T3); the sector's bytes not yet taken (T4); non-zero once the last sector began
 /// (T5); the time-out's count (T6-T8); the byte in hand (T9); the stack pointer a failure
 /// returns to (T10); with the dense format, its decoder's own five (T11-T15).
-fn zp_used(format: bac_pack::Format) -> u8 {
+const fn zp_used(format: bac_pack::Format) -> u8 {
     match format {
         bac_pack::Format::Bytes => 11,
         bac_pack::Format::Dense => 16,
@@ -395,9 +395,9 @@ mod tests {
 
     const ROUTINE: u16 = 0x2000;
     const COMMAND_AT: u16 = 0x1F00;
-    /// The zero page either format may use: all of it must come back.
-    const ZP_MOST: u8 = 16;
     const CALLER: u16 = 0x1000;
+    /// The zero page either format may use: all of it must come back.
+    const ZP_MOST: u8 = zp_used(Format::Dense);
 
     struct Run {
         carry: bool,
