@@ -162,7 +162,7 @@ pub fn analyse(
                     if !s.callees.contains(&g) {
                         s.callees.push(g);
                     }
-                } else if prog.absolute.contains_key(&insn.k) {
+                } else if prog.native_at(insn.k).is_some() {
                     native_calls[f] = true;
                 }
             }

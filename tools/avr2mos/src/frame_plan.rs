@@ -264,7 +264,7 @@ fn frame_floors(prog: &AvrProgram, flow: &Flow, saves: &Saves, slots: &[Action],
     const MEMORY: [&str; 5] = ["memcpy", "memmove", "memset", "memcmp", "bcmp"];
     let mem_call = |i: usize| {
         matches!(flow.insns[i].op, Op::Call | Op::Rcall)
-            && prog.absolute.get(&flow.insns[i].k).is_some_and(|name| MEMORY.contains(&name.as_str()))
+            && prog.native_at(flow.insns[i].k).is_some_and(|name| MEMORY.contains(&name))
     };
     let code = crate::frame_reach::Code {
         insns: &flow.insns,
@@ -469,7 +469,7 @@ fn plan_saves(
     let n = prog.functions.len();
     let code: std::collections::HashSet<u32> = flow.addrs.iter().copied().collect();
     let starts: &HashMap<u32, usize> = &flow.func_starts;
-    let callees = liveness::callees(&flow.insns, starts, &prog.absolute, |a| code.contains(&a));
+    let callees = liveness::callees(&flow.insns, starts, prog, |a| code.contains(&a));
     let bodies = liveness::bodies(&flow.insns, &flow.func_of, n);
     let kills = liveness::kills(summaries);
     let static_frame: Vec<bool> = frames.iter().map(Option::is_some).collect();

@@ -177,7 +177,7 @@ pub fn copy_function(ctx: &Ctx, f: usize, first: usize, end: usize) -> Result<Co
         let o = (a - start) as usize;
         let k = insn.k;
         let is_entry = ctx.func_starts.contains_key(&k)
-            || ctx.prog.absolute.get(&k).is_some_and(|name| Routine::for_symbol(name).is_some());
+            || ctx.prog.native_at(k).is_some_and(|name| Routine::for_symbol(name).is_some());
         let local = |ctx: &Ctx| {
             if (start..stop).contains(&k) {
                 Ok(())

@@ -265,11 +265,11 @@ pub fn analyse(input: &Input) -> Liveness {
 }
 
 /// The [`Callee`] of every instruction: `starts` maps function start addresses to their
-/// index, `natives` native routine addresses to their names.
+/// index; `prog` names the native routines ([`crate::AvrProgram::native_at`]).
 pub fn callees(
     insns: &[Insn],
     starts: &HashMap<u32, usize>,
-    natives: &std::collections::BTreeMap<u32, String>,
+    prog: &crate::AvrProgram,
     is_code: impl Fn(u32) -> bool,
 ) -> Vec<Callee> {
     insns
@@ -278,7 +278,7 @@ pub fn callees(
             let call = matches!(insn.op, Op::Call | Op::Rcall);
             let jump = matches!(insn.op, Op::Jmp | Op::Rjmp);
             match insn.op {
-                _ if call || jump => match (starts.get(&insn.k), natives.get(&insn.k)) {
+                _ if call || jump => match (starts.get(&insn.k), prog.native_at(insn.k)) {
                     (Some(&f), _) => Callee::Function { f, tail: jump },
                     (None, Some(name)) if call => {
                         Callee::Native { reads: native_args(name), writes: native_writes(name) }
@@ -337,7 +337,7 @@ pub fn of_program(
     let starts: HashMap<u32, usize> = prog.functions.iter().enumerate().map(|(i, f)| (f.addr, i)).collect();
     let mut code: Vec<u32> = addrs.to_vec();
     code.sort_unstable();
-    let callees = callees(insns, &starts, &prog.absolute, |a| code.binary_search(&a).is_ok());
+    let callees = callees(insns, &starts, prog, |a| code.binary_search(&a).is_ok());
     let bodies = bodies(insns, func_of, sums.len());
     let kills = kills(sums);
     analyse(&Input { insns, succs, callees: &callees, func_of, bodies: &bodies, kills: &kills, exits })

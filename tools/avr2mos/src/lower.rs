@@ -333,7 +333,7 @@ impl Ctx<'_> {
 
     /// A call or tail-call target: an instruction, or a native routine.
     pub(crate) fn callee(&self, i: usize, target: u32) -> Result<Label, TranslateError> {
-        if let Some(name) = self.prog.absolute.get(&target) {
+        if let Some(name) = self.prog.native_at(target) {
             return match Routine::for_symbol(name) {
                 Some(rt) => Ok(rt.label()),
                 None => Err(self.err(i, &format!("calls absolute symbol `{name}`, which has no native routine"))),

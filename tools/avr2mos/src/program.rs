@@ -141,6 +141,18 @@ fn bad(msg: impl Into<String>) -> TranslateError {
 }
 
 impl AvrProgram {
+    /// The absolute symbol (a native routine, see [`crate::runtime`]) that a call or jump
+    /// to `target` reaches. None for an address inside `.text`: there the target is the
+    /// instruction, whatever absolute symbols share the value. The linker defines the AVR's
+    /// I/O constants as absolute symbols too (`__SP_L__`, `__SP_H__` and `__SREG__` are
+    /// $3D-$3F, `__zero_reg__` 1), which are also the first functions' code addresses.
+    pub fn native_at(&self, target: u32) -> Option<&str> {
+        if (target as usize) < self.text.len() {
+            return None;
+        }
+        self.absolute.get(&target).map(String::as_str)
+    }
+
     /// The function that contains `addr` and the location of `addr` in it, for messages.
     pub fn locate(&self, addr: u32) -> Location {
         match self.functions.iter().rev().find(|f| f.addr <= addr) {

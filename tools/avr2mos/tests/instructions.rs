@@ -648,3 +648,33 @@ fn native_routines_change_only_the_registers_the_liveness_names() {
         }
     }
 }
+
+#[test]
+fn a_jump_to_an_address_an_io_constant_shares_reaches_the_instruction() {
+    // The linker defines `__SP_L__`, `__SP_H__` and `__SREG__` as absolute symbols at
+    // $3D-$3F, where the first functions have their code: a jump to $3E is a jump to the
+    // instruction there, not a call of a routine named `__SP_H__` (rustc emitted such a
+    // jump in `Coup::give` once the shoe's refill was no longer inlined into it).
+    let target_word = 0x3E / 2;
+    let mut words = vec![ldi(24, 0x11), 0xC000 | (target_word - 2)]; // rjmp .+2*(target-2)
+    while words.len() < usize::from(target_word) {
+        words.push(ldi(25, 0x99)); // Skipped by the jump.
+    }
+    words.extend([ldi(18, 0x42), RET]);
+    let mut prog = prog_of(&words);
+    for (name, value) in [("__SP_L__", 0x3D), ("__SP_H__", 0x3E), ("__SREG__", 0x3F)] {
+        prog.absolute.insert(value, name.to_string());
+    }
+    assert_eq!(prog.native_at(0x3E), None, "an address inside .text is code");
+    assert_eq!(prog.native_at(0x3F000), Some("__mulsi3"));
+    for interpret in [false, true] {
+        let opts =
+            avr2mos::Options { interpret: if interpret { vec!["*".into()] } else { vec![] }, ..Default::default() };
+        let t = avr2mos::translate_with(&prog, &opts).unwrap_or_else(|e| panic!("interpret {interpret}: {e}"));
+        let run = common::run(&t.prg, 200_000).unwrap_or_else(|e| panic!("{e}"));
+        assert!(run.returned, "interpret {interpret}: the program did not return");
+        let (r18, r24, r25) = (run.zp[0x10 + 18], run.zp[0x10 + 24], run.zp[0x10 + 25]);
+        assert_eq!((r18, r24), (0x42, 0x11), "interpret {interpret}: the jump's target ran");
+        assert_ne!(r25, 0x99, "interpret {interpret}: the skipped instructions ran");
+    }
+}

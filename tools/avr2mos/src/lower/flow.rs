@@ -54,7 +54,7 @@ impl Ctx<'_> {
                 a.br(if set { taken_if_set } else { taken_if_clear }, target);
             }
             Op::Rjmp | Op::Jmp => {
-                if self.func_starts.contains_key(&k) || self.prog.absolute.contains_key(&k) {
+                if self.func_starts.contains_key(&k) || self.prog.native_at(k).is_some() {
                     let l = self.callee(i, k)?;
                     self.tail(i, a, l);
                 } else if self.addrs.get(i + 1) != Some(&k) {
@@ -66,14 +66,14 @@ impl Ctx<'_> {
                     // `rcall .+0` only reserves two bytes of stack.
                     a.to(JSR, Routine::Enter.label());
                 } else if self.optimise
-                    && self.prog.absolute.get(&k).and_then(|n| Routine::for_symbol(n)) == Some(Routine::Udivmodqi4)
+                    && self.prog.native_at(k).and_then(Routine::for_symbol) == Some(Routine::Udivmodqi4)
                     && let Some(c) = specialise::constant_before(self.insns, self.is_target, i, 22, |m| {
                         self.prog.text_relocs.contains_key(&self.addrs[m])
                     })
                     && specialise::udivmodqi4_by(a, c)
                 {
                 } else if self.optimise
-                    && self.prog.absolute.get(&k).and_then(|n| Routine::for_symbol(n)) == Some(Routine::Memset)
+                    && self.prog.native_at(k).and_then(Routine::for_symbol) == Some(Routine::Memset)
                     && let Some(n) = self.constant_word_before(i, 20)
                     && (self.frame_pointer_before(i).is_some_and(|(base, off)| {
                         crate::inline_mem::memset_at(a, n, |j| base.operand(Part::Word, off + j))
