@@ -5,7 +5,7 @@
 //! free sector; each further sector is the next free one on the same track (interleave 1,
 //! because a 1581 buffers whole tracks), then on the next track away from track 40, and when
 //! that half of the disk is used up the search jumps to the other half, then makes a last
-//! pass over the first half. Track 40 is never used for file data. On a fresh disk a file
+//! pass over the first half. The DOS never uses track 40 for file data. On a fresh disk a file
 //! therefore starts at 39/0 and runs 39/0-39/39, 38/0, …, down to track 1, then 41 upward.
 //!
 //! One placement is ours, not the DOS's ([`plan_beside_directory`]): a file's first few
