@@ -30,7 +30,7 @@ pub(crate) fn plan_file(free: &mut [bool], count: usize) -> Option<Vec<Ts>> {
 /// Why: a 1581 reads a track side into its track cache at once, and looking a file up reads
 /// the directory's side, so those first sectors come without a read of their own, and the
 /// rest fills whole sides (from 39/0 or 41/0 on a fresh disk): one side read fewer per file,
-/// about 0.25 s in VICE. At power-on the directory's side is in the cache before the first
+/// 0.26-0.34 s in VICE. At power-on the directory's side is in the cache before the first
 /// file is even asked for: the C128's boot ends by sending the drive `UI`, and the 1581's
 /// reset looks up its autoloader's file. The DOS itself never puts file data on track 40, but
 /// it follows any chain, and the directory still grows into the sectors left free there.
