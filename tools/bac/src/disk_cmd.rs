@@ -5,7 +5,8 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
-use d81::{Disk, FileType, Manifest, petscii};
+use d81::geometry::{DIR_TRACK, SECTORS_PER_SIDE};
+use d81::{Disk, FileType, Manifest, Placement, petscii};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bac disk`.
@@ -129,7 +130,25 @@ fn build(manifest: &Path, output: Option<PathBuf>, game: Option<&Path>) -> Resul
     }
     disk.save(&out).with_context(|| format!("writing {}", out.display()))?;
     println!("wrote {}: {} files, {} blocks free", out.display(), disk.entries().len(), disk.blocks_free());
+    report_beside_directory(&m, &disk);
     Ok(())
+}
+
+/// Says where each `beside_directory` file went: its first sectors on track 40, or not (its
+/// blocks over whole track sides did not fit in the room left there, so loading it reads one
+/// track side more; the files' sizes change with every build, hence the line).
+fn report_beside_directory(m: &Manifest, disk: &Disk) {
+    let entries = disk.entries();
+    for spec in m.files.iter().filter(|f| f.placement == Placement::BesideDirectory) {
+        let Some(entry) = entries.iter().find(|e| e.name == spec.name) else { continue };
+        let over = usize::from(entry.blocks) % usize::from(SECTORS_PER_SIDE);
+        let name = entry.quoted_name();
+        if entry.first.track == DIR_TRACK {
+            println!("  {name}: {over} of {} blocks beside the directory, from {}", entry.blocks, entry.first);
+        } else if over > 0 {
+            println!("  {name}: its {over} blocks over whole track sides found no room beside the directory");
+        }
+    }
 }
 
 /// The name of the game's save file, carried from an old image into a rebuilt one.

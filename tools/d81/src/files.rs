@@ -16,6 +16,17 @@ use crate::petscii;
 use crate::status::DosError;
 use crate::validate;
 
+/// Where a new file's sectors go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Placement {
+    /// As the 1581's DOS places them (every save, and a manifest's files by default).
+    #[default]
+    Dos,
+    /// The first sectors on the directory's side of track 40, for a file loaded right after
+    /// the drive has read it (the game's files at boot; see `alloc::plan_beside_directory`).
+    BesideDirectory,
+}
+
 /// Blocks a file of `len` bytes takes (an empty file still takes one).
 pub fn blocks_for(len: usize) -> usize {
     len.div_ceil(BYTES_PER_BLOCK).max(1)
@@ -48,12 +59,23 @@ impl Disk {
     /// taken, 72 DISK FULL if the blocks or a directory entry do not fit, 26 WRITE PROTECT
     /// ON, 33/34 SYNTAX ERROR for a bad name. Only PRG, SEQ and USR files can be written.
     pub fn write_file(&mut self, name: &[u8], file_type: FileType, data: &[u8]) -> Result<DirEntry, DosError> {
+        self.write_file_placed(name, file_type, data, Placement::Dos)
+    }
+
+    /// [`Disk::write_file`] with the file's sectors placed as `placement` says.
+    pub fn write_file_placed(
+        &mut self,
+        name: &[u8],
+        file_type: FileType,
+        data: &[u8],
+        placement: Placement,
+    ) -> Result<DirEntry, DosError> {
         self.check_writable()?;
         check_name(name)?;
         if let Some(existing) = self.find_exact(name) {
             return Err(DosError::FileExists { name: existing.quoted_name() });
         }
-        self.store(name, file_type, data, None)
+        self.store(name, file_type, data, None, placement)
     }
 
     /// Saves with replace (`SAVE"@0:NAME",8`): like [`Disk::write_file`], but an existing
@@ -63,7 +85,7 @@ impl Disk {
         self.check_writable()?;
         check_name(name)?;
         let old = self.find_exact(name);
-        self.store(name, file_type, data, old)
+        self.store(name, file_type, data, old, Placement::Dos)
     }
 
     /// Scratches every unlocked file matching `pattern` (`S0:PATTERN`) and returns how many;
@@ -201,6 +223,7 @@ impl Disk {
         file_type: FileType,
         data: &[u8],
         old: Option<DirEntry>,
+        placement: Placement,
     ) -> Result<DirEntry, DosError> {
         if !matches!(file_type, FileType::Prg | FileType::Seq | FileType::Usr) {
             return Err(DosError::FileTypeMismatch {
@@ -227,7 +250,11 @@ impl Disk {
             },
         };
         let blocks = blocks_for(data.len());
-        let sectors = alloc::plan_file(&mut free, blocks)
+        let plan = match placement {
+            Placement::Dos => alloc::plan_file(&mut free, blocks),
+            Placement::BesideDirectory => alloc::plan_beside_directory(&mut free, blocks),
+        };
+        let sectors = plan
             .ok_or(DosError::DiskFull { needed: blocks.min(usize::from(u16::MAX)) as u16, free: self.blocks_free() })?;
 
         // Everything fits: from here on nothing can fail.

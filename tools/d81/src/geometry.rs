@@ -12,6 +12,10 @@ pub const TRACKS: u8 = 80;
 pub const SECTORS_PER_TRACK: u8 = 40;
 /// Bytes in a sector.
 pub const SECTOR_SIZE: usize = 256;
+/// Logical sectors on one side of a track (0-19 on the first side, 20-39 on the second): the
+/// 1581 reads a whole side into its track cache at once, so the sectors of one side cost one
+/// read between them.
+pub const SECTORS_PER_SIDE: u8 = 20;
 /// Sectors on the disk.
 pub const TOTAL_SECTORS: usize = TRACKS as usize * SECTORS_PER_TRACK as usize;
 /// Size of a `.d81` image without an error table.

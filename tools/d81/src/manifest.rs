@@ -22,6 +22,8 @@
 //! game = true                    # made by a build step; `--game PATH` replaces the path
 //!                                # or game_suffix = "-bank1": another file of that build,
 //!                                # `--game bac.prg` gives bac-bank1.prg (left out if absent)
+//! beside_directory = true        # optional: its first sectors on the directory's side of
+//!                                # track 40, read with the directory (Placement)
 //!
 //! [[file]]
 //! name = "BAC HELP"
@@ -33,6 +35,7 @@
 use crate::boot::{BootSector, BootStage};
 use crate::dir::FileType;
 use crate::disk::Disk;
+use crate::files::Placement;
 use crate::petscii::{self, PetsciiError};
 use crate::status::DosError;
 use serde::Deserialize;
@@ -138,6 +141,8 @@ struct RawFile {
     game_suffix: Option<String>,
     #[serde(default)]
     text: bool,
+    #[serde(default)]
+    beside_directory: bool,
 }
 
 /// One file of a manifest.
@@ -156,6 +161,8 @@ pub struct FileSpec {
     pub game_suffix: Option<String>,
     /// An ASCII text to convert to a PETSCII text file.
     pub text: bool,
+    /// Where its sectors go ([`Placement::BesideDirectory`] with `beside_directory = true`).
+    pub placement: Placement,
 }
 
 /// A parsed manifest.
@@ -225,6 +232,7 @@ impl Manifest {
                 game: f.game,
                 game_suffix: f.game_suffix.clone(),
                 text: f.text,
+                placement: if f.beside_directory { Placement::BesideDirectory } else { Placement::Dos },
             });
         }
         if files.is_empty() {
@@ -316,11 +324,8 @@ impl Manifest {
                     reason: format!("{} bytes: a PRG starts with its 2-byte load address", data.len()),
                 });
             }
-            disk.write_file(&spec.name, spec.file_type, &data).map_err(|source| ManifestError::Dos {
-                path: origin(),
-                index,
-                name: petscii::to_ascii(&spec.name),
-                source,
+            disk.write_file_placed(&spec.name, spec.file_type, &data, spec.placement).map_err(|source| {
+                ManifestError::Dos { path: origin(), index, name: petscii::to_ascii(&spec.name), source }
             })?;
         }
         Ok(disk)

@@ -68,6 +68,35 @@ fn the_game_disk_builds_as_issue_5_asks() {
 }
 
 #[test]
+fn the_game_s_files_start_beside_the_directory_and_fill_whole_sides_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = fake_game(dir.path());
+    // 102 and 113 blocks, as the game's files are now: 2 and 13 sectors over whole sides.
+    let bytes = |blocks: usize, seed: u8| -> Vec<u8> {
+        let len = (blocks - 1) * 254 + 100;
+        [&[0x01, 0x1c][..], &(2..len).map(|i| (i as u8).wrapping_mul(seed)).collect::<Vec<u8>>()].concat()
+    };
+    let (program, bank1) = (bytes(102, 3), bytes(113, 5));
+    std::fs::write(&game, &program).unwrap();
+    std::fs::write(dir.path().join("bac-bank1.prg"), &bank1).unwrap();
+    let disk = Manifest::load(&game_manifest()).unwrap().build(Some(&game)).unwrap();
+    let out = dir.path().join("bac.d81");
+    disk.save(&out).unwrap();
+    // Read back through the image's own checks (every chain against the BAM).
+    let disk = Disk::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    let entries = disk.entries();
+    assert_eq!((entries[0].first, entries[0].blocks), (Ts::new(40, 4), 102));
+    assert_eq!((entries[1].first, entries[1].blocks), (Ts::new(40, 6), 113));
+    assert_eq!(disk.sector(Ts::new(40, 5)).unwrap()[..2], [39, 0], "BAC goes on from 39/0");
+    assert_eq!(disk.sector(Ts::new(40, 18)).unwrap()[..2], [41, 0], "BAC CODE goes on from 41/0");
+    assert_eq!(disk.read(b"BAC").unwrap().data, program);
+    assert_eq!(disk.read(b"BAC CODE").unwrap().data, bank1);
+    // The help texts, with no such setting, are placed as the DOS would.
+    assert_ne!(entries[2].first.track, 40);
+    assert!(disk.is_free(Ts::new(40, 19)), "room left on track 40 for the directory to grow");
+}
+
+#[test]
 fn a_game_without_a_bank_1_file_goes_on_the_disk_alone() {
     let dir = tempfile::tempdir().unwrap();
     let game = dir.path().join("hello.prg");
