@@ -106,9 +106,13 @@ impl Shoe {
         if threshold + MAX_CARDS_PER_COUP > len {
             return Err(ShoeError::Policy(policy));
         }
+        // Card by card rather than `Card::in_fresh_decks(i)` for each `i`: its `i % 52` is a
+        // 16-bit division on the 6502, and brought the divider along.
         let mut cards = [Card::in_fresh_decks(0); MAX_CARDS];
-        for (i, slot) in (0..len).zip(cards.iter_mut()) {
-            *slot = Card::in_fresh_decks(i);
+        let mut card = Card::in_fresh_decks(0);
+        for slot in cards.iter_mut().take(usize::from(len)) {
+            *slot = card;
+            card = card.next_in_fresh_decks();
         }
         Ok(Shoe { cards, len, next: len, coup_start: len, decks, policy, burn, cut: CutState::InShoe, fresh: true })
     }
