@@ -120,11 +120,17 @@ impl PayTable {
         PayTable { player: Some(Odds::EVEN), banker: None, banker_on_six: None, tie: None, tie_stake_stays: false };
 
     /// The odds for a spot, if it takes bets.
+    ///
+    /// The fields are read first and the match picks among their values. Matching on the
+    /// fields themselves, LLVM picked among their addresses, which kept a table built in
+    /// place in memory: in the benchmark, 100 bytes of 6502 writing out `commission(8)`
+    /// for `settle` to read back.
     pub const fn odds(&self, spot: Spot) -> Option<Odds> {
+        let (player, banker, tie) = (self.player, self.banker, self.tie);
         match spot {
-            Spot::Player => self.player,
-            Spot::Banker => self.banker,
-            Spot::Tie => self.tie,
+            Spot::Player => player,
+            Spot::Banker => banker,
+            Spot::Tie => tie,
         }
     }
 
