@@ -41,11 +41,16 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The totals are compared with `>` and `<`: `cmp` built an `Ordering` (-1, 0 or 1)
+    /// first and matched on it, 72 bytes more of 6502 in the benchmark.
     fn of(player: Hand, banker: Hand) -> Outcome {
-        let winner = match player.total().cmp(&banker.total()) {
-            core::cmp::Ordering::Greater => Winner::Player,
-            core::cmp::Ordering::Less => Winner::Banker,
-            core::cmp::Ordering::Equal => Winner::Tie,
+        let (p, b) = (player.total(), banker.total());
+        let winner = if p > b {
+            Winner::Player
+        } else if p < b {
+            Winner::Banker
+        } else {
+            Winner::Tie
         };
         Outcome { player, banker, winner }
     }
@@ -227,5 +232,31 @@ impl Coup {
         // The phases never deal a fourth card; `push` would refuse one anyway.
         hand.push(card);
         card
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Suit;
+
+    /// A two-card hand totalling `total`: a king and `total` (a ten for 0).
+    fn hand(total: u8) -> Hand {
+        let mut hand = Hand::new();
+        hand.push(Card::new(13, Suit::Clubs).unwrap());
+        hand.push(Card::new(if total == 0 { 10 } else { total }, Suit::Clubs).unwrap());
+        hand
+    }
+
+    #[test]
+    fn the_higher_total_wins_and_equal_totals_tie() {
+        for (p, b) in (0..10).flat_map(|p| (0..10).map(move |b| (p, b))) {
+            let expected = match p.cmp(&b) {
+                core::cmp::Ordering::Greater => Winner::Player,
+                core::cmp::Ordering::Less => Winner::Banker,
+                core::cmp::Ordering::Equal => Winner::Tie,
+            };
+            assert_eq!(Outcome::of(hand(p), hand(b)).winner, expected, "player {p}, banker {b}");
+        }
     }
 }
