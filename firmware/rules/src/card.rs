@@ -70,6 +70,12 @@ impl Card {
         Card((i % Self::PER_DECK as u16) as u8)
     }
 
+    /// The card after this one in fresh decks laid end to end: the next in its deck, and
+    /// after the king of spades the ace of clubs.
+    pub const fn next_in_fresh_decks(self) -> Card {
+        if self.0 + 1 < Self::PER_DECK { Card(self.0 + 1) } else { Card(0) }
+    }
+
     /// The card of `rank` (1 = ace … 13 = king) in `suit`; `None` for a rank out of range.
     pub const fn new(rank: u8, suit: Suit) -> Option<Card> {
         if rank >= 1 && rank <= 13 { Some(Card(suit as u8 * 13 + rank - 1)) } else { None }
@@ -126,6 +132,13 @@ mod tests {
         assert_eq!(Card::from_index(52), None);
         assert_eq!(Card::new(0, Suit::Clubs), None);
         assert_eq!(Card::new(14, Suit::Clubs), None);
+    }
+
+    #[test]
+    fn next_in_fresh_decks_follows_the_positions() {
+        for i in 0..1000 {
+            assert_eq!(Card::in_fresh_decks(i).next_in_fresh_decks(), Card::in_fresh_decks(i + 1), "position {i}");
+        }
     }
 
     #[test]

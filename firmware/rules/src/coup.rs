@@ -41,11 +41,16 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The totals are compared with `>` and `<`: `cmp` built an `Ordering` (-1, 0 or 1)
+    /// first and matched on it, 72 bytes more of 6502 in the benchmark.
     fn of(player: Hand, banker: Hand) -> Outcome {
-        let winner = match player.total().cmp(&banker.total()) {
-            core::cmp::Ordering::Greater => Winner::Player,
-            core::cmp::Ordering::Less => Winner::Banker,
-            core::cmp::Ordering::Equal => Winner::Tie,
+        let (p, b) = (player.total(), banker.total());
+        let winner = if p > b {
+            Winner::Player
+        } else if p < b {
+            Winner::Banker
+        } else {
+            Winner::Tie
         };
         Outcome { player, banker, winner }
     }
@@ -152,20 +157,22 @@ impl Coup {
     }
 
     /// Advances by one card or one rule. Calling it while a question is pending asks again.
+    ///
+    /// The three phases that deal pick the side and the next phase, and one call of
+    /// [`Coup::give`] after the match deals for all of them. With a call in each, LLVM
+    /// kept the deal out of line: on the 6502 every card paid for a call that saves and
+    /// restores a dozen registers, and the drawing rules, read back after a call that was
+    /// handed the whole coup, were never folded. With one call the deal is inlined (the
+    /// benchmark: 900 cycles a coup and 120 bytes fewer).
     pub fn step(&mut self, shoe: &mut Shoe, rng: &mut Xorshift32, news: &mut impl FnMut(ShoeNews)) -> Step {
-        loop {
+        let side = loop {
             match self.phase {
                 Phase::Opening(dealt) => {
                     // Seed 000: "one to the 'Player' first, then to the 'Banker'; 'Player'
-                    // then 'Banker' again".
-                    let side = if dealt % 2 == 0 { Side::Player } else { Side::Banker };
-                    let card = self.give(side, shoe, rng, news);
-                    self.phase = match dealt + 1 {
-                        4 if self.player.is_natural() || self.banker.is_natural() => Phase::Finished,
-                        4 => Phase::PlayerTurn,
-                        n => Phase::Opening(n),
-                    };
-                    return Step::Card { side, card };
+                    // then 'Banker' again". After the fourth card the phase is settled
+                    // below, once the hands can be looked at.
+                    self.phase = Phase::Opening(dealt + 1);
+                    break if dealt % 2 == 0 { Side::Player } else { Side::Banker };
                 }
                 Phase::PlayerTurn => {
                     self.phase = match self.rules.player(self.player.total()) {
@@ -176,7 +183,7 @@ impl Coup {
                 }
                 Phase::PlayerDraws => {
                     self.phase = Phase::BankerTurn;
-                    return Step::Card { side: Side::Player, card: self.give(Side::Player, shoe, rng, news) };
+                    break Side::Player;
                 }
                 Phase::BankerTurn => {
                     let (total, player_third) = self.banker_view();
@@ -188,14 +195,20 @@ impl Coup {
                 }
                 Phase::BankerDraws => {
                     self.phase = Phase::Finished;
-                    return Step::Card { side: Side::Banker, card: self.give(Side::Banker, shoe, rng, news) };
+                    break Side::Banker;
                 }
                 Phase::AskingPlayer | Phase::AskingBanker => {
                     return Step::Ask(self.pending().unwrap_or(Question::PlayerOnFive));
                 }
                 Phase::Finished => return Step::Done(Outcome::of(self.player, self.banker)),
             }
+        };
+        let card = self.give(side, shoe, rng, news);
+        if self.phase == Phase::Opening(4) {
+            self.phase =
+                if self.player.is_natural() || self.banker.is_natural() { Phase::Finished } else { Phase::PlayerTurn };
         }
+        Step::Card { side, card }
     }
 
     /// Answers the pending question.
@@ -219,5 +232,31 @@ impl Coup {
         // The phases never deal a fourth card; `push` would refuse one anyway.
         hand.push(card);
         card
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Suit;
+
+    /// A two-card hand totalling `total`: a king and `total` (a ten for 0).
+    fn hand(total: u8) -> Hand {
+        let mut hand = Hand::new();
+        hand.push(Card::new(13, Suit::Clubs).unwrap());
+        hand.push(Card::new(if total == 0 { 10 } else { total }, Suit::Clubs).unwrap());
+        hand
+    }
+
+    #[test]
+    fn the_higher_total_wins_and_equal_totals_tie() {
+        for (p, b) in (0..10).flat_map(|p| (0..10).map(move |b| (p, b))) {
+            let expected = match p.cmp(&b) {
+                core::cmp::Ordering::Greater => Winner::Player,
+                core::cmp::Ordering::Less => Winner::Banker,
+                core::cmp::Ordering::Equal => Winner::Tie,
+            };
+            assert_eq!(Outcome::of(hand(p), hand(b)).winner, expected, "player {p}, banker {b}");
+        }
     }
 }

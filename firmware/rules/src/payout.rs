@@ -120,11 +120,17 @@ impl PayTable {
         PayTable { player: Some(Odds::EVEN), banker: None, banker_on_six: None, tie: None, tie_stake_stays: false };
 
     /// The odds for a spot, if it takes bets.
+    ///
+    /// The fields are read first and the match picks among their values. Matching on the
+    /// fields themselves, LLVM picked among their addresses, which kept a table built in
+    /// place in memory: in the benchmark, 100 bytes of 6502 writing out `commission(8)`
+    /// for `settle` to read back.
     pub const fn odds(&self, spot: Spot) -> Option<Odds> {
+        let (player, banker, tie) = (self.player, self.banker, self.tie);
         match spot {
-            Spot::Player => self.player,
-            Spot::Banker => self.banker,
-            Spot::Tie => self.tie,
+            Spot::Player => player,
+            Spot::Banker => banker,
+            Spot::Tie => tie,
         }
     }
 
@@ -145,11 +151,43 @@ impl PayTable {
     /// How a stake on `spot` ends. A spot that takes no bets pushes (the table never lets
     /// such a bet be placed); winnings that are not whole cents cannot happen for whole-unit
     /// stakes and are paid as a push rather than rounded.
+    ///
+    /// The winnings are worked out in one place for every winning bet: with one call of
+    /// [`Odds::winnings`] per arm, as first written, the 6502 carried its 32-bit
+    /// multiplication and division twice.
     pub fn settle(&self, spot: Spot, stake: Money, outcome: &Outcome) -> BetResult {
         let Some(odds) = self.odds(spot) else {
             return BetResult::Push;
         };
-        let odds = match (spot, outcome.winner, self.banker_on_six) {
+        match (spot, outcome.winner) {
+            (Spot::Player, Winner::Player) | (Spot::Banker, Winner::Banker) | (Spot::Tie, Winner::Tie) => {}
+            (Spot::Player | Spot::Banker, Winner::Tie) => return BetResult::Push,
+            _ => return BetResult::Lost,
+        }
+        let odds = match (spot, self.banker_on_six) {
+            (Spot::Banker, Some(six)) if outcome.banker_total() == 6 => six,
+            _ => odds,
+        };
+        match odds.winnings(stake) {
+            None => BetResult::Push,
+            Some(winnings) if spot == Spot::Tie && self.tie_stake_stays => BetResult::WonAndStays(winnings),
+            Some(winnings) => BetResult::Won(winnings),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::{Card, Suit};
+    use crate::hand::Hand;
+
+    /// `settle` as first written, with the winnings worked out in each winning arm.
+    fn reference_settle(pays: &PayTable, spot: Spot, stake: Money, outcome: &Outcome) -> BetResult {
+        let Some(odds) = pays.odds(spot) else {
+            return BetResult::Push;
+        };
+        let odds = match (spot, outcome.winner, pays.banker_on_six) {
             (Spot::Banker, Winner::Banker, Some(six)) if outcome.banker_total() == 6 => six,
             _ => odds,
         };
@@ -157,11 +195,57 @@ impl PayTable {
         match (spot, outcome.winner) {
             (Spot::Player, Winner::Player) | (Spot::Banker, Winner::Banker) => won(odds),
             (Spot::Player | Spot::Banker, Winner::Tie) => BetResult::Push,
-            (Spot::Tie, Winner::Tie) => match (won(odds), self.tie_stake_stays) {
+            (Spot::Tie, Winner::Tie) => match (won(odds), pays.tie_stake_stays) {
                 (BetResult::Won(winnings), true) => BetResult::WonAndStays(winnings),
                 (result, _) => result,
             },
             _ => BetResult::Lost,
+        }
+    }
+
+    /// A two-card hand totalling `total`: a king and `total` (a ten for 0).
+    fn hand(total: u8) -> Hand {
+        let mut hand = Hand::new();
+        hand.push(Card::new(13, Suit::Spades).unwrap());
+        hand.push(Card::new(if total == 0 { 10 } else { total }, Suit::Hearts).unwrap());
+        assert_eq!(hand.total(), total);
+        hand
+    }
+
+    #[test]
+    fn settle_matches_the_arm_by_arm_form_for_every_table_spot_and_outcome() {
+        let odd_table = PayTable {
+            player: Some(Odds { win: 3, per: 7 }),
+            banker: Some(Odds { win: 0, per: 0 }),
+            banker_on_six: Some(Odds { win: 65_535, per: 3 }),
+            tie: Some(Odds::to_one(65_535)),
+            tie_stake_stays: true,
+        };
+        let tables = [
+            PayTable::commission(8),
+            PayTable::commission(9),
+            PayTable::no_commission(8),
+            PayTable::SAHARA,
+            PayTable::EVEN_AGAINST_THE_BANK,
+            odd_table,
+        ];
+        let stakes = [0, 1, 5, 95, 100, 700, 1_900, 65_536, 100_000, 1 << 30, u32::MAX / 9, u32::MAX];
+        for pays in &tables {
+            for spot in Spot::ALL {
+                for winner in [Winner::Player, Winner::Banker, Winner::Tie] {
+                    for (player, banker) in (0..10).flat_map(|p| (0..10).map(move |b| (p, b))) {
+                        let outcome = Outcome { player: hand(player), banker: hand(banker), winner };
+                        for cents in stakes {
+                            let stake = Money::cents(cents);
+                            assert_eq!(
+                                pays.settle(spot, stake, &outcome),
+                                reference_settle(pays, spot, stake, &outcome),
+                                "{pays:?}, {spot:?}, {winner:?}, banker {banker}, {cents} cents"
+                            );
+                        }
+                    }
+                }
+            }
         }
     }
 }
