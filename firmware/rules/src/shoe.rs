@@ -102,8 +102,10 @@ impl Shoe {
             EndOfShoe::ReshuffleAt { remaining } => remaining,
             EndOfShoe::CutCard { from_end } => from_end,
         };
-        // A threshold at least a coup's worth below the full shoe leaves room to deal.
-        if threshold + MAX_CARDS_PER_COUP > len {
+        // A threshold at least a coup's worth below the full shoe leaves room to deal
+        // (`len` is at least a deck, so the subtraction cannot wrap; an addition to the
+        // threshold could, for thresholds near 65,535).
+        if threshold > len - MAX_CARDS_PER_COUP {
             return Err(ShoeError::Policy(policy));
         }
         // Card by card rather than `Card::in_fresh_decks(i)` for each `i`: its `i % 52` is a
@@ -354,6 +356,11 @@ mod tests {
         assert_eq!(Shoe::new(9, EndOfShoe::ReshuffleAt { remaining: 8 }, Burn::None).err(), Some(ShoeError::Decks(9)));
         let greedy = EndOfShoe::CutCard { from_end: 50 };
         assert_eq!(Shoe::new(1, greedy, Burn::None).err(), Some(ShoeError::Policy(greedy)));
+        for remaining in [47, u16::MAX - 5, u16::MAX] {
+            let policy = EndOfShoe::ReshuffleAt { remaining };
+            assert_eq!(Shoe::new(1, policy, Burn::None).err(), Some(ShoeError::Policy(policy)), "{remaining}");
+        }
+        assert!(Shoe::new(1, EndOfShoe::ReshuffleAt { remaining: 46 }, Burn::None).is_ok());
     }
 
     #[test]
