@@ -46,8 +46,7 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     // the carry of the compare choosing which is which, and clears the product in
     // r25:r22. The test for the end looks at T4 alone while it is non-zero (6 cycles).
     let mut a = Asm::default();
-    let (copy, keep, clear, round, shift, more, done) =
-        (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    let (copy, keep, clear, round, shift) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
     a.b(LDA_ZP, r(22)).b(CMP_ZP, r(18));
     for i in 1..4 {
         a.b(LDA_ZP, r(22 + i)).b(SBC_ZP, r(18 + i));
@@ -61,9 +60,8 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     for i in 0..4 {
         a.b(LDA_ZP, r(22 + i)).b(ADC_ZP, t(i)).b(STA_ZP, r(22 + i));
     }
-    a.label(shift).b(LDA_ZP, t(4)).br(BNE, more).b(ORA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BEQ, done);
-    a.label(more).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3)).to(JMP, round);
-    a.label(done).i(RTS);
+    a.label(shift).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3));
+    a.b(LDA_ZP, t(4)).br(BNE, round).b(ORA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BNE, round).i(RTS);
     out.push((Routine::Mulsi3, a));
 
     out
