@@ -102,6 +102,7 @@ pub mod op {
     pub const STY_ABS: u8 = 0x8C;
     pub const ADC_IMM: u8 = 0x69;
     pub const ADC_ZP: u8 = 0x65;
+    pub const ADC_ZPX: u8 = 0x75;
     pub const SBC_IMM: u8 = 0xE9;
     pub const SBC_ZP: u8 = 0xE5;
     pub const SBC_ZPX: u8 = 0xF5;
@@ -134,6 +135,7 @@ pub mod op {
     pub const LSR_ZP: u8 = 0x46;
     pub const ROL_A: u8 = 0x2A;
     pub const ROL_ZP: u8 = 0x26;
+    pub const ROL_ZPX: u8 = 0x36;
     pub const ROR_A: u8 = 0x6A;
     pub const ROR_ZP: u8 = 0x66;
     pub const CLC: u8 = 0x18;
@@ -184,9 +186,9 @@ pub fn info(opcode: u8) -> Option<(u8, u8)> {
         }
         LDA_ZP | LDX_ZP | LDY_ZP | STA_ZP | STX_ZP | STY_ZP | ADC_ZP | SBC_ZP | AND_ZP | ORA_ZP | EOR_ZP | CMP_ZP
         | BIT_ZP | CPY_ZP => (2, 3),
-        LDA_ZPX | STA_ZPX | SBC_ZPX | LDY_ZPX | STY_ZPX => (2, 4),
+        LDA_ZPX | STA_ZPX | SBC_ZPX | ADC_ZPX | LDY_ZPX | STY_ZPX => (2, 4),
         INC_ZP | DEC_ZP | ASL_ZP | LSR_ZP | ROL_ZP | ROR_ZP => (2, 5),
-        INC_ZPX | ASL_ZPX => (2, 6),
+        INC_ZPX | ASL_ZPX | ROL_ZPX => (2, 6),
         LDA_IZY | SBC_IZY | CMP_IZY => (2, 5),
         STA_IZY => (2, 6),
         LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | LDY_ABS | STY_ABS | CMP_ABS | LDA_ABX | LDA_ABY | CMP_ABX | BIT_ABS
@@ -267,6 +269,7 @@ pub fn mnemonic(opcode: u8) -> Option<(&'static str, Mode)> {
         STY_ABS => ("STY", Mode::Abs),
         ADC_IMM => ("ADC", Mode::Imm),
         ADC_ZP => ("ADC", Mode::Zp),
+        ADC_ZPX => ("ADC", Mode::Zpx),
         SBC_IMM => ("SBC", Mode::Imm),
         SBC_ZP => ("SBC", Mode::Zp),
         SBC_ZPX => ("SBC", Mode::Zpx),
@@ -299,6 +302,7 @@ pub fn mnemonic(opcode: u8) -> Option<(&'static str, Mode)> {
         LSR_ZP => ("LSR", Mode::Zp),
         ROL_A => ("ROL", Mode::Acc),
         ROL_ZP => ("ROL", Mode::Zp),
+        ROL_ZPX => ("ROL", Mode::Zpx),
         ROR_A => ("ROR", Mode::Acc),
         ROR_ZP => ("ROR", Mode::Zp),
         CLC => ("CLC", Mode::Implied),

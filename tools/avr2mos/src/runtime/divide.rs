@@ -110,16 +110,10 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     // divisor of 256 or more is rare); a zero divisor gives libgcc's answer, every
     // quotient bit 1 and the dividend as remainder. The subtraction is a loop of four
     // (X from $FC, so that the zero-page addresses wrap back to r22 and T4).
-    let (dl, ds, sl) = (loc.fresh(), loc.fresh(), loc.fresh());
+    let (dl, rl, cl, ds, sl) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
     a.label(general).b(LDY_IMM, 32);
-    a.label(dl).b(ASL_ZP, r(18));
-    for i in 19..26 {
-        a.b(ROL_ZP, r(i));
-    }
-    a.b(LDA_ZP, r(22)).b(CMP_ZP, t(4));
-    for i in 1..4 {
-        a.b(LDA_ZP, r(22 + i)).b(SBC_ZP, t(4 + i));
-    }
+    a.label(dl).i(CLC).b(LDX_IMM, 0xF8).label(rl).b(ROL_ZPX, r(26)).i(INX).br(BNE, rl);
+    a.i(SEC).b(LDX_IMM, 0xFC).label(cl).b(LDA_ZPX, r(26)).b(SBC_ZPX, t(8)).i(INX).br(BNE, cl);
     a.br(BCC, ds).b(LDX_IMM, 0xFC);
     a.label(sl).b(LDA_ZPX, r(26)).b(SBC_ZPX, t(8)).b(STA_ZPX, r(26)).i(INX).br(BNE, sl);
     a.b(INC_ZP, r(18));

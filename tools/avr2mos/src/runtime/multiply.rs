@@ -57,9 +57,8 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.label(keep).b(STA_ZPX, t(0)).b(STY_ZPX, t(4));
     a.label(clear).b(LDA_IMM, 0).b(STA_ZPX, r(22)).i(DEX).br(BPL, copy);
     a.label(round).b(LSR_ZP, t(7)).b(ROR_ZP, t(6)).b(ROR_ZP, t(5)).b(ROR_ZP, t(4)).br(BCC, shift).i(CLC);
-    for i in 0..4 {
-        a.b(LDA_ZP, r(22 + i)).b(ADC_ZP, t(i)).b(STA_ZP, r(22 + i));
-    }
+    let add = loc.fresh();
+    a.b(LDX_IMM, 0xFC).label(add).b(LDA_ZPX, r(26)).b(ADC_ZPX, t(4)).b(STA_ZPX, r(26)).i(INX).br(BNE, add);
     a.label(shift).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3));
     a.b(LDA_ZP, t(4)).br(BNE, round).b(ORA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BNE, round).i(RTS);
     out.push((Routine::Mulsi3, a));
