@@ -94,12 +94,15 @@ pub mod op {
     pub const LDY_IMM: u8 = 0xA0;
     pub const LDY_ABS: u8 = 0xAC;
     pub const LDY_ZP: u8 = 0xA4;
+    pub const LDY_ZPX: u8 = 0xB4;
     pub const STX_ZP: u8 = 0x86;
     pub const STX_ABS: u8 = 0x8E;
     pub const STY_ZP: u8 = 0x84;
+    pub const STY_ZPX: u8 = 0x94;
     pub const STY_ABS: u8 = 0x8C;
     pub const ADC_IMM: u8 = 0x69;
     pub const ADC_ZP: u8 = 0x65;
+    pub const ADC_ZPX: u8 = 0x75;
     pub const SBC_IMM: u8 = 0xE9;
     pub const SBC_ZP: u8 = 0xE5;
     pub const SBC_ZPX: u8 = 0xF5;
@@ -118,6 +121,7 @@ pub mod op {
     pub const CPY_ZP: u8 = 0xC4;
     pub const BIT_ZP: u8 = 0x24;
     pub const INC_ZP: u8 = 0xE6;
+    pub const INC_ZPX: u8 = 0xF6;
     pub const INC_ABS: u8 = 0xEE;
     pub const DEC_ZP: u8 = 0xC6;
     pub const INX: u8 = 0xE8;
@@ -126,10 +130,12 @@ pub mod op {
     pub const DEY: u8 = 0x88;
     pub const ASL_A: u8 = 0x0A;
     pub const ASL_ZP: u8 = 0x06;
+    pub const ASL_ZPX: u8 = 0x16;
     pub const LSR_A: u8 = 0x4A;
     pub const LSR_ZP: u8 = 0x46;
     pub const ROL_A: u8 = 0x2A;
     pub const ROL_ZP: u8 = 0x26;
+    pub const ROL_ZPX: u8 = 0x36;
     pub const ROR_A: u8 = 0x6A;
     pub const ROR_ZP: u8 = 0x66;
     pub const CLC: u8 = 0x18;
@@ -180,8 +186,9 @@ pub fn info(opcode: u8) -> Option<(u8, u8)> {
         }
         LDA_ZP | LDX_ZP | LDY_ZP | STA_ZP | STX_ZP | STY_ZP | ADC_ZP | SBC_ZP | AND_ZP | ORA_ZP | EOR_ZP | CMP_ZP
         | BIT_ZP | CPY_ZP => (2, 3),
-        LDA_ZPX | STA_ZPX | SBC_ZPX => (2, 4),
+        LDA_ZPX | STA_ZPX | SBC_ZPX | ADC_ZPX | LDY_ZPX | STY_ZPX => (2, 4),
         INC_ZP | DEC_ZP | ASL_ZP | LSR_ZP | ROL_ZP | ROR_ZP => (2, 5),
+        INC_ZPX | ASL_ZPX | ROL_ZPX => (2, 6),
         LDA_IZY | SBC_IZY | CMP_IZY => (2, 5),
         STA_IZY => (2, 6),
         LDA_ABS | STA_ABS | LDX_ABS | STX_ABS | LDY_ABS | STY_ABS | CMP_ABS | LDA_ABX | LDA_ABY | CMP_ABX | BIT_ABS
@@ -254,12 +261,15 @@ pub fn mnemonic(opcode: u8) -> Option<(&'static str, Mode)> {
         LDY_IMM => ("LDY", Mode::Imm),
         LDY_ABS => ("LDY", Mode::Abs),
         LDY_ZP => ("LDY", Mode::Zp),
+        LDY_ZPX => ("LDY", Mode::Zpx),
         STX_ZP => ("STX", Mode::Zp),
         STX_ABS => ("STX", Mode::Abs),
         STY_ZP => ("STY", Mode::Zp),
+        STY_ZPX => ("STY", Mode::Zpx),
         STY_ABS => ("STY", Mode::Abs),
         ADC_IMM => ("ADC", Mode::Imm),
         ADC_ZP => ("ADC", Mode::Zp),
+        ADC_ZPX => ("ADC", Mode::Zpx),
         SBC_IMM => ("SBC", Mode::Imm),
         SBC_ZP => ("SBC", Mode::Zp),
         SBC_ZPX => ("SBC", Mode::Zpx),
@@ -278,6 +288,7 @@ pub fn mnemonic(opcode: u8) -> Option<(&'static str, Mode)> {
         CPY_ZP => ("CPY", Mode::Zp),
         BIT_ZP => ("BIT", Mode::Zp),
         INC_ZP => ("INC", Mode::Zp),
+        INC_ZPX => ("INC", Mode::Zpx),
         INC_ABS => ("INC", Mode::Abs),
         DEC_ZP => ("DEC", Mode::Zp),
         INX => ("INX", Mode::Implied),
@@ -286,10 +297,12 @@ pub fn mnemonic(opcode: u8) -> Option<(&'static str, Mode)> {
         DEY => ("DEY", Mode::Implied),
         ASL_A => ("ASL", Mode::Acc),
         ASL_ZP => ("ASL", Mode::Zp),
+        ASL_ZPX => ("ASL", Mode::Zpx),
         LSR_A => ("LSR", Mode::Acc),
         LSR_ZP => ("LSR", Mode::Zp),
         ROL_A => ("ROL", Mode::Acc),
         ROL_ZP => ("ROL", Mode::Zp),
+        ROL_ZPX => ("ROL", Mode::Zpx),
         ROR_A => ("ROR", Mode::Acc),
         ROR_ZP => ("ROR", Mode::Zp),
         CLC => ("CLC", Mode::Implied),

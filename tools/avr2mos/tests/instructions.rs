@@ -592,6 +592,45 @@ fn native_helpers_keep_their_conventions() {
 }
 
 #[test]
+fn wide_multiply_and_divisions_agree_on_edge_operands() {
+    // Every pair of these operands, each routine: zero, one, the rates money meets (19,
+    // 20), the ends of every byte width, the sign bit and all ones, so that each operand
+    // choice of the multiply and each path of the divisions (by 1, below 256, zero, wide)
+    // meets its edges. The interpreter's answers are libgcc's conventions.
+    const EDGES: [u32; 15] = [
+        0,
+        1,
+        2,
+        19,
+        20,
+        0xFF,
+        0x100,
+        0xFFFF,
+        0x1_0000,
+        0xFF_FFFF,
+        0x100_0000,
+        0x7FFF_FFFF,
+        0x8000_0000,
+        0xFFFF_FFFF,
+        0x1234_5678,
+    ];
+    let call = |addr: u32| [0x940E | (((addr / 2) >> 16) as u16 & 1), ((addr / 2) & 0xFFFF) as u16];
+    for (name, addr) in [("__mulsi3", 0x3F000u32), ("__udivmodsi4", 0x3F024), ("__divmodsi4", 0x3F028)] {
+        let pair = std::cell::Cell::new(0usize);
+        let body = |_: &mut Rng| {
+            let n = pair.get();
+            pair.set(n + 1);
+            let (a, b) = (EDGES[n / EDGES.len()], EDGES[n % EDGES.len()]);
+            let mut v: Vec<u16> = (0..4).map(|i| ldi(22 + i, a.to_le_bytes()[usize::from(i)])).collect();
+            v.extend((0..4).map(|i| ldi(18 + i, b.to_le_bytes()[usize::from(i)])));
+            v.extend(call(addr));
+            v
+        };
+        check(&format!("{name} edges"), &body, &[], EDGES.len() * EDGES.len());
+    }
+}
+
+#[test]
 fn native_memory_functions_keep_their_conventions() {
     // Pointers into the compared buffer at $3000-$30FF, lengths that stay inside it.
     let call = |addr: u32| [0x940E | (((addr / 2) >> 16) as u16 & 1), ((addr / 2) & 0xFFFF) as u16];

@@ -82,51 +82,48 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.label(p4).b(LDA_ZP, t(0)).b(STA_ZP, r(22)).b(LDA_ZP, t(1)).b(STA_ZP, r(23)).i(RTS);
     out.push((Routine::Divmodhi4, a));
 
-    // __udivmodsi4: the dividend shifts out of T0..T3 while the quotient shifts in; the
+    // __udivmodsi4: the dividend moves to r21:r18, where it shifts out at the top while
+    // the quotient shifts in at the bottom, so the quotient needs no copy back; the
     // remainder builds up in r25:r22 (below 2^k after k steps: no 33rd bit); the divisor
-    // is in T4..T7, the trial difference in T8..T10 and A.
+    // is in T4..T7. One loop sets all three places. 107 bytes (201 with a byte-skipping,
+    // unrolled wide path); the benchmark's coup spends 107 cycles a coup in it (0.33 calls
+    // of money divided by 20 or 1; was 130).
     let mut a = Asm::default();
-    let (cp, dl, ds, cq) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
-    a.b(LDX_IMM, 3).label(cp).b(LDA_ZPX, r(22)).b(STA_ZPX, t(0)).b(LDA_ZPX, r(18)).b(STA_ZPX, t(4));
+    let cp = loc.fresh();
+    a.b(LDX_IMM, 3).label(cp).b(LDA_ZPX, r(18)).b(STA_ZPX, t(4)).b(LDA_ZPX, r(22)).b(STA_ZPX, r(18));
     a.b(LDA_IMM, 0).b(STA_ZPX, r(22)).i(DEX).br(BPL, cp);
-    // A divisor of 1 leaves the dividend as the quotient. Another divisor below 256
-    // keeps the remainder below it, in A (a ninth bit only for a moment, in the carry):
-    // the dividend goes through a byte at a time, from its highest non-zero one, each
-    // byte in T8 for 8 rounds that shift only it; the quotient byte replaces it. About 25
-    // cycles a round instead of 80 (money divided by a rate).
-    let (general, fin, top, start, byte, bit, sub, next) =
+    // A divisor of 1 leaves the dividend as the quotient (4 bytes; without them the coup
+    // takes 68 cycles more). Another divisor below 256 keeps the remainder below it, in A
+    // (a ninth bit only for a moment, in the carry): the dividend's bytes from its highest
+    // non-zero one (or its lowest) go 8 rounds each that shift only that byte, the
+    // quotient's bits replacing the dividend's. About 25 cycles a round instead of the
+    // wide path's 170 (money divided by a rate), for 51 bytes: without it the coup would
+    // spend 1,781 cycles in the division instead of 107.
+    let (general, done, top, first, byte, bit, sub, next) =
         (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
     a.b(LDA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BNE, general);
-    a.b(LDA_ZP, t(4)).br(BEQ, general).b(CMP_IMM, 1).br(BEQ, fin);
-    a.b(LDX_IMM, 3).label(top).b(LDA_ZPX, t(0)).br(BNE, start).i(DEX).br(BPL, top).to(JMP, fin);
-    a.label(start).b(LDA_IMM, 0);
-    a.label(byte).i(PHA).b(LDA_ZPX, t(0)).b(STA_ZP, t(8)).i(PLA).b(LDY_IMM, 8);
-    a.label(bit).b(ASL_ZP, t(8)).i(ROL_A).br(BCS, sub).b(CMP_ZP, t(4)).br(BCC, next);
-    a.label(sub).b(SBC_ZP, t(4)).b(INC_ZP, t(8));
-    a.label(next).i(DEY).br(BNE, bit);
-    a.i(PHA).b(LDA_ZP, t(8)).b(STA_ZPX, t(0)).i(PLA).i(DEX).br(BPL, byte);
-    a.b(STA_ZP, r(22)).to(JMP, fin);
-    a.label(general);
-    // High dividend bytes that are zero give quotient bits 0 and leave the remainder 0
-    // (when the divisor is not 0): skip their 8 rounds each by shifting the dividend a
-    // byte left, down to 8 rounds. A zero divisor takes all 32 (libgcc's answer).
-    let sk = loc.fresh();
-    a.b(LDX_IMM, 32).b(LDA_ZP, t(4)).b(ORA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BEQ, dl);
-    a.label(sk).b(LDA_ZP, t(3)).br(BNE, dl).b(CPX_IMM, 8).br(BEQ, dl);
-    a.b(LDA_ZP, t(2)).b(STA_ZP, t(3)).b(LDA_ZP, t(1)).b(STA_ZP, t(2)).b(LDA_ZP, t(0)).b(STA_ZP, t(1));
-    a.b(LDA_IMM, 0).b(STA_ZP, t(0)).i(TXA).i(SEC).b(SBC_IMM, 8).i(TAX).br(BNE, sk);
-    a.label(dl);
-    a.b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3));
-    a.b(ROL_ZP, r(22)).b(ROL_ZP, r(23)).b(ROL_ZP, r(24)).b(ROL_ZP, r(25)).i(SEC);
-    for i in 0..3 {
-        a.b(LDA_ZP, r(22 + i)).b(SBC_ZP, t(4 + i)).b(STA_ZP, t(8 + i));
-    }
-    a.b(LDA_ZP, r(25)).b(SBC_ZP, t(7)).br(BCC, ds).b(STA_ZP, r(25));
-    for i in 0..3 {
-        a.b(LDA_ZP, t(8 + i)).b(STA_ZP, r(22 + i));
-    }
-    a.b(INC_ZP, t(0)).label(ds).i(DEX).br(BNE, dl);
-    a.label(fin).b(LDX_IMM, 3).label(cq).b(LDA_ZPX, t(0)).b(STA_ZPX, r(18)).i(DEX).br(BPL, cq).i(RTS);
+    a.b(LDA_ZP, t(4)).br(BEQ, general).b(CMP_IMM, 1).br(BEQ, done);
+    a.b(LDX_IMM, 3).label(top).b(LDY_ZPX, r(18)).br(BNE, first).i(DEX).br(BNE, top);
+    a.label(first).b(LDA_IMM, 0);
+    a.label(byte).b(LDY_IMM, 8);
+    a.label(bit).b(ASL_ZPX, r(18)).i(ROL_A).br(BCS, sub).b(CMP_ZP, t(4)).br(BCC, next);
+    a.label(sub).b(SBC_ZP, t(4)).b(INC_ZPX, r(18));
+    a.label(next).i(DEY).br(BNE, bit).i(DEX).br(BPL, byte);
+    a.b(STA_ZP, r(22)).label(done).i(RTS);
+    // Any other divisor: 32 rounds over the whole width, compact rather than fast (a
+    // divisor of 256 or more is rare, and none of the coup's); a zero divisor gives
+    // libgcc's answer, every quotient bit 1 and the dividend as remainder. The shift of
+    // all eight bytes, the compare and the subtraction are loops (X from $F8 or $FC, so
+    // that the zero-page addresses wrap back to r18, r22 and T4): 39 bytes, about 5,400
+    // cycles a call.
+    let (dl, rl, cl, ds, sl) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    a.label(general).b(LDY_IMM, 32);
+    a.label(dl).i(CLC).b(LDX_IMM, 0xF8).label(rl).b(ROL_ZPX, r(26)).i(INX).br(BNE, rl);
+    a.i(SEC).b(LDX_IMM, 0xFC).label(cl).b(LDA_ZPX, r(26)).b(SBC_ZPX, t(8)).i(INX).br(BNE, cl);
+    a.br(BCC, ds).b(LDX_IMM, 0xFC);
+    a.label(sl).b(LDA_ZPX, r(26)).b(SBC_ZPX, t(8)).b(STA_ZPX, r(26)).i(INX).br(BNE, sl);
+    a.b(INC_ZP, r(18));
+    a.label(ds).i(DEY).br(BNE, dl).i(RTS);
     out.push((Routine::Udivmodsi4, a));
     // Negates the 32-bit number at zero-page address X.
     let mut a = Asm::default();
