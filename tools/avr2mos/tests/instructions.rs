@@ -427,6 +427,41 @@ fn compare_chains_and_every_branch() {
 }
 
 #[test]
+fn equality_chains_whose_moves_overwrite_a_compared_register() {
+    // LLVM loads the constant for the next compare into a register it has just compared
+    // (`cpi r24, lo; cpc r25, r17; ldi r24, 0; ldi r25, 0; cpc r30, r24; cpc r31, r25`),
+    // and sets a result over a compared register before the branch (`ldi r20, 1; breq`):
+    // the moves cannot go first, so the chain runs in order. Equal operands are made half
+    // the time, and unequal ones differ in one byte only, each byte in turn.
+    for set in [false, true] {
+        for trailing in [false, true] {
+            let body = move |r: &mut Rng| {
+                let (a, b, b2) = (r.next(), r.next(), r.next());
+                let equal = r.next() & 1 == 0;
+                let mut operands = [a, b, if equal { b } else { b2 }, 0, 0, a];
+                if equal && r.next() & 1 == 0 {
+                    // One byte off: the low compare's constant, the middle register, or a
+                    // byte compared against the zeros loaded in between.
+                    let which = [5, 2, 3, 4][usize::from(r.next() % 4)];
+                    operands[which] ^= 1 << (r.next() % 8);
+                }
+                let [a, b, b2, c, d, a2] = operands;
+                let mut v = vec![ldi(24, a), ldi(25, b), ldi(17, b2), ldi(30, c), ldi(31, d)];
+                v.extend([imm(0x3000, 24, a2), rr(0x0400, 25, 17), ldi(24, 0), ldi(25, 0)]);
+                v.extend([rr(0x0400, 30, 24), rr(0x0400, 31, 25)]);
+                if trailing {
+                    v.push(ldi(25, 1)); // Over a compared register, after the last compare.
+                }
+                v.push(if set { 0xF000 } else { 0xF400 } | (1 << 3) | 1); // brbs/brbc z, .+2
+                v.push(ldi(18, 0x77));
+                v
+            };
+            check(&format!("in-order equality {set} {trailing}"), &body, &[], 60);
+        }
+    }
+}
+
+#[test]
 fn a_carry_or_overflow_branch_after_moves_reads_the_arithmetic() {
     // add/adc/sub/sbc/lsr/subi/sbci, then moves (over an operand or elsewhere), then a
     // branch on C or V: fused, the moves between must keep the flags.

@@ -156,16 +156,15 @@ impl Ctx<'_> {
             // Equality: compare byte by byte and leave at the first difference. Moves
             // between compares are done first (they must not feed an earlier compare).
             let cmps: Vec<usize> = (i..j).filter(|&m| matches!(self.insns[m].op, Op::Cp | Op::Cpi | Op::Cpc)).collect();
-            for m in i..j {
-                if self.is_move(m) {
-                    let clash = cmps.iter().filter(|&&c| c < m).any(|&c| {
-                        let cn = self.insns[c];
-                        self.move_writes(m).any(|w| w == cn.d || (cn.op != Op::Cpi && w == cn.r))
-                    });
-                    if clash {
-                        return Ok(None);
-                    }
-                }
+            let clash = (i..j).filter(|&m| self.is_move(m)).any(|m| {
+                cmps.iter().filter(|&&c| c < m).any(|&c| {
+                    let cn = self.insns[c];
+                    self.move_writes(m).any(|w| w == cn.d || (cn.op != Op::Cpi && w == cn.r))
+                })
+            });
+            if clash {
+                self.equality_in_order(i, j, target, set, a)?;
+                return Ok(Some(j - i));
             }
             for m in i..j {
                 if self.is_move(m) {
@@ -222,6 +221,53 @@ impl Ctx<'_> {
         };
         a.br(if set { if_set } else { if_clear }, target);
         Ok(Some(j - i))
+    }
+
+    /// The equality form of a compare chain whose moves cannot all go first (one writes a
+    /// register an earlier compare reads, as LLVM does when it loads a constant for the
+    /// next compare into a register it has just compared: `cpi r22, lo; cpc r23, r17; ldi
+    /// r22, 0; cpc r30, r22`). Everything runs in order and nothing leaves early, so every
+    /// move runs on both paths: each byte's difference (`EOR`) is or-ed into a scratch
+    /// byte, whose Z at the end is the chain's (the whole subtraction is zero exactly when
+    /// every byte is equal), loaded again if moves came after the last compare. Without
+    /// this, each compare captured the flags with `PHP`/`PLA` (about 10 bytes a byte
+    /// compared).
+    fn equality_in_order(
+        &self,
+        i: usize,
+        j: usize,
+        target: Label,
+        set: bool,
+        a: &mut Asm,
+    ) -> Result<(), TranslateError> {
+        let diff = temp(2);
+        let last_cmp = (i..j).rev().find(|&m| !self.is_move(m)).unwrap_or(i);
+        let mut first = true;
+        for m in i..j {
+            if self.is_move(m) {
+                let l = self.lower(m, false)?;
+                a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+                continue;
+            }
+            let n = self.insns[m];
+            match (self.zero_compare(m), n.op) {
+                (Some(z), _) => a.b(LDA_ZP, r(z)),
+                (None, Op::Cpi) => a.b(LDA_ZP, r(n.d)).b(EOR_IMM, n.k as u8),
+                (None, _) => a.b(LDA_ZP, r(n.d)).b(EOR_ZP, r(n.r)),
+            };
+            if !first {
+                a.b(ORA_ZP, diff);
+            }
+            first = false;
+            if m != last_cmp || last_cmp != j - 1 {
+                a.b(STA_ZP, diff);
+            }
+        }
+        if last_cmp != j - 1 {
+            a.b(LDA_ZP, diff);
+        }
+        a.br(if set { BEQ } else { BNE }, target);
+        Ok(())
     }
 
     /// A pointer copy and a constant step of the copy (`movw r30, r24` then `subi r30, lo;
