@@ -157,14 +157,13 @@ impl Coup {
     }
 
     /// Advances by one card or one rule. Calling it while a question is pending asks again.
-    ///
-    /// The three phases that deal pick the side and the next phase, and one call of
-    /// [`Coup::give`] after the match deals for all of them. With a call in each, LLVM
-    /// kept the deal out of line: on the 6502 every card paid for a call that saves and
-    /// restores a dozen registers, and the drawing rules, read back after a call that was
-    /// handed the whole coup, were never folded. With one call the deal is inlined (the
-    /// benchmark: 900 cycles a coup and 120 bytes fewer).
     pub fn step(&mut self, shoe: &mut Shoe, rng: &mut Xorshift32, news: &mut impl FnMut(ShoeNews)) -> Step {
+        // The three phases that deal pick the side and the next phase, and one call of
+        // `Coup::give` after the match deals for all of them. With a call in each, LLVM
+        // kept the deal out of line: on the 6502 every card paid for a call that saves and
+        // restores a dozen registers, and the drawing rules, read back after a call that
+        // was handed the whole coup, were never folded. With one call the deal is inlined
+        // (the benchmark: 900 cycles a coup and 120 bytes fewer).
         let side = loop {
             match self.phase {
                 Phase::Opening(dealt) => {
