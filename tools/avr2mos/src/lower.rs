@@ -529,8 +529,7 @@ impl Ctx<'_> {
             let mut b = Asm::default();
             if self.branch_from_p(&mut b, kind, self.insns[j].r, self.insns[j].op == Op::Brbs, j)? {
                 for m in i + 1..j {
-                    let l = self.lower(m, false)?;
-                    a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+                    self.lower_folded(m, &mut a)?;
                 }
                 a.items.extend(b.items);
                 return Ok(Lowered { asm: a, consumed: j - i, carry_out: false });

@@ -29,6 +29,15 @@ impl Ctx<'_> {
         }
     }
 
+    /// Lowers instruction `m`, folded into the code of an instruction before it, onto the
+    /// end of `a`: its code without its label (a folded instruction is no jump target, and
+    /// its label would name the middle of the group).
+    pub(super) fn lower_folded(&self, m: usize, a: &mut Asm) -> Result<(), TranslateError> {
+        let l = self.lower(m, false)?;
+        a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+        Ok(())
+    }
+
     /// The registers move `m` writes (none for a store).
     pub(super) fn move_writes(&self, m: usize) -> std::ops::Range<u8> {
         let n = self.insns[m];
@@ -168,8 +177,7 @@ impl Ctx<'_> {
             }
             for m in i..j {
                 if self.is_move(m) {
-                    let l = self.lower(m, false)?;
-                    a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+                    self.lower_folded(m, a)?;
                 }
             }
             let after = insn_label(j + 1);
@@ -205,8 +213,7 @@ impl Ctx<'_> {
                 Op::Cp | Op::Cpi => cmp(a, m, true, sbc),
                 Op::Cpc => cmp(a, m, false, true),
                 _ => {
-                    let l = self.lower(m, false)?;
-                    a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+                    self.lower_folded(m, a)?;
                 }
             }
         }
@@ -245,8 +252,7 @@ impl Ctx<'_> {
         let mut first = true;
         for m in i..j {
             if self.is_move(m) {
-                let l = self.lower(m, false)?;
-                a.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+                self.lower_folded(m, a)?;
                 continue;
             }
             let n = self.insns[m];
