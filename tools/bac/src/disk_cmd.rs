@@ -5,8 +5,8 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
-use d81::geometry::{DIR_TRACK, SECTORS_PER_SIDE};
-use d81::{Disk, FileType, Manifest, Placement, petscii};
+use d81::geometry::DIR_TRACK;
+use d81::{Disk, FileType, Manifest, Placement, blocks_beside_directory, petscii};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bac disk`.
@@ -141,7 +141,7 @@ fn report_beside_directory(m: &Manifest, disk: &Disk) {
     let entries = disk.entries();
     for spec in m.files.iter().filter(|f| f.placement == Placement::BesideDirectory) {
         let Some(entry) = entries.iter().find(|e| e.name == spec.name) else { continue };
-        let over = usize::from(entry.blocks) % usize::from(SECTORS_PER_SIDE);
+        let over = blocks_beside_directory(usize::from(entry.blocks));
         let name = entry.quoted_name();
         if entry.first.track == DIR_TRACK {
             println!("  {name}: {over} of {} blocks beside the directory, from {}", entry.blocks, entry.first);

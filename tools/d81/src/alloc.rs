@@ -35,7 +35,7 @@ pub(crate) fn plan_file(free: &mut [bool], count: usize) -> Option<Vec<Ts>> {
 /// reset looks up its autoloader's file. The DOS itself never puts file data on track 40, but
 /// it follows any chain, and the directory still grows into the sectors left free there.
 pub(crate) fn plan_beside_directory(free: &mut [bool], count: usize) -> Option<Vec<Ts>> {
-    let lead = count % usize::from(SECTORS_PER_SIDE);
+    let lead = crate::files::blocks_beside_directory(count);
     let room: Vec<Ts> = (0..SECTORS_PER_SIDE)
         .map(|s| Ts::new(DIR_TRACK, s))
         .filter(|ts| ts.index().is_some_and(|i| free[i]))
