@@ -40,19 +40,14 @@ start:  lda #0
         jsr SETBNK
         lda #1
         sta $D030                   ; 2 MHz, as the stage runs
-        jsr timer_start
+        jsr clock_start
         lda #0
         sta nmark
         jsr mark
 .if EXP = 1
         ldx #<i0
         ldy #>i0
-        lda #2
-        jsr open15
-        jsr mark
-        lda #15
-        jsr CLOSE
-        jsr mark
+        jsr command
 .endif
 .if EXP = 2
         ldx #<read
@@ -90,12 +85,7 @@ start:  lda #0
 .if EXP = 5
         ldx #<ui
         ldy #>ui
-        lda #2
-        jsr open15
-        jsr mark
-        lda #15
-        jsr CLOSE
-        jsr mark
+        jsr command
 .endif
         ldx #<fastload
         ldy #>fastload
@@ -103,8 +93,10 @@ start:  lda #0
         jsr open15
         jsr mark
         jsr receive
-        jsr get_byte                ; the first sector's status
-        sta status
+        jsr get_byte                ; the first sector's status, $EE if none came
+        bcc :+
+        lda #$EE
+:       sta status
         jsr mark
         cli
         lda #0
@@ -125,6 +117,16 @@ start:  lda #0
         lda status
         jsr hex
 @stop:  jmp @stop
+
+; The two-letter command at X/Y on the command channel, marked when OPEN returns and when
+; CLOSE does.
+command:
+        lda #2
+        jsr open15
+        jsr mark
+        lda #15
+        jsr CLOSE
+        jmp mark
 
 ; OPEN 15,8,15 with the name at X/Y, A bytes long.
 open15: jsr SETNAM
@@ -170,31 +172,10 @@ mark:   ldx nmark
         sta $D020
         rts
 
-; One byte: change CLK, wait for the shift register's flag; $EE after about 8 s.
-get_byte:
-        lda $DD00
-        eor #$10
-        sta $DD00
-        lda #0
-        sta wait
-        sta wait+1
-        lda #16
-        sta wait+2
-@wait:  lda #8
-        bit $DC0D
-        bne @got
-        inc wait
-        bne @wait
-        inc wait+1
-        bne @wait
-        dec wait+2
-        bne @wait
-        lda #$EE
-        rts
-@got:   lda $DC0C
-        rts
+        .include "common.inc"       ; get_byte and hex (its timers count cycles, not ms)
 
-timer_start:
+; CIA 2's timers as this probe's clock: A counts 1000 cycles, B the thousands.
+clock_start:
         lda #$7F
         sta $DD0D                   ; no NMIs from CIA 2
         lda #0
@@ -213,21 +194,6 @@ timer_start:
         sta $DD0E
         rts
 
-hex:    pha
-        lsr
-        lsr
-        lsr
-        lsr
-        jsr @nibble
-        pla
-        and #$0F
-@nibble:
-        cmp #10
-        bcc :+
-        adc #6
-:       adc #'0'
-        jmp CHROUT
-
 i0:       .byte "I0"
 ui:       .byte "UI"
 read:     .byte "U0", $80, 1, 3, 1
@@ -235,4 +201,5 @@ fastload: .byte "U0", $1F, "BAC"
 status:   .byte 0
 nmark:    .byte 0
 wait:     .byte 0, 0, 0
+elapsed:  .byte 0, 0, 0, 0           ; common.inc's timer_stop, unused here
 marks:                              ; up to 8 marks, after the code
