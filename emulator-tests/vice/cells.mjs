@@ -1,5 +1,5 @@
 // Reading a C128 text screen from a picture, cell by cell, in a way that works across fonts:
-// VICE draws the Commodore character ROM, `bac run` its own font (emulator-tests/c128-emu/src/font.rs).
+// VICE draws the Commodore character ROM, `bac run` its own font (tools/c128-emu/src/font.rs).
 // Each side is read with its own glyphs; the texts are then compared per cell.
 import fs from "node:fs";
 

@@ -1,4 +1,4 @@
-//! The tests' side of [`emulator_tests::build`]: each program in its own directory under the
+//! The tests' side of [`bac_harness::build`]: each program in its own directory under the
 //! tests' target directory, and a failed build fails the test with the pipeline's message.
 
 use avr2mos::pipeline::BuildReport;
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 /// `$CARGO_TARGET_TMPDIR/<name>/<name>.prg`.
 pub fn program(crate_dir: &str, name: &str) -> BuildReport {
     let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    emulator_tests::build::program(crate_dir, name, &target).unwrap_or_else(|e| {
+    bac_harness::build::program(crate_dir, name, &target).unwrap_or_else(|e| {
         let cause = std::error::Error::source(&e).map(|c| format!(": {c}")).unwrap_or_default();
         panic!("building {crate_dir}: {e}{cause}")
     })

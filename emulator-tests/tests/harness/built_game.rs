@@ -1,10 +1,10 @@
 //! The C128 game (`firmware/game-prg`) built once per test binary, on its real disk
-//! (`disk/bac.toml`), for the game tests; [`emulator_tests::game`] plays it.
+//! (`disk/bac.toml`), for the game tests; [`bac_harness::game`] plays it.
 
 use std::sync::OnceLock;
 
-pub use emulator_tests::game::Game;
-use emulator_tests::profile::CodeMap;
+pub use bac_harness::game::Game;
+use bac_harness::profile::CodeMap;
 
 use crate::build;
 
@@ -28,11 +28,11 @@ pub fn built() -> &'static Built {
     BUILT.get_or_init(|| {
         let report = build::program("firmware/game-prg", "bac");
         assert!(report.bank1.is_some(), "the game keeps its interpreted code in bank 1");
-        let disk = emulator_tests::build::game_disk(&report.prg).unwrap_or_else(|e| panic!("building the disk: {e}"));
+        let disk = bac_harness::build::game_disk(&report.prg).unwrap_or_else(|e| panic!("building the disk: {e}"));
         let map = std::fs::read_to_string(&report.map).unwrap();
-        let key_routine = emulator_tests::game::key_routine(&map).expect("the key routine in the symbol map");
-        let ticks_routine = emulator_tests::game::ticks_routine(&map).expect("the ticks routine in the symbol map");
-        let frame_routine = emulator_tests::game::frame_routine(&map).expect("the frame routine in the symbol map");
+        let key_routine = bac_harness::game::key_routine(&map).expect("the key routine in the symbol map");
+        let ticks_routine = bac_harness::game::ticks_routine(&map).expect("the ticks routine in the symbol map");
+        let frame_routine = bac_harness::game::frame_routine(&map).expect("the frame routine in the symbol map");
         let listing = std::fs::read_to_string(&report.listing).unwrap();
         let code_map = CodeMap::parse(&map, &listing).unwrap_or_else(|e| panic!("the game's map and listing: {e}"));
         Built { image: disk.as_bytes().to_vec(), key_routine, ticks_routine, frame_routine, code_map }

@@ -7,7 +7,7 @@
 //! `cc65/reference`, a separate little crate started with `cargo run`, because
 //! emulator-tests has no dependency on `bac-rules`.
 
-use emulator_tests::cc65::{harness, trace};
+use bac_harness::cc65::{harness, trace};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 

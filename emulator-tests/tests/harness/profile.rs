@@ -1,7 +1,7 @@
 //! The profiler of `bac profile` on the real game: what it counts must add up to what the
 //! game did.
 
-use emulator_tests::profile::Profiler;
+use bac_harness::profile::Profiler;
 
 use crate::built_game::{boot, built};
 

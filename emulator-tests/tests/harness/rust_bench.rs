@@ -4,7 +4,7 @@
 //! with the same bankroll. The Rust figures for the benchmark come from the same runs and
 //! are printed, never asserted.
 
-use emulator_tests::cc65::{harness, trace};
+use bac_harness::cc65::{harness, trace};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 

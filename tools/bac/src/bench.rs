@@ -4,14 +4,14 @@
 //! median of several runs.
 
 use anyhow::{Context, Result};
+use bac_harness::cc65::harness::{self, phase};
+use bac_harness::cc65::trace::Params;
 use bac_odds::exact::odds;
 use bac_odds::play::Play;
 use bac_odds::sim::{SimConfig, simulate};
 use bac_odds::solve::solve;
 use bac_rules::{Builtin, DrawRules, Preset, RuleSet};
 use clap::Args;
-use emulator_tests::cc65::harness::{self, phase};
-use emulator_tests::cc65::trace::Params;
 use serde_json::{Value, json};
 use std::sync::atomic::AtomicU64;
 use std::time::Instant;
@@ -134,7 +134,7 @@ fn game_on_c128() -> Result<Value> {
     let packer = avr2mos::pipeline::packer_setting(&crate::firmware::game_manifest())?;
     let (_, bank1_code) = bac_pack::unpack_prg(&bank1, packer).context("unpacking the bank-1 file")?;
     let map = String::from_utf8_lossy(&read(&game.with_extension("map"))?).into_owned();
-    let field = |suffix: &str| emulator_tests::game::symbol(&map, |n| n.starts_with(suffix));
+    let field = |suffix: &str| bac_harness::game::symbol(&map, |n| n.starts_with(suffix));
     let end = field("end").context("the map's end")?;
     let stack_bottom = map
         .lines()

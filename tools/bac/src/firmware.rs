@@ -13,7 +13,7 @@ pub fn repo_root() -> PathBuf {
 /// Builds `firmware/<crate_dir>` into `target/c128/<prg_name>.prg` and returns its bytes.
 pub fn build(crate_dir: &str, prg_name: &str) -> Result<Vec<u8>> {
     let target = repo_root().join("target/c128");
-    let report = emulator_tests::build::program(&format!("firmware/{crate_dir}"), prg_name, &target)
+    let report = bac_harness::build::program(&format!("firmware/{crate_dir}"), prg_name, &target)
         .with_context(|| format!("building firmware/{crate_dir}"))?;
     std::fs::read(&report.prg).with_context(|| format!("reading {}", report.prg.display()))
 }

@@ -12,8 +12,8 @@
 //! the cycle counts are the same with it or without.
 
 use anyhow::{Context, Result};
-use emulator_tests::game::Game;
-use emulator_tests::profile::{CodeMap, Profile, Profiler};
+use bac_harness::game::Game;
+use bac_harness::profile::{CodeMap, Profile, Profiler};
 use std::path::Path;
 
 /// What the game's `Platform::ticks` returns when the first deal shuffles.
@@ -44,18 +44,18 @@ impl Built {
         let map_text = read(&prg.with_extension("map"))?;
         let map = CodeMap::parse(&map_text, &read(&prg.with_extension("lst"))?)
             .with_context(|| format!("reading the layout of {}", prg.display()))?;
-        let key = emulator_tests::game::key_routine(&map_text).context("the key routine in the map")?;
-        let frame = emulator_tests::game::frame_routine(&map_text).context("the frame routine in the map")?;
-        let ticks = emulator_tests::game::ticks_routine(&map_text).context("the ticks routine in the map")?;
+        let key = bac_harness::game::key_routine(&map_text).context("the key routine in the map")?;
+        let frame = bac_harness::game::frame_routine(&map_text).context("the frame routine in the map")?;
+        let ticks = bac_harness::game::ticks_routine(&map_text).context("the ticks routine in the map")?;
         let card = map.symbol(|n| n.contains("8bac_game4face4card")).context("face::card in the map")?;
-        let end = emulator_tests::game::symbol(&map_text, |n| n == "end").context("the map's end")?;
+        let end = bac_harness::game::symbol(&map_text, |n| n == "end").context("the map's end")?;
         let stack_bottom = map_text
             .lines()
             .find_map(|l| {
                 l.split_once("grows down to ").and_then(|(_, a)| u16::from_str_radix(a.trim_end_matches(')'), 16).ok())
             })
             .context("the map's stack line")?;
-        let image = emulator_tests::build::game_disk(prg)?.as_bytes().to_vec();
+        let image = bac_harness::build::game_disk(prg)?.as_bytes().to_vec();
         Ok(Built { image, map, key, card, frame, ticks, bank0_free: stack_bottom.saturating_sub(end) })
     }
 

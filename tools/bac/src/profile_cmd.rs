@@ -8,8 +8,8 @@
 //! the share of the AVR instructions that ran translated.
 
 use anyhow::Result;
+use bac_harness::profile::Profile;
 use clap::Args;
-use emulator_tests::profile::Profile;
 
 /// `bac profile` options.
 #[derive(Args, Debug)]

@@ -2,7 +2,7 @@
 //! Rust rules crate (`bac-rules`, the source of truth) and prints the trace as text.
 //!
 //! `cc65-reference SEED COUPS DECKS reshuffle-at|cut-card THRESHOLD BURN` prints the trace
-//! (`emulator-tests/src/cc65/trace.rs`), or `shoe-error N` with `bench.c`'s exit code for parameters the shoe
+//! (`tools/harness/src/cc65/trace.rs`), or `shoe-error N` with `bench.c`'s exit code for parameters the shoe
 //! refuses. `cc65-reference chance SEED DRAWS` prints what `chance_check.c` should find.
 
 use std::process::ExitCode;

@@ -8,14 +8,14 @@
 //! - by AVR instruction, with its source location.
 //!
 //! What runs outside the program's code (the KERNAL's interrupt handler in ROM) is one line.
-//! `cargo run --release -p emulator-tests --example coup_profile [COUPS [ROWS]]`, ROWS the
+//! `cargo run --release -p bac-harness --example coup_profile [COUPS [ROWS]]`, ROWS the
 //! number of AVR instructions the last view lists (40 unless given).
 
 use std::collections::HashMap;
 
 use avr2mos::AvrProgram;
-use emulator_tests::cc65::harness::{self, phase};
-use emulator_tests::cc65::trace::Params;
+use bac_harness::cc65::harness::{self, phase};
+use bac_harness::cc65::trace::Params;
 
 /// The line for cycles outside the program's code.
 const OUTSIDE: &str = "(outside the program: the KERNAL's interrupt handler)";
@@ -23,8 +23,8 @@ const OUTSIDE: &str = "(outside the program: the KERNAL's interrupt handler)";
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let coups: u16 = std::env::args().nth(1).map_or(Ok(1000), |a| a.parse())?;
     let listed: usize = std::env::args().nth(2).map_or(Ok(40), |a| a.parse())?;
-    let target = emulator_tests::build::repo_root().join("target/c128");
-    let report = emulator_tests::build::program("firmware/bench-prg", "bench", &target)?;
+    let target = bac_harness::build::repo_root().join("target/c128");
+    let report = bac_harness::build::program("firmware/bench-prg", "bench", &target)?;
     let prg = std::fs::read(&report.prg)?;
     let elf = std::fs::read(&report.elf)?;
     // Translated again with the defaults, for its map from 6502 addresses to AVR ones; the

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// The repository this harness was built from.
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// Builds the crate in `crate_dir` (relative to the repository root) into

@@ -109,7 +109,7 @@ pub struct Build {
 
 /// The directory that holds the C sources.
 pub fn source_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("cc65")
+    crate::build::repo_root().join("emulator-tests/cc65")
 }
 
 /// Runs `cl65` in `dir` (created if missing) on `files`, copied there first so that the
