@@ -224,7 +224,6 @@ fn the_readme_is_a_page_for_users() {
 const COPIES: &[(&str, &str)] = &[
     ("docs/images/table-40.png", "emulator-tests/tests/golden/game-shoe-40.png"),
     ("docs/images/table-80.png", "emulator-tests/tests/golden/game-shoe-80.png"),
-    ("docs/images/title-40.png", "emulator-tests/tests/golden/game-title-40.png"),
 ];
 
 #[test]
