@@ -195,7 +195,7 @@ fn a_hundred_thousand_random_keys_never_crash_leave_or_lose_money() {
     eprintln!("{keys} random keys: {coups} coups in {} frames", g.m.bus().frames);
 }
 
-/// The game's screens against the pictures in `tests/golden/` (the README shows them):
+/// The game's screens against the pictures in `tests/golden/` (`docs/game.md` shows them):
 /// the title, the betting screen and a dealt coup, in 40 and in 80 columns. The shuffle's
 /// seed is fixed (`Game::fix_seed`): the frame and raster line it is taken at move with the
 /// code's layout, which a checkout in another directory changes. `BLESS=1 cargo test -p emulator-tests --test harness -- c128_game::`

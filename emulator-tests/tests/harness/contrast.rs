@@ -92,7 +92,7 @@ fn the_contrast_measure_is_wcags() {
     // The figures of issue 14: red on the green table, 1.21 (VIC-IIe) and 1.01 (VDC).
     assert!((contrast(VICE_VIC[10].unwrap(), VICE_VIC[5].unwrap()) - 1.21).abs() < 0.01);
     assert!((contrast(RGBI_PALETTE[9], RGBI_PALETTE[4]) - 1.01).abs() < 0.01);
-    // The cards' inks on their white faces (README): red 7.99 and light red 4.0 on the
+    // The cards' inks on their white faces (docs/game.md#cards): red 7.99 and light red 4.0 on the
     // VIC-IIe, so red. On the VDC's white paper (c128-rt's `paper`): dark red 7.75 (light
     // red in a black window was 6.68), white on the dark blue cloth 13.29, against 3.11 on
     // dark green; dark yellow, the highlight, 5.24; dark green only 3.11, so wins are black.

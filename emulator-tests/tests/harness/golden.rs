@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-/// Where the golden pictures live (the README shows some of them).
+/// Where the golden pictures live (`docs/game.md` shows them, the README two of them).
 pub fn path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
 }

@@ -222,7 +222,7 @@ pub fn stack_setting(manifest: &Path) -> Result<Option<u16>, PipelineError> {
 /// `pack = true`, the bank-1 file): `"bytes"` (the default, bac-pack's byte-aligned tokens,
 /// the faster decoder) or `"dense"` (bit-level codes, about a fifth fewer bytes to load for
 /// a decoder three times slower, whose work between two bytes of the burst load held the
-/// drive up in VICE: README, "A denser packed format").
+/// drive up in VICE: docs/disk-and-loading.md#tried-and-left-out).
 ///
 /// ```toml
 /// [package.metadata.c128]

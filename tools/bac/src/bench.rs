@@ -1,4 +1,4 @@
-//! `bac bench`: the speed figures the README reports, measured here and now.
+//! `bac bench`: the speed figures `docs/speed.md` reports, measured here and now.
 //!
 //! Figures, not pass/fail: timings depend on the machine and its load. Each figure is the
 //! median of several runs.

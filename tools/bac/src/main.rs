@@ -35,7 +35,7 @@ enum Command {
     Sim(sim::SimArgs),
     /// Play Baccarat at the terminal (the game's own code), or a .prg or .d81 in the built-in C128.
     Play(play::PlayArgs),
-    /// Measure the speed figures the README reports.
+    /// Measure the speed figures docs/speed.md reports.
     Bench(bench::BenchArgs),
     /// Profile the game's settle (last card to the settled screen) function by function.
     Profile(profile_cmd::ProfileArgs),

@@ -13,7 +13,7 @@
 //! lengths and distances and repeats the last distance for free: about a sixth fewer bytes
 //! (a fifth for 6502 code) for a 6502 decoder about three times as slow. It pays only where
 //! the decoding does not hold the load up, which the burst load's one byte in flight does
-//! not allow yet (README, "A denser packed format").
+//! not allow yet (docs/disk-and-loading.md#tried-and-left-out).
 
 pub mod bits;
 pub mod dense;

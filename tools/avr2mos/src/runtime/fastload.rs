@@ -6,7 +6,7 @@
 //!
 //! Why: the KERNAL's burst load from a 1581 waits for the computer's answer after every
 //! byte (about 161 µs a byte at 2 MHz, 6.2 KB a second in VICE); without that handshake the
-//! same sectors come at about 7.7 KB a second (README, "The 1581's burst READ, measured").
+//! same sectors come at about 7.7 KB a second (docs/disk-and-loading.md#tried-and-left-out).
 //!
 //! What it gained, measured in VICE (x128, true drive emulation, the game's `BAC CODE`,
 //! 28,584 bytes in 113 sectors on three tracks, the VICE check's `load-40` with the border
