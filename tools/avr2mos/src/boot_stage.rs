@@ -29,13 +29,14 @@
 //! a time-out, the command channel is closed): then the boot sector runs
 //! `FAST:RUN"NAME"` as it did without a stage, which loads the program the KERNAL's way.
 
-use crate::asm::{Arg, Asm, Item, Part, Sym, op::*};
 use crate::error::TranslateError;
-use crate::link;
 use crate::mmap::{CODE_START, LOAD_ADDR};
-use crate::runtime::{Locals, stream};
+use crate::runtime::stream;
 use crate::selfextract::PackedProgram;
 use c128_map::io::{VIC_CLOCK, VIC_CONTROL};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Arg, Asm, Item, Part, Sym, op::*};
+use mos_asm::link;
 
 /// Where the stage is loaded and entered: the C128's room for machine code below BASIC's
 /// text, free at boot time and below the program's output.

@@ -150,3 +150,17 @@ pub enum PipelineError {
         source: TranslateError,
     },
 }
+
+/// A link error keeps the meaning the translator gave it before the assembler was a crate
+/// of its own: a program past the address space is [`TranslateError::TooLarge`] (which
+/// `translate_with` answers by translating again without static saves); a label or symbol
+/// left unplaced is reported as the input it came from.
+impl From<mos_asm::LinkError> for TranslateError {
+    fn from(e: mos_asm::LinkError) -> Self {
+        match e {
+            mos_asm::LinkError::TooLarge { what, end, limit } => TranslateError::TooLarge { what, end, limit },
+            mos_asm::LinkError::UnplacedLabel(l) => TranslateError::BadElf(format!("label {l:?} is never placed")),
+            mos_asm::LinkError::Unresolved(s) => TranslateError::BadElf(format!("unresolved {s:?}")),
+        }
+    }
+}

@@ -33,13 +33,14 @@
 //! the loader to [`LOADER_AT`] (out of the program's way) and jumps there, and the loader:
 //! the streaming routine, its command, and the KERNAL's LOAD as the fall-back.
 
-use crate::asm::{Asm, Item, Part, Sym, op::*};
 use crate::error::TranslateError;
-use crate::link;
 use crate::mmap::{CODE_START, FA, LOAD_ADDR};
-use crate::runtime::{Locals, stream};
+use crate::runtime::stream;
 use crate::selfextract::PackedProgram;
 use c128_map::kernal::{CHROUT, LOAD, SETBNK, SETLFS, SETNAM};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Asm, Item, Part, Sym, op::*};
+use mos_asm::link;
 
 /// Where the loader runs: the C128's room for machine code, below BASIC's text at $1C01.
 pub const LOADER_AT: u16 = 0x1300;
@@ -64,12 +65,12 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
     a.b(LDA_IMM, 1).b(LDX_ZP, FA).b(CPX_IMM, 8).br(BCS, drive).b(LDX_IMM, 8);
     a.label(drive).b(LDY_IMM, 1).w(JSR, SETLFS);
     a.b(LDA_IMM, name.len() as u8);
-    a.items.push(Item::Ins(LDX_IMM, crate::asm::Arg::Sym(Sym::Code(command), Part::Lo, 3)));
-    a.items.push(Item::Ins(LDY_IMM, crate::asm::Arg::Sym(Sym::Code(command), Part::Hi, 3)));
+    a.items.push(Item::Ins(LDX_IMM, mos_asm::asm::Arg::Sym(Sym::Code(command), Part::Lo, 3)));
+    a.items.push(Item::Ins(LDY_IMM, mos_asm::asm::Arg::Sym(Sym::Code(command), Part::Hi, 3)));
     a.w(JSR, SETNAM).b(LDA_IMM, 0).w(JSR, LOAD).br(BCS, failed).w(JMP, CODE_START);
     // ?CANNOT LOAD NAME, and back to BASIC.
     a.label(failed).b(LDX_IMM, 0).label(letter);
-    a.items.push(Item::Ins(LDA_ABX, crate::asm::Arg::Sym(Sym::Code(message), Part::Word, 0)));
+    a.items.push(Item::Ins(LDA_ABX, mos_asm::asm::Arg::Sym(Sym::Code(message), Part::Word, 0)));
     a.w(JSR, CHROUT).i(INX).b(CPX_IMM, (MESSAGE.len() + name.len() + 1) as u8).br(BNE, letter).i(RTS);
     a.label(routine);
     a.items.extend(stream::routine(&mut loc, command, command_bytes.len(), output).items);

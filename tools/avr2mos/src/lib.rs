@@ -70,7 +70,6 @@
 //! `sleep`, `reti` and branches on H or I are rejected with an error naming the function,
 //! offset and instruction. A write to SREG stores S as N xor V.
 
-pub mod asm;
 pub mod avrsim;
 pub mod boot_stage;
 pub mod branch_chain;
@@ -95,7 +94,6 @@ pub mod frames;
 pub mod image;
 pub mod inline_mem;
 pub mod interp;
-pub mod link;
 pub mod listing;
 pub mod liveness;
 pub mod lower;

@@ -18,12 +18,12 @@
 //! from the cassette buffer at $0B00 (7 bytes) $FF00 and interrupts, and jumps to the
 //! program.
 
-use crate::asm::{Asm, Item, Sym, op::*};
 use crate::error::TranslateError;
-use crate::link;
 use crate::mmap::{CODE_START, IMAGE_END_ALL_RAM, LOAD_ADDR, MMU_CONFIG_ALL_RAM, MMU_CR, temp};
-use crate::runtime::Locals;
 use bac_pack::Format;
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Asm, Item, Sym, op::*};
+use mos_asm::link;
 
 /// Zero-page bytes the decoders use (T0-T9 the byte-aligned one, T0-T10 the dense one),
 /// saved on the stack around them.
@@ -34,7 +34,7 @@ const LAST_STEPS: u16 = 0x0B00;
 
 /// Assembles one chunk of code at `origin`.
 fn assemble(a: Asm, origin: u16) -> Result<Vec<u8>, TranslateError> {
-    link::assemble("rt_selfextract", a, origin, &[])
+    Ok(link::assemble("rt_selfextract", a, origin, &[])?)
 }
 
 /// The mover: moves `pages` pages from `from` up to `to` (highest first), then jumps to

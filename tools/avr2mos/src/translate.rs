@@ -367,9 +367,9 @@ fn check_settings(opts: &Options, any_interpreted: bool) -> Result<(), Translate
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asm::op;
     use crate::mmap::{KEY_LINES, LOW_BSS_START};
     use crate::program::{Function, Reloc, RelocKind, Target};
+    use mos_asm::asm::op;
     use std::collections::BTreeMap;
 
     /// `lds r24, BSS+1; sts DATA_END, r24; ret` with 4 bytes of data and 2 of `.bss`.

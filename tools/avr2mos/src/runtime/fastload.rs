@@ -54,12 +54,13 @@
 //! 7 µs). The sends need no time-out: the drive's own timer clocks them. The next sector
 //! is read while the computer stores the last one.
 
-use super::{Locals, t};
-use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
-use crate::link;
+use super::t;
 use crate::mmap::{MMU_CONFIG, MMU_CONFIG_BANK1, MMU_CR, MMU_RCR, RCR_COMMON_16K};
 use c128_map::io::{CIA1_CRA, CIA1_ICR, CIA1_SDR, CIA2_PORT_A, MMU_MODE};
 use c128_map::kernal::{CHKIN, CHRIN, CHROUT, CKOUT, CLOSE, CLRCH, OPEN, SETBNK, SETLFS, SETNAM};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
+use mos_asm::link;
 
 /// Where the drive routine runs in the 1581's RAM (buffer 2's page, free between commands).
 pub const DRIVE_ORIGIN: u16 = 0x0500;

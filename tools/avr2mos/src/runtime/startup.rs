@@ -24,10 +24,11 @@
 //! (none there) costs the OPEN's and CLOSE's time-outs only, and the close waits for the
 //! drive to finish, so the program's first disk call finds it idle.
 
-use super::{Locals, Machine, Routine, fastload, r, stream, t};
-use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
+use super::{Machine, Routine, fastload, r, stream, t};
 use crate::mmap::*;
 use c128_map::io::{CIA1_ICR, VIC_CLOCK, VIC_CONTROL, VIC_IRQ_FLAGS, VIC_IRQ_MASK, VIC_RASTER};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 // KERNAL entry points the start-up code calls directly (BASIC's configuration is still
 // mapped then).
 use c128_map::kernal::{CHROUT, CLOSE, LOAD, OPEN, SETBNK, SETLFS, SETNAM};
