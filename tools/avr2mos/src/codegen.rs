@@ -187,7 +187,7 @@ pub fn generate(
 /// `.bss` and the frames, so the file does not carry it. Not under a high stack, where
 /// `.bss` and the frames may have the low area and the room after the image is the
 /// stack's; nor with a bank-1 file: the unpacker reads the loaded file's end from the save
-/// area with bank 1 mapped ([`crate::unpack`]), and only the bottom 16 KB, where the area
+/// area with bank 1 mapped ([`c128_loader::unpack`]), and only the bottom 16 KB, where the area
 /// is as code, is the same RAM in both banks (after `.bss` it read bank 1's bytes, a
 /// garbage trailer, and the start-up never finished: the hang of `harness -- bank1::`).
 fn save_area_apart(chunks: &mut Vec<Chunk>) -> Option<u16> {

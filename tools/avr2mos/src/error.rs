@@ -164,3 +164,14 @@ impl From<mos_asm::LinkError> for TranslateError {
         }
     }
 }
+
+/// The loader's errors keep the meaning they had when its code was part of the translator.
+impl From<c128_loader::LoaderError> for TranslateError {
+    fn from(e: c128_loader::LoaderError) -> Self {
+        match e {
+            c128_loader::LoaderError::Settings(s) => TranslateError::Settings(s),
+            c128_loader::LoaderError::TooLarge { what, end, limit } => TranslateError::TooLarge { what, end, limit },
+            c128_loader::LoaderError::Link(e) => e.into(),
+        }
+    }
+}

@@ -71,7 +71,6 @@
 //! offset and instruction. A write to SREG stores S as N xor V.
 
 pub mod avrsim;
-pub mod boot_stage;
 pub mod branch_chain;
 pub mod branch_over;
 pub mod callgraph;
@@ -83,7 +82,6 @@ pub mod dead_loads;
 pub mod dead_stores;
 pub mod decode;
 pub mod error;
-pub mod first_stage;
 pub mod flags;
 pub mod flow;
 pub mod frame_plan;
@@ -97,7 +95,7 @@ pub mod interp;
 pub mod listing;
 pub mod liveness;
 pub mod lower;
-pub mod mmap;
+pub use c128_loader::mmap;
 pub mod nz_reuse;
 pub mod outline;
 pub mod overlay;
@@ -105,11 +103,9 @@ pub mod peephole;
 pub mod pipeline;
 pub mod program;
 pub mod ptr_copies;
-pub mod pull_unpack;
 pub mod report;
 pub mod runtime;
 pub mod saves;
-pub mod selfextract;
 pub mod sink_saves;
 #[cfg(test)]
 mod snippet;
@@ -117,8 +113,6 @@ pub mod specialise;
 pub mod sreg_saves;
 pub mod symbolic;
 pub mod translate;
-pub mod unpack;
-pub mod unpack_dense;
 pub mod values;
 pub mod zero_reg;
 pub mod zp_slots;

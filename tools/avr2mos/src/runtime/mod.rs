@@ -48,13 +48,11 @@ use crate::mmap::{MemoryMode, ZP_SAVE_LEN, ZP_SAVE_START, reg, temp};
 use mos_asm::asm::{Asm, Label, Locals};
 
 pub mod divide;
-pub mod fastload;
 pub mod interrupts;
 pub mod kernal;
 pub mod memory;
 pub mod multiply;
 pub mod startup;
-pub mod stream;
 pub mod support;
 
 /// Zero-page scratch of the wide multiply ($40-$59), saved and restored like the rest.

@@ -43,8 +43,8 @@
 //! $FF00, $D506 and the interrupt flag are as they were, with CIA 1's serial port left
 //! shifting in and the CLK line released, as the KERNAL leaves them.
 
-use super::t;
-use crate::error::TranslateError;
+use crate::LoaderError;
+use crate::mmap::temp as t;
 use crate::mmap::{
     BANK1_START, CODE_START, FA, MMU_CONFIG, MMU_CONFIG_ALL_RAM, MMU_CONFIG_BANK1, MMU_CR, MMU_RCR, RCR_COMMON_16K,
 };
@@ -81,10 +81,10 @@ impl Output {
     /// [`CODE_START`] in RAM 0, up to the address the caller gives the label `end` (the
     /// program's [`PackedProgram::end`]). Refused, naming the `setting` that asked for the
     /// loader, when the stream starts too far into the file to skip.
-    pub fn program(main: &PackedProgram, end: Label, setting: &str) -> Result<Output, TranslateError> {
+    pub fn program(main: &PackedProgram, end: Label, setting: &str) -> Result<Output, LoaderError> {
         let skip = main.stream_at - 2;
         let skip = u8::try_from(skip).ok().filter(|&s| s <= 253).ok_or_else(|| {
-            TranslateError::Settings(format!(
+            LoaderError::Settings(format!(
                 "{setting}: the packed program's stream starts {skip} bytes in (at most 253)"
             ))
         })?;
@@ -235,7 +235,7 @@ pub(crate) mod model {
     /// A translated program of `len` bytes of code: load address, BASIC stub, code.
     pub(crate) fn program(len: usize) -> Vec<u8> {
         let mut prg = crate::mmap::LOAD_ADDR.to_le_bytes().to_vec();
-        prg.extend(crate::translate::basic_stub());
+        prg.extend(crate::basic_stub());
         prg.extend((0..len).map(|i| (i % 251) as u8 ^ (i / 97) as u8));
         prg
     }

@@ -1,7 +1,7 @@
 //! The first stage of a program kept in a second file (`[package.metadata.c128] main =
 //! "NAME"`): the small `.prg` that BASIC's `RUN` loads, which streams the program from the
 //! file NAME through the drive's burst FASTLOAD and unpacks it as it comes
-//! ([`crate::runtime::stream`]), then starts it; on any other drive (or our emulator), or
+//! ([`crate::stream`]), then starts it; on any other drive (or our emulator), or
 //! when the stream fails, it loads NAME with the KERNAL's LOAD and starts that, a packed
 //! program that unpacks itself ([`crate::selfextract`]).
 //!
@@ -33,10 +33,10 @@
 //! the loader to [`LOADER_AT`] (out of the program's way) and jumps there, and the loader:
 //! the streaming routine, its command, and the KERNAL's LOAD as the fall-back.
 
-use crate::error::TranslateError;
+use crate::LoaderError;
 use crate::mmap::{CODE_START, FA, LOAD_ADDR};
-use crate::runtime::stream;
 use crate::selfextract::PackedProgram;
+use crate::stream;
 use c128_map::kernal::{CHROUT, LOAD, SETBNK, SETLFS, SETNAM};
 use mos_asm::asm::Locals;
 use mos_asm::asm::{Asm, Item, Part, Sym, op::*};
@@ -50,7 +50,7 @@ const LOADER_MAX: usize = LOADER_PAGES as usize * 0x100;
 
 /// The first stage's `.prg` for the program `main` (as `selfextract` packed it), which is
 /// on the disk as `name`.
-pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateError> {
+pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, LoaderError> {
     let mut loc = Locals::default();
     let (command, message, end) = (loc.fresh(), loc.fresh(), loc.fresh());
     let output = stream::Output::program(main, end, "main")?;
@@ -79,7 +79,7 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
 
     let loader = link::assemble("rt_first_stage", a, LOADER_AT, &[(end, main.end)])?;
     if loader.len() > LOADER_MAX {
-        return Err(TranslateError::TooLarge {
+        return Err(LoaderError::TooLarge {
             what: "the first stage's loader".into(),
             end: u32::from(LOADER_AT) + loader.len() as u32,
             limit: u32::from(LOADER_AT) + LOADER_MAX as u32,
@@ -111,8 +111,8 @@ const MESSAGE: &[u8] = b"\r?CANNOT LOAD ";
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::stream::model::{C128, burst, call, program};
     use crate::selfextract::pack_program_parts;
+    use crate::stream::model::{C128, burst, call, program};
     use bac_pack::Format;
 
     const CALLER: u16 = 0x1000;

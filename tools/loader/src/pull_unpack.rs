@@ -1,6 +1,6 @@
 //! The 6502 pull decoder of bac-pack's format (`tools/pack/src/format.rs`): it asks a
 //! get-byte routine for each packed byte instead of reading them from memory, so a loader
-//! can unpack a file while it receives it (`crate::runtime::stream`) and the file never
+//! can unpack a file while it receives it (`crate::stream`) and the file never
 //! lies packed in memory. [`crate::unpack`] is the in-place decoder of the same format, for
 //! a file that is already loaded.
 //!
