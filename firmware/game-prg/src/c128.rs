@@ -1,7 +1,7 @@
 //! [`Platform`] on the C128's hardware, through c128-rt's drivers.
 
 use bac_game::help;
-use bac_game::platform::{Colour, DiskError, Platform, Sound};
+use bac_game::platform::{self, Colour, DiskError, Sound};
 use bac_game::text::Lang;
 use c128_rt::disk;
 use c128_rt::hw::Reg8;
@@ -69,7 +69,7 @@ fn post(at: u16, bytes: &[u8]) {
 // Every method stays a function of its own (never inlined into the game's code): the game's
 // code is interpreted from bank 1, and what it calls here (screen, keys, raster, SID, disk)
 // must run as translated 6502 at full speed.
-impl Platform for C128 {
+impl platform::Screen for C128 {
     #[inline(never)]
     fn columns(&self) -> u8 {
         screen::columns()
@@ -114,7 +114,9 @@ impl Platform for C128 {
     fn show(&mut self) {
         c128_rt::held::show();
     }
+}
 
+impl platform::Keys for C128 {
     #[inline(never)]
     fn key(&mut self) -> Option<u8> {
         keyboard::poll()
@@ -124,7 +126,9 @@ impl Platform for C128 {
     fn hurry(&mut self) -> bool {
         keyboard::take_space()
     }
+}
 
+impl platform::Clock for C128 {
     #[inline(never)]
     fn frame(&mut self) {
         frame::wait();
@@ -138,15 +142,19 @@ impl Platform for C128 {
     }
 
     #[inline(never)]
-    fn sound(&mut self, s: Sound) {
-        sound::play(crate::sounds::effect(s));
-    }
-
-    #[inline(never)]
     fn ticks(&self) -> u32 {
         (self.frames << 8) ^ u32::from(RASTER.read())
     }
+}
 
+impl platform::Speaker for C128 {
+    #[inline(never)]
+    fn sound(&mut self, s: Sound) {
+        sound::play(crate::sounds::effect(s));
+    }
+}
+
+impl platform::Storage for C128 {
     #[inline(never)]
     fn read(&mut self, name: &[u8], buf: &mut [u8]) -> Result<usize, DiskError> {
         disk::read(name, buf).map_err(disk_error)
@@ -238,7 +246,9 @@ impl Platform for C128 {
             self.help_open = false;
         }
     }
+}
 
+impl platform::Witness for C128 {
     #[inline(never)]
     fn settled(&mut self, coups: u16, before: u32, after: u32) {
         post(MAILBOX, &coups.to_le_bytes());

@@ -8,22 +8,12 @@ use crate::face;
 use crate::help;
 use crate::platform::{DiskError, Platform, Sound, colour, key};
 use crate::play::View;
-use crate::save::{self, MAX_SAVED_SEATS, SaveError, Saved, SavedSeat};
+use crate::save::{self, MAX_SAVED_SEATS, SaveError, Saved, SavedSeat, Seats};
 use crate::settings::{MAX_COMPUTERS, MAX_HUMANS, NAME_LEN, Name, Settings};
 use crate::text::{Lang, Msg};
 
 /// The names the computer players go by.
 const COMPUTER_NAMES: [&[u8]; MAX_COMPUTERS as usize] = [b"MARCEL", b"SOPHIE"];
-
-/// The players who sit down, kept between tables so that changing the rules keeps every
-/// bankroll.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Seats {
-    /// Seats in table order; `count` are used.
-    pub seats: [SavedSeat; MAX_SAVED_SEATS],
-    /// Seats used.
-    pub count: u8,
-}
 
 /// How the table was left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

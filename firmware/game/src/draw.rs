@@ -21,39 +21,8 @@ pub const PLAYER_INK: Colour = colour::CYAN;
 pub const INK: Colour = colour::WHITE;
 /// What asks for attention: prompts, the selected item.
 pub const HIGHLIGHT: Colour = colour::YELLOW;
-/// Screen codes of the PETSCII graphics the game draws with.
-pub mod glyph {
-    /// Horizontal line.
-    pub const LINE_H: u8 = 0x40;
-    /// Vertical line.
-    pub const LINE_V: u8 = 0x5D;
-    /// Rounded corner, top left.
-    pub const TOP_LEFT: u8 = 0x55;
-    /// Rounded corner, top right.
-    pub const TOP_RIGHT: u8 = 0x49;
-    /// Rounded corner, bottom left.
-    pub const BOTTOM_LEFT: u8 = 0x4A;
-    /// Rounded corner, bottom right.
-    pub const BOTTOM_RIGHT: u8 = 0x4B;
-    /// Checkerboard: the back of a card.
-    pub const CHECKER: u8 = 0x66;
-    /// A filled disc: a bead on the scoreboard.
-    pub const BALL: u8 = 0x51;
-    /// An open circle: a bead with a tie after it.
-    pub const CIRCLE: u8 = 0x57;
-    /// Space.
-    pub const SPACE: u8 = 0x20;
-    /// Lines crossing: where the seats' rule meets a column's bar.
-    pub const CROSS: u8 = 0x5B;
-    /// The reverse-video bit.
-    pub const REVERSE: u8 = 0x80;
-}
-
-/// The screen code that shows ASCII character `c` ([`bac_glyphs::screen_code`]); a
-/// character the set lacks shows as a space.
-pub fn screen_code(c: u8) -> u8 {
-    bac_glyphs::screen_code(c).unwrap_or(glyph::SPACE)
-}
+/// The screen codes the game draws with, where drawing code has long named them.
+pub use crate::glyph::{self, screen_code};
 
 /// Writes ASCII text; returns the column after it.
 pub fn text(p: &mut impl Platform, x: u8, y: u8, s: &[u8], colour: Colour) -> u8 {

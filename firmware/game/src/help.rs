@@ -6,32 +6,13 @@ use crate::draw::{self, BACKGROUND, INK};
 use crate::platform::{self, Platform, colour, key};
 use crate::text::{Lang, Msg};
 
-/// The help file's name on the disk in `lang`.
-pub fn file_name(lang: Lang) -> &'static [u8] {
-    match lang {
-        Lang::English => b"BAC HELP",
-        Lang::French => b"BAC AIDE",
-    }
-}
+/// The help file's format, which the platforms' readers share with the pager.
+pub use crate::help_file::{LINE_FEED, RETURN, ascii, file_name};
 
 /// Text rows per page; the last screen row holds the keys.
 const PAGE_ROWS: u8 = 23;
 /// Pages whose start is remembered for paging back.
 const MAX_PAGES: usize = 48;
-/// A line's end in the help file, as the C128 writes it.
-pub const RETURN: u8 = 13;
-/// A line's end in the help file, as other machines write it.
-pub const LINE_FEED: u8 = 10;
-
-/// PETSCII from the disk to ASCII for [`draw::screen_code`]: the text file stores lower
-/// case as $41-$5A and capitals as $C1-$DA; both show as capitals.
-pub fn ascii(c: u8) -> u8 {
-    match c {
-        0xC1..=0xDA => c & 0x7F,
-        _ => c,
-    }
-}
-
 /// A line at least this long filled its row in the file: prose, which the next line of the
 /// same indent goes on from when the screen is narrower than the file.
 const FILLED: usize = 60;

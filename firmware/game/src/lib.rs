@@ -10,7 +10,9 @@
 pub mod app;
 pub mod draw;
 pub mod face;
+pub mod glyph;
 pub mod help;
+pub mod help_file;
 pub mod num;
 pub mod panel;
 pub mod platform;

@@ -238,6 +238,16 @@ pub fn decode(bytes: &[u8]) -> Result<Saved, SaveError> {
     Ok(Saved { settings, seats, count: count as u8, house })
 }
 
+/// The players who sit down, kept between tables so that changing the rules keeps every
+/// bankroll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seats {
+    /// Seats in table order; `count` are used.
+    pub seats: [SavedSeat; MAX_SAVED_SEATS],
+    /// Seats used.
+    pub count: u8,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

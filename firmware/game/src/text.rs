@@ -186,7 +186,7 @@ mod tests {
             for text in pair {
                 assert!(text.len() <= 40, "message {i} is {} long", text.len());
                 assert!(
-                    text.iter().all(|&c| crate::draw::screen_code(c) != 0x20 || c == b' '),
+                    text.iter().all(|&c| crate::glyph::screen_code(c) != 0x20 || c == b' '),
                     "message {i} has a character the set lacks: {:?}",
                     core::str::from_utf8(text)
                 );

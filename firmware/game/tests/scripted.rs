@@ -1,8 +1,8 @@
 //! The game on a scripted stand-in for the C128: keys in, screen text and money out.
 
 use bac_game::App;
-use bac_game::app::Seats;
-use bac_game::platform::{DiskError, Platform, Sound, key};
+use bac_game::platform::{self, DiskError, Sound, key};
+use bac_game::save::Seats;
 use bac_game::text::Lang;
 use bac_rules::{Event, Table};
 use std::collections::{HashMap, VecDeque};
@@ -101,20 +101,23 @@ fn screen_char(code: u8) -> char {
     }
 }
 
-impl Platform for Stand {
+impl platform::Screen for Stand {
     fn columns(&self) -> u8 {
         self.cols
     }
+
     fn set_columns(&mut self, columns: u8, _background: u8) {
         assert!(columns == 40 || columns == 80);
         self.cols = columns;
         self.cells = vec![[b' '; 80]; 25];
     }
+
     fn put(&mut self, x: u8, y: u8, code: u8, _colour: u8) {
         if x < self.cols && y < 25 {
             self.cells[usize::from(y)][usize::from(x)] = code;
         }
     }
+
     fn fill(&mut self, x: u8, y: u8, w: u8, h: u8, code: u8, colour: u8) {
         for yy in y..y.saturating_add(h) {
             for xx in x..x.saturating_add(w) {
@@ -122,6 +125,9 @@ impl Platform for Stand {
             }
         }
     }
+}
+
+impl platform::Keys for Stand {
     fn key(&mut self) -> Option<u8> {
         if self.settled_screens.len() < self.settles.len() {
             self.settled_screens.push(self.screen());
@@ -147,9 +153,13 @@ impl Platform for Stand {
         self.way_out = self.way_out.wrapping_mul(1_103_515_245).wrapping_add(12_345);
         Some(WAY_OUT[(self.way_out >> 16) % WAY_OUT.len()])
     }
+
     fn hurry(&mut self) -> bool {
         self.space_held
     }
+}
+
+impl platform::Clock for Stand {
     fn frame(&mut self) {
         if self.record_frames {
             let screen = self.screen();
@@ -160,16 +170,24 @@ impl Platform for Stand {
         self.frames += 1;
         assert!(self.frames < self.max_frames, "hung:\n{}", self.screen());
     }
+
     fn clock(&self) -> u8 {
         // Work takes no time here: the clock is the frames waited.
         self.frames as u8
     }
-    fn sound(&mut self, sound: Sound) {
-        self.sounds.push(sound);
-    }
+
     fn ticks(&self) -> u32 {
         self.frames as u32
     }
+}
+
+impl platform::Speaker for Stand {
+    fn sound(&mut self, sound: Sound) {
+        self.sounds.push(sound);
+    }
+}
+
+impl platform::Storage for Stand {
     fn read(&mut self, name: &[u8], buf: &mut [u8]) -> Result<usize, DiskError> {
         let data = self.files.get(name).ok_or(DiskError::NotFound)?;
         if data.len() > buf.len() {
@@ -178,6 +196,7 @@ impl Platform for Stand {
         buf[..data.len()].copy_from_slice(data);
         Ok(data.len())
     }
+
     fn write(&mut self, name: &[u8], data: &[u8]) -> Result<(), DiskError> {
         if self.write_protected {
             return Err(DiskError::WriteProtected);
@@ -191,35 +210,44 @@ impl Platform for Stand {
         self.files.insert(name.to_vec(), data.to_vec());
         Ok(())
     }
+
     fn scratch(&mut self, name: &[u8]) -> Result<(), DiskError> {
         if self.write_protected {
             return Err(DiskError::WriteProtected);
         }
         self.files.remove(name).map(|_| ()).ok_or(DiskError::NotFound)
     }
+
     fn rename(&mut self, from: &[u8], to: &[u8]) -> Result<(), DiskError> {
         let data = self.files.remove(from).ok_or(DiskError::NotFound)?;
         self.files.insert(to.to_vec(), data);
         Ok(())
     }
+
     fn open_help(&mut self, lang: Lang) -> Result<(), DiskError> {
         let text = self.files.get(bac_game::help::file_name(lang)).ok_or(DiskError::NotFound)?.clone();
         self.help = Some((text, 0));
         Ok(())
     }
+
     fn help_byte(&mut self) -> Option<u8> {
         let (text, at) = self.help.as_mut()?;
         let b = text.get(*at).copied();
         *at += 1;
         b
     }
+
     fn close_help(&mut self) {
         self.help = None;
     }
+}
+
+impl platform::Witness for Stand {
     fn settled(&mut self, coups: u16, before: u32, after: u32) {
         self.settles.push((coups, before, after));
         self.deal_frames.push(self.frames - self.last_key_frame);
     }
+
     fn audit(&mut self, table: &Table, seats: &Seats, settled: &[Event]) {
         if let Some(ledger) = self.ledger.as_mut() {
             ledger.audit(table, seats, settled);

@@ -7,7 +7,7 @@
 //! finds where control goes; [`flags`] finds which AVR flags are ever read; [`frame_plan`]
 //! plans frames and saves; [`codegen`] turns each instruction into 6502 code ([`lower`])
 //! beside the native routines ([`runtime`]) and cleans it up ([`peephole`]); [`image`] lays
-//! everything out ([`link`]) and builds the `.prg`; [`report`] writes the symbol map and
+//! everything out ([`mos_asm::link`]) and builds the `.prg`; [`report`] writes the symbol map and
 //! the listing.
 //! [`pipeline::build_prg`] runs cargo first, so any `no_std` crate becomes a `.prg`.
 //!

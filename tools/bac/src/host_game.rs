@@ -1,5 +1,5 @@
 //! `bac play` without a file: the game itself (`bac-game`, the code the C128 program runs)
-//! on a [`Platform`] made of the terminal, the wall clock and a save directory.
+//! on a [`Platform`](bac_game::Platform) made of the terminal, the wall clock and a save directory.
 //!
 //! Screen codes become the same Unicode stand-ins the emulator's text view uses, colours
 //! the VIC-II's palette. Keys: Esc is RUN/STOP, F1-F8 the function keys, Backspace DEL;
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bac_game::platform::colour::{MARK, ON_PAPER, WHITE};
-use bac_game::platform::{DiskError, Platform, Sound, key};
+use bac_game::platform::{self, DiskError, Sound, key};
 use bac_game::text::Lang;
 use c128_emu::screenshot::VIC_PALETTE;
 use c128_emu::text::Cell;
@@ -197,7 +197,7 @@ fn io_error(e: std::io::Error) -> DiskError {
     }
 }
 
-impl Platform for Host {
+impl platform::Screen for Host {
     fn columns(&self) -> u8 {
         self.cols
     }
@@ -223,7 +223,9 @@ impl Platform for Host {
             }
         }
     }
+}
 
+impl platform::Keys for Host {
     fn key(&mut self) -> Option<u8> {
         match &mut self.keys {
             Keys::Terminal { .. } => {
@@ -260,7 +262,9 @@ impl Platform for Host {
         self.queue.retain(|&k| k != key::SPACE);
         self.queue.len() != before
     }
+}
 
+impl platform::Clock for Host {
     fn frame(&mut self) {
         self.frames = self.frames.wrapping_add(1);
         if let Keys::Terminal { .. } = self.keys {
@@ -280,8 +284,6 @@ impl Platform for Host {
         }
     }
 
-    fn sound(&mut self, _sound: Sound) {}
-
     /// The frames waited: the host's work between frames is too quick to count.
     fn clock(&self) -> u8 {
         self.frames as u8
@@ -296,7 +298,13 @@ impl Platform for Host {
             Keys::Script(..) => self.frames,
         }
     }
+}
 
+impl platform::Speaker for Host {
+    fn sound(&mut self, _sound: Sound) {}
+}
+
+impl platform::Storage for Host {
     fn read(&mut self, name: &[u8], buf: &mut [u8]) -> Result<usize, DiskError> {
         let data = std::fs::read(self.path(name)?).map_err(io_error)?;
         let into = buf.get_mut(..data.len()).ok_or(DiskError::TooLong)?;
@@ -343,7 +351,9 @@ impl Platform for Host {
     fn close_help(&mut self) {
         self.help = None;
     }
+}
 
+impl platform::Witness for Host {
     fn settled(&mut self, _coups: u16, before: u32, after: u32) {
         self.settles.push((before, after));
     }

@@ -2,7 +2,7 @@
 //! the disk's boot sector brings in as its extra blocks, so that at power-on the program
 //! NAME streams in through the drive's burst FASTLOAD and unpacks as it comes
 //! ([`crate::stream`]) before BASIC ever runs. The build writes it beside the
-//! `.prg` ([`crate::pipeline::boot_path`]); the disk builder puts it on track 1 from sector
+//! `.prg` (`avr2mos::pipeline::boot_path`); the disk builder puts it on track 1 from sector
 //! 1 on and has the boot sector call it (tools/d81, `[boot] stage_suffix`).
 //!
 //! Why: BASIC's `RUN"NAME"` from the boot sector loads the packed program whole (the

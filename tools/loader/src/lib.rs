@@ -11,7 +11,7 @@
 //!   bac-pack's formats (in place, from memory, or pulling bytes from the stream);
 //! - [`basic_stub`]: the BASIC line every program starts with.
 //!
-//! It sits below the translator: avr2mos's start-up code ([`avr2mos::runtime`] there)
+//! It sits below the translator: avr2mos's start-up code (`avr2mos::runtime::startup`)
 //! emits this crate's receiver and decoders into the programs it builds, and both share the
 //! assembler in mos-asm. Nothing here knows AVR code.
 

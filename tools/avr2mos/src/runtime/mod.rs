@@ -163,7 +163,7 @@ fn t(n: u8) -> u8 {
 /// `stack_top` is the AVR stack's first byte ([`crate::mmap::STACK_TOP`], or $CFFF with a
 /// high stack). `key_buffer`: run with interrupts on and keep the key buffer (all-RAM mode
 /// only; see [`crate::mmap`]). `fastload`: with a bank-1 file, try the 1581 loader of
-/// [`fastload`] before the KERNAL's LOAD. `zp_end` is the first zero-page byte after the
+/// [`c128_loader::fastload`] before the KERNAL's LOAD. `zp_end` is the first zero-page byte after the
 /// last the program uses ([`crate::zp_slots`]): the start-up saves BASIC's zero page from
 /// [`ZP_SAVE_START`] up to it, and at least [`ZP_SAVE_LEN`] bytes. `packer`: the bank-1
 /// file's format.
