@@ -42,7 +42,7 @@ const XMAX: u8 = 10;
 const NO_KEY: u8 = 88;
 /// The codes of the keys with a text in PKYBUF, in its order: F1-F8, SHIFT RUN/STOP, HELP.
 const FUNCTION_KEYS: [u8; 10] = [0x85, 0x89, 0x86, 0x8A, 0x87, 0x8B, 0x88, 0x8C, 0x83, 0x84];
-/// The texts the C128 gives its function keys at power-on, in [`FUNCTION_KEYS`]' order:
+/// The texts the C128 gives its function keys at power-on, in `FUNCTION_KEYS`' order:
 /// what BASIC's `KEY` lists.
 pub const FUNCTION_KEY_TEXTS: [&[u8]; 10] = [
     b"GRAPHIC",
@@ -211,7 +211,7 @@ impl Kernal {
 
     /// The keyboard scan (the editor's interrupt work and SCNKEY): a key held by hand that
     /// was not down at the last scan (LSTX), and the codes of the keys the script typed,
-    /// go into the KERNAL's buffer, a function key as its text (see [`Kernal::put_key`]).
+    /// go into the KERNAL's buffer, a function key as its text (as `Kernal::put_key` files it).
     /// Keys do not repeat.
     pub fn scan_keyboard(bus: &mut C128Bus) {
         match bus.keyboard.scanned_key() {
