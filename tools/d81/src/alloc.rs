@@ -14,6 +14,12 @@
 
 use crate::geometry::{DIR_TRACK, SECTORS_PER_SIDE, SECTORS_PER_TRACK, TRACKS, Ts};
 
+/// The blocks of a file of `blocks` that `Placement::BesideDirectory` puts on the
+/// directory's side of track 40, room permitting: those its whole track sides leave over.
+pub fn blocks_beside_directory(blocks: usize) -> usize {
+    blocks % usize::from(SECTORS_PER_SIDE)
+}
+
 /// Plans `count` sectors for a new file on a free map (see [`crate::bam::free_map`]),
 /// marking them used in the map. `None` if the disk has fewer free sectors (the map is then
 /// left partly used; callers plan on a copy).
@@ -35,7 +41,7 @@ pub(crate) fn plan_file(free: &mut [bool], count: usize) -> Option<Vec<Ts>> {
 /// reset looks up its autoloader's file. The DOS itself never puts file data on track 40, but
 /// it follows any chain, and the directory still grows into the sectors left free there.
 pub(crate) fn plan_beside_directory(free: &mut [bool], count: usize) -> Option<Vec<Ts>> {
-    let lead = crate::files::blocks_beside_directory(count);
+    let lead = blocks_beside_directory(count);
     let room: Vec<Ts> = (0..SECTORS_PER_SIDE)
         .map(|s| Ts::new(DIR_TRACK, s))
         .filter(|ts| ts.index().is_some_and(|i| free[i]))

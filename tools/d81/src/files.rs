@@ -27,12 +27,6 @@ pub enum Placement {
     BesideDirectory,
 }
 
-/// The blocks of a file of `blocks` that [`Placement::BesideDirectory`] puts on the
-/// directory's side of track 40, room permitting: those its whole track sides leave over.
-pub fn blocks_beside_directory(blocks: usize) -> usize {
-    blocks % usize::from(crate::geometry::SECTORS_PER_SIDE)
-}
-
 /// Blocks a file of `len` bytes takes (an empty file still takes one).
 pub fn blocks_for(len: usize) -> usize {
     len.div_ceil(BYTES_PER_BLOCK).max(1)

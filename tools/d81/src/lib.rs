@@ -49,11 +49,12 @@ pub mod petscii;
 mod status;
 mod validate;
 
+pub use alloc::blocks_beside_directory;
 pub use boot::{BootError, BootInfo, BootSector, BootStage};
 pub use dir::{DirEntry, FileType, Slot};
 pub use disk::{Disk, File};
 pub use error::ImageError;
-pub use files::{Placement, blocks_beside_directory, blocks_for, check_name};
+pub use files::{Placement, blocks_for, check_name};
 pub use geometry::Ts;
 pub use listing::LISTING_LOAD_ADDRESS;
 pub use manifest::{Manifest, ManifestError};
