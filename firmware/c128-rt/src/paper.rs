@@ -9,7 +9,7 @@
 //! greens, purple and yellow for something that means more). Guarantees: every cell is
 //! white and one other colour, black, dark blue, dark red, dark purple, dark yellow, dark
 //! grey or the cloth, and a colour that carries a meaning is never drawn white:
-//! - a cell on paper ([`crate::screen::ON_PAPER`]: a card's face, a scoreboard) is its
+//! - a cell on paper ([`ON_PAPER`]: a card's face, a scoreboard) is its
 //!   ink's dark shade on white ([`ON_WHITE`]);
 //! - on the cloth, plain text is white on the cloth, and the inks that say something (a
 //!   side, a result, a highlight) become their dark shade on a white cell: a label;
@@ -20,7 +20,13 @@
 //! so that a cell need not read the chip): no byte of RAM more, and a program that opens
 //! the VDC on any other paper gets the plain RGBI cells.
 
-use crate::screen::{ALTERNATE, ON_PAPER};
+/// Set in a colour: the cell lies on a card's white face and the colour is its ink (see
+/// `crate::screen`'s "Card faces").
+pub const ON_PAPER: u8 = 0x10;
+
+/// Set in a colour on the VDC: the cell's glyph comes from the second character set
+/// (attribute bit 7), which holds [`bac_glyphs::MARKS`] from code 0 on.
+pub const ALTERNATE: u8 = 0x20;
 
 /// RGBI white: the paper of this mode.
 pub const WHITE: u8 = 15;

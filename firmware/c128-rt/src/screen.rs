@@ -84,13 +84,8 @@ pub mod colour {
     pub const LIGHT_GREY: u8 = 15;
 }
 
-/// Set in a colour: the cell lies on a card's white face and the colour is its ink (see
-/// "Card faces").
-pub const ON_PAPER: u8 = 0x10;
-
-/// Set in a colour on the VDC: the cell's glyph comes from the second character set
-/// (attribute bit 7), which holds [`bac_glyphs::MARKS`] from code 0 on.
-pub const ALTERNATE: u8 = 0x20;
+/// The colour byte's flags, named where the white paper that gives them meaning is made.
+pub use crate::paper::{ALTERNATE, ON_PAPER};
 
 /// Rows on either screen.
 pub const ROWS: u8 = 25;

@@ -4,9 +4,9 @@
 
 use crate::card::Card;
 use crate::hand::Hand;
+use crate::question::{Decision, Question};
 use crate::rng::Xorshift32;
 use crate::shoe::{Shoe, ShoeNews};
-use crate::strategy::{Decision, Question};
 use crate::tableau::{DrawRules, Rule};
 
 /// The two hands.

@@ -4,8 +4,8 @@ use crate::card::Card;
 use crate::coup::{Outcome, Side};
 use crate::money::Money;
 use crate::payout::{BetResult, Spot};
+use crate::question::Decision;
 use crate::shoe::ShoeNews;
-use crate::strategy::Decision;
 
 /// A seat number, 0-based.
 pub type SeatId = u8;

@@ -9,7 +9,7 @@
 //!   the two end-of-shoe policies of the seeds (reshuffle at k cards, a cut card), burns.
 //! - [`hand`], [`tableau`]: totals modulo 10, naturals, and the drawing rules of Punto Banco,
 //!   the Loadstar original and Chemin de fer, as tables checked against the seed texts.
-//! - [`strategy`], [`optimal`]: every choice the rules leave is a [`strategy::Question`]
+//! - [`question`], [`strategy`], [`optimal`]: every choice the rules leave is a [`question::Question`]
 //!   answered by a person or a built-in strategy, the game-theoretic one included.
 //! - [`payout`], [`money`], [`rules`]: exact integer payouts (money in cents) for each preset.
 //! - [`coup`], [`table`], [`event`]: a coup as a state machine the screen drives card by
@@ -23,6 +23,7 @@ pub mod hand;
 pub mod money;
 pub mod optimal;
 pub mod payout;
+pub mod question;
 pub mod rng;
 pub mod rules;
 pub mod shoe;
@@ -35,9 +36,10 @@ pub use coup::{Coup, Outcome, Side, Step, Winner};
 pub use event::{Event, EventSink, SeatId};
 pub use money::Money;
 pub use payout::{BetResult, Odds, PayTable, Spot};
+pub use question::{Decision, Question};
 pub use rng::{Chance, Xorshift32};
 pub use rules::{Banking, Preset, RuleSet, RulesError};
 pub use shoe::{Burn, EndOfShoe, Shoe, ShoeNews};
-pub use strategy::{Builtin, Decision, Question, Strategy};
+pub use strategy::{Builtin, Strategy};
 pub use table::{Asker, MAX_SEATS, SeatKind, Table, TableError, TableStep, Tally};
 pub use tableau::{DrawRules, Rule};

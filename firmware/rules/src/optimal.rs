@@ -4,8 +4,8 @@
 //! `optimal_table.rs` from the result; the firmware only reads it. A test in `bac-odds`
 //! checks that the file is what the solver computes today.
 
+use crate::question::Question;
 use crate::rng::Chance;
-use crate::strategy::Question;
 use crate::tableau::{DrawRules, PLAYER_STOOD};
 
 /// One solution: the player's chance of drawing on 5, and the bank's play in every cell the

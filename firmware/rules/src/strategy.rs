@@ -2,39 +2,9 @@
 //! the bank's two Loadstar options, the Chemin de fer banker everywhere.
 
 use crate::optimal::Solution;
+use crate::question::{Decision, Question};
 use crate::rng::Xorshift32;
 use crate::tableau::{DrawRules, Rule};
-
-/// A choice the rules leave open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Question {
-    /// The Player hand holds 5 on two cards.
-    PlayerOnFive,
-    /// The bank holds `total` on two cards; `player_third` is the points of the player's
-    /// third card, or `None` if the player stood.
-    Banker {
-        /// The bank's two-card total, 0–7.
-        total: u8,
-        /// The points of the player's third card.
-        player_third: Option<u8>,
-    },
-}
-
-/// An answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decision {
-    /// Take a third card.
-    Draw,
-    /// Keep two cards.
-    Stand,
-}
-
-impl Decision {
-    /// `Draw` when `draw` is true.
-    pub const fn draw_if(draw: bool) -> Decision {
-        if draw { Decision::Draw } else { Decision::Stand }
-    }
-}
 
 /// Anything that can answer a [`Question`]: a built-in strategy, a person at the keyboard
 /// (the game asks and answers), a test script.

@@ -8,10 +8,11 @@ use crate::coup::{Coup, CoupError, Outcome, Side, Step, Winner};
 use crate::event::{Event, EventSink, SeatId};
 use crate::money::Money;
 use crate::payout::{BetResult, Spot};
+use crate::question::{Decision, Question};
 use crate::rng::Xorshift32;
 use crate::rules::{Banking, RuleSet};
 use crate::shoe::{Shoe, ShoeError, ShoeNews};
-use crate::strategy::{Decision, Question, Strategy};
+use crate::strategy::Strategy;
 use crate::tableau::DrawRules;
 
 /// Up to four people by name plus computer players at Chemin de fer.

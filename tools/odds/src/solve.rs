@@ -11,7 +11,7 @@
 use crate::exact::{Choices, walk};
 use crate::play::Play;
 use bac_rules::DrawRules;
-use bac_rules::strategy::{Decision, Question};
+use bac_rules::question::{Decision, Question};
 use bac_rules::tableau::PLAYER_STOOD;
 
 const EPSILON: f64 = 1e-13;
