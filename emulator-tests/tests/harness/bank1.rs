@@ -150,7 +150,7 @@ fn the_fast_loader_falls_back_to_the_kernal_on_a_drive_that_is_no_1581() {
 #[test]
 fn the_start_up_tries_the_burst_stream_and_our_emulator_gets_the_kernal_s_load() {
     // Our emulator's KERNAL has no fast serial bus, so the drive never answers the burst
-    // handshake: the streaming load (runtime/stream.rs) must give up at once, and the
+    // handshake: the streaming load (tools/loader/src/stream.rs) must give up at once, and the
     // start-up code load the file the KERNAL's way and unpack it in place, as on a 1541.
     let report = build::program("emulator-tests/programs/hello", "bank1-stream");
     let t = translate(&report.elf, vec!["*".into()], true);

@@ -26,7 +26,7 @@
 //!
 //! A program that sets `memory = "all-ram"` under `[package.metadata.c128]` runs with
 //! RAM everywhere but the I/O block ($FF00 = $3E) and interrupts disabled; the gateway
-//! maps the KERNAL in for each call (see `avr2mos::mmap`), and $E000-$FEFF is the
+//! maps the KERNAL in for each call (see `c128_loader::mmap`, tools/loader/src/mmap.rs), and $E000-$FEFF is the
 //! program's own RAM.
 
 #![no_std]

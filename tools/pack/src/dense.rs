@@ -1,5 +1,5 @@
 //! The dense format, and its reference decoder (what the 6502 decoder in
-//! `tools/avr2mos/src/unpack_dense.rs` does, bit for bit).
+//! `tools/loader/src/unpack_dense.rs` does, bit for bit).
 //!
 //! Why a second format: the byte-aligned one ([`crate::format`]) costs a whole byte for
 //! every length and up to two for every distance, and AVR code (the bank-1 file) is full of

@@ -1,5 +1,5 @@
 //! The token stream, and its reference decoder (what the 6502 decoder in
-//! `tools/avr2mos/src/unpack.rs` does, byte for byte).
+//! `tools/loader/src/unpack.rs` does, byte for byte).
 //!
 //! | token | then | means |
 //! | --- | --- | --- |
