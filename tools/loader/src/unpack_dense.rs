@@ -3,6 +3,12 @@
 //! ([`memory_get`], a file loaded whole and unpacked in place) or a byte off the serial
 //! bus (the burst load, which decodes while the drive sends the next byte).
 //!
+//! Who uses it: `bac prg`'s `packer = "dense"` setting, for a program that would rather
+//! load a fifth fewer bytes than decode fast. The game does not: its files are in the
+//! byte-aligned format, since the dense decoder's work between the burst load's bytes held
+//! the drive up (docs/disk-and-loading.md#tried-and-left-out). The tests keep it working
+//! (`tools/pack/tests`, the loader's stage tests, the harness's `packed::`).
+//!
 //! Assumes: called with JSR with the output's first address in `zp.out` (two zero-page
 //! bytes, low first), its end known when the program is built or in zero page ([`End`]),
 //! the output's memory mapped, code, stack and zero page in view (common RAM for a bank-1

@@ -1,6 +1,12 @@
 //! The dense format, and its reference decoder (what the 6502 decoder in
 //! `tools/loader/src/unpack_dense.rs` does, bit for bit).
 //!
+//! Who uses it: `bac prg`'s `packer = "dense"` setting, for a program that would rather
+//! load a fifth fewer bytes than decode fast. The game does not: its files are in the
+//! byte-aligned format, since the dense decoder's work between the burst load's bytes held
+//! the drive up (docs/disk-and-loading.md#tried-and-left-out). The tests keep it working
+//! (`tools/pack/tests`, the loader's stage tests, the harness's `packed::`).
+//!
 //! Why a second format: the byte-aligned one ([`crate::format`]) costs a whole byte for
 //! every length and up to two for every distance, and AVR code (the bank-1 file) is full of
 //! short copies at the same distance as the one before. The game's files are loaded

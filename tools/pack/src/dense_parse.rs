@@ -1,5 +1,11 @@
 //! The packer of the dense format: the fewest bits for a block of bytes, nearly.
 //!
+//! Who uses it: `bac prg`'s `packer = "dense"` setting, for a program that would rather
+//! load a fifth fewer bytes than decode fast. The game does not: its files are in the
+//! byte-aligned format, since the dense decoder's work between the burst load's bytes held
+//! the drive up (docs/disk-and-loading.md#tried-and-left-out). The tests keep it working
+//! (`tools/pack/tests`, the loader's stage tests, the harness's `packed::`).
+//!
 //! A dynamic program runs forward over the positions with two states at each, "the last
 //! token was literals" and "the last token was a copy or repeat", since the format's flag
 //! bits and its repeat token depend on that. Each state keeps its cheapest way in and the
