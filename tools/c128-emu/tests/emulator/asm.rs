@@ -1,26 +1,21 @@
-//! A tiny 6502 assembler for the tests: raw opcode bytes plus labels for jumps, branches and
-//! data addresses, placed after the BASIC stub at 7181 ($1C0D).
+//! The tests' 6502 programs: raw opcode bytes plus named labels for jumps, branches and
+//! data addresses, placed after the BASIC stub at 7181 ($1C0D) by the project's own
+//! assembler and linker (mos-asm), the one the translator and the loader use.
 
 use std::collections::HashMap;
 
 use c128_emu::prg::with_basic_stub;
+use mos_asm::asm::{self, Arg, Item, Label, Part, Sym};
+use mos_asm::link;
 
 /// Where the code after the standard stub starts.
 pub const ORIGIN: u16 = 0x1C0D;
 
-enum Fixup {
-    Absolute,
-    Relative,
-    Low,
-    High,
-}
-
-/// Collects bytes and resolves labels when the program is built.
+/// A program being written, its labels named by the test.
 #[derive(Default)]
 pub struct Asm {
-    code: Vec<u8>,
-    labels: HashMap<&'static str, u16>,
-    fixups: Vec<(usize, &'static str, Fixup)>,
+    items: asm::Asm,
+    labels: HashMap<&'static str, Label>,
 }
 
 impl Asm {
@@ -29,45 +24,49 @@ impl Asm {
         Self::default()
     }
 
+    /// The label called `name`, numbered the first time it is named.
+    fn named(&mut self, name: &'static str) -> Label {
+        let next = Label(self.labels.len() as u32);
+        *self.labels.entry(name).or_insert(next)
+    }
+
     /// The address of the next byte.
     pub fn here(&self) -> u16 {
-        ORIGIN + self.code.len() as u16
+        ORIGIN + self.code().len() as u16
     }
 
     /// Emits raw bytes.
     pub fn op(&mut self, bytes: &[u8]) -> &mut Self {
-        self.code.extend_from_slice(bytes);
+        self.items.items.push(Item::Bytes(bytes.to_vec()));
         self
     }
 
     /// Defines a label at the next byte.
     pub fn label(&mut self, name: &'static str) -> &mut Self {
-        let here = self.here();
-        self.labels.insert(name, here);
+        let label = self.named(name);
+        self.items.items.push(Item::Label(label));
         self
     }
 
     /// An instruction with a 16-bit operand naming a label (JMP, JSR, LDA abs ...).
     pub fn abs(&mut self, opcode: u8, label: &'static str) -> &mut Self {
-        self.code.push(opcode);
-        self.fixups.push((self.code.len(), label, Fixup::Absolute));
-        self.code.extend_from_slice(&[0, 0]);
+        let label = self.named(label);
+        self.items.items.push(Item::Ins(opcode, Arg::Sym(Sym::Code(label), Part::Word, 0)));
         self
     }
 
-    /// A branch to a label.
+    /// A branch to a label (the linker makes it long if the label is out of reach).
     pub fn branch(&mut self, opcode: u8, label: &'static str) -> &mut Self {
-        self.code.push(opcode);
-        self.fixups.push((self.code.len(), label, Fixup::Relative));
-        self.code.push(0);
+        let label = self.named(label);
+        self.items.items.push(Item::Branch(opcode, label));
         self
     }
 
     /// An immediate load of a label's low (`high` false) or high byte.
     pub fn imm_addr(&mut self, opcode: u8, label: &'static str, high: bool) -> &mut Self {
-        self.code.push(opcode);
-        self.fixups.push((self.code.len(), label, if high { Fixup::High } else { Fixup::Low }));
-        self.code.push(0);
+        let label = self.named(label);
+        let part = if high { Part::Hi } else { Part::Lo };
+        self.items.items.push(Item::Ins(opcode, Arg::Sym(Sym::Code(label), part, 0)));
         self
     }
 
@@ -86,22 +85,7 @@ impl Asm {
 
     /// The code bytes with labels resolved.
     pub fn code(&self) -> Vec<u8> {
-        let mut code = self.code.clone();
-        for (at, label, kind) in &self.fixups {
-            let target = *self.labels.get(label).unwrap_or_else(|| panic!("label {label}"));
-            match kind {
-                Fixup::Absolute => code[*at..*at + 2].copy_from_slice(&target.to_le_bytes()),
-                Fixup::Relative => {
-                    let from = ORIGIN as i32 + *at as i32 + 1;
-                    let d = target as i32 - from;
-                    assert!((-128..=127).contains(&d), "branch to {label} too far");
-                    code[*at] = d as i8 as u8;
-                }
-                Fixup::Low => code[*at] = target as u8,
-                Fixup::High => code[*at] = (target >> 8) as u8,
-            }
-        }
-        code
+        link::assemble("test program", self.items.clone(), ORIGIN, &[]).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The runnable `.prg`.
