@@ -97,6 +97,8 @@ fn screen_char(code: u8) -> char {
         0x53 => '♥',
         0x58 => '♣',
         0x5A => '♦',
+        // The checkerboard of a card's back.
+        0x66 => '▒',
         _ => '#',
     }
 }
@@ -1505,4 +1507,105 @@ fn money_moves_only_by_settled_coups_across_presets_saves_and_rebuys() {
     );
     assert!(ledger.coups > 1_000 && ledger.saves > runs / 2, "too little was played");
     assert!(ledger.switches > 50 && ledger.switches_with_a_tie_stake > 0, "too few changes of game");
+}
+
+/// The cells of card `card` (0-2) of hand `hand` (0 Player, 1 Banker) on a 40-column
+/// screen: rows 3 to 6, four cells from column 1 or 21, five cells a card.
+fn card_cells(screen: &str, hand: usize, card: usize) -> String {
+    let x = [1, 21][hand] + 5 * card;
+    screen.lines().skip(3).take(4).map(|r| cells(r, x..x + 4)).collect::<Vec<_>>().join("|")
+}
+
+/// A card shows its face: a suit.
+fn face_up(cells: &str) -> bool {
+    cells.chars().any(|c| "♠♥♣♦".contains(c))
+}
+
+/// A card shows its back: the checkerboard, and no suit.
+fn face_down(cells: &str) -> bool {
+    cells.contains('▒') && !face_up(cells)
+}
+
+/// The total beside a hand's head (row 2, the head's column plus 8), if one shows.
+fn total_shown(screen: &str, hand: usize) -> Option<char> {
+    screen.lines().nth(2)?.chars().nth([1, 21][hand] + 8).filter(|c| c.is_ascii_digit())
+}
+
+/// A game of one person (DEE) who reads the screen: `bet` at each round of bets, S at each
+/// question, RETURN at anything else, for `coups` coups; every screen at a key and every
+/// frame kept.
+fn reading_session(options: &str, coups: usize, bet: &'static str) -> Stand {
+    let mut stand = Stand::new(&keys(&format!("{{R}}{options}{{R}}DEE{{R}}")));
+    stand.record_screens = true;
+    stand.record_frames = true;
+    stand.player = Some(Box::new(move |screen: &str, settled: usize| {
+        let answer = if settled >= coups {
+            ""
+        } else if row(screen, 8).ends_with(": YOUR BETS") {
+            bet
+        } else if row(screen, 9) == "D: DRAW   S: STAND" {
+            "S"
+        } else {
+            " "
+        };
+        answer.to_string()
+    }));
+    run(stand)
+}
+
+/// Issue 31, defect 2. Seed 004 deals every card face down, and seed 003 turns a natural up
+/// at once; a person who chooses decides from what the rules let them see (their own two
+/// cards and a third card, dealt face up), and the other hand stays down until the choice
+/// is made. At Loadstar DEE, asked on 5, sees the Player hand and its total, the bank's
+/// backs and no total; at Chemin de fer the banker, asked, sees the bank's cards and the
+/// punter's third card only, and the punter on 5 the Player hand only. Where nobody
+/// chooses (Punto Banco) both hands are up before any third card, and every settled
+/// screen shows every card.
+#[test]
+fn cards_lie_face_down_until_the_rules_let_the_chooser_see_them() {
+    let stand = reading_session("", 80, "3P{R}");
+    let asked: Vec<&String> = stand.screens.iter().filter(|s| row(s, 9) == "D: DRAW   S: STAND").collect();
+    assert!(!asked.is_empty(), "no question on 5 in 80 Loadstar coups");
+    for s in &asked {
+        for card in 0..2 {
+            assert!(face_up(&card_cells(s, 0, card)), "the chooser's own card {card}:\n{s}");
+            assert!(face_down(&card_cells(s, 1, card)), "the bank's card {card} is covered:\n{s}");
+        }
+        assert_eq!((total_shown(s, 0), total_shown(s, 1)), (Some('5'), None), "the totals:\n{s}");
+    }
+    assert!(stand.frames_seen.iter().any(|(_, s)| s.contains('▒')), "no card was dealt face down");
+    for s in &stand.settled_screens {
+        assert!(!s.contains('▒'), "a settled coup shows every card:\n{s}");
+        for (hand, card) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            assert!(face_up(&card_cells(s, hand, card)), "hand {hand} card {card} settled:\n{s}");
+        }
+    }
+    assert!(stand.settled_screens.iter().any(|s| row(s, 8).starts_with("NATURAL")), "no natural in 80 coups");
+
+    let stand = reading_session("{G}{G}", 40, "1P{R}");
+    for (_, s) in
+        stand.frames_seen.iter().filter(|(_, s)| face_up(&card_cells(s, 0, 2)) || face_up(&card_cells(s, 1, 2)))
+    {
+        assert!(!s.contains('▒'), "a third card beside a covered hand at Punto Banco:\n{s}");
+    }
+
+    let frames = chemin_session(2, 30, || "3B{R}", || "1P{R}", "M");
+    let mut asked = [0; 2];
+    for (_, s) in &frames {
+        let m = row(s, 8);
+        if m.ends_with(": YOU HAVE 5") {
+            for card in 0..2 {
+                assert!(face_up(&card_cells(s, 0, card)) && face_down(&card_cells(s, 1, card)), "on 5:\n{s}");
+            }
+            asked[0] += 1;
+        } else if m.contains(": BANK HAS ") {
+            for card in 0..2 {
+                assert!(face_down(&card_cells(s, 0, card)) && face_up(&card_cells(s, 1, card)), "the bank:\n{s}");
+            }
+            assert_eq!(total_shown(s, 0), None, "the punter's total to the banker:\n{s}");
+            assert_eq!(m.contains(" AGAINST "), face_up(&card_cells(s, 0, 2)), "the punter's third card:\n{s}");
+            asked[1] += 1;
+        }
+    }
+    assert!(asked[0] > 0 && asked[1] > 0, "questions on 5 and to the bank: {asked:?}");
 }

@@ -60,12 +60,7 @@ impl<P: Platform> App<P> {
         // The betting keys are over: during the deal the only keys are a question's.
         self.clear_lines(ROW_KEYS, 1);
         let l = layout(self.p.columns());
-        for x in [l.player_x, l.banker_x] {
-            self.p.fill(x, l.cards_y, 3 * l.card_step, l.card_h, glyph::SPACE, INK);
-        }
-        for slot in 0..6 {
-            self.p.card_paper(slot, None);
-        }
+        self.new_hands(l);
         self.draw_seats(table, None);
         let mut count = [0u8; 2];
         let mut total = [0u8; 2];
@@ -115,6 +110,7 @@ impl<P: Platform> App<P> {
                     if self.card_shown(l, i, card, &mut count, &mut total, drawn_ahead) {
                         return;
                     }
+                    self.turn_up_for(table, &step, count);
                     if count[0] == 3 && i == 0 {
                         // The Player hand's third card is known: the bank's rule now applies.
                         self.player_third = Some(card.points());
@@ -146,6 +142,7 @@ impl<P: Platform> App<P> {
                     if let Ok(TableStep::Settled(outcome)) = &step {
                         self.view.result_due(outcome.winner);
                     }
+                    self.turn_up_for(table, &step, count);
                 }
                 TableStep::Settled(outcome) => {
                     self.player_third = None;
@@ -161,6 +158,12 @@ impl<P: Platform> App<P> {
     /// settle, through the interpreter).
     #[inline(never)]
     pub(super) fn explain_draw(&mut self, side: Side, total: [u8; 2], player_drew: bool) {
+        if !self.view.up[usize::from(side == Side::Banker)] {
+            // A hand still face down (its holder's total is the banker's to guess, seed
+            // 004): the table says only that it draws, face up.
+            self.say(ROW_MSG, Msg::PlayerTakes, INK);
+            return;
+        }
         let (who, t) = match side {
             Side::Player => (Msg::PlayerDrawsOn, total[0]),
             Side::Banker => (Msg::BankerDrawsOn, total[1]),
@@ -255,6 +258,109 @@ impl<P: Platform> App<P> {
         self.ask(question, id)
     }
 
+    /// A new coup's hands: no cards, none turned up, the cards' rows and the totals blank.
+    #[inline(never)]
+    fn new_hands(&mut self, l: &Layout) {
+        self.view.hands = [[None; 3]; 2];
+        self.view.up = [false; 2];
+        for x in [l.player_x, l.banker_x] {
+            self.p.fill(x, l.cards_y, 3 * l.card_step, l.card_h, glyph::SPACE, INK);
+            self.p.put(x + TOTAL_AT, ROW_LABELS, glyph::SPACE, INK);
+        }
+        for slot in 0..6 {
+            self.p.card_paper(slot, None);
+        }
+    }
+
+    /// Card `n` of hand `i` (0 Player, 1 Banker) where it lies: face up when its hand is
+    /// turned up or it is a third card (seeds 003 and 004: "dealt face up"), else its back.
+    #[inline(never)]
+    fn draw_card(&mut self, l: &Layout, i: usize, n: u8) {
+        let Some(card) = self.view.hands[i][usize::from(n)] else {
+            return;
+        };
+        let x = [l.player_x, l.banker_x][i] + n * l.card_step;
+        let slot = 3 * i as u8 + n;
+        if self.view.up[i] || n == 2 {
+            face::card(&mut self.p, slot, x, l.cards_y, card);
+        } else {
+            face::back(&mut self.p, slot, x, l.cards_y);
+        }
+    }
+
+    /// The total of hand `i` beside its head, if the hand is turned up.
+    fn draw_total(&mut self, l: &Layout, i: usize) {
+        if !self.view.up[i] {
+            return;
+        }
+        let total = self.view.hands[i].iter().flatten().fold(0, |t, c| (t + c.points()) % 10);
+        let t = num::number(u32::from(total));
+        draw::text(&mut self.p, [l.player_x, l.banker_x][i] + TOTAL_AT, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
+    }
+
+    /// Turns hand `i` up, with its total.
+    #[inline(never)]
+    fn turn_up(&mut self, l: &Layout, i: usize) {
+        self.turn(l, i, true);
+    }
+
+    /// Turns hand `i` up or down: its first two cards and its total (a third card is face
+    /// up either way).
+    fn turn(&mut self, l: &Layout, i: usize, up: bool) {
+        if self.view.up[i] == up {
+            return;
+        }
+        self.view.up[i] = up;
+        self.draw_card(l, i, 0);
+        self.draw_card(l, i, 1);
+        let x = [l.player_x, l.banker_x][i] + TOTAL_AT;
+        self.p.put(x, ROW_LABELS, glyph::SPACE, INK);
+        self.draw_total(l, i);
+    }
+
+    /// What is shown when, once the first four cards are down (`count`) and the coup's next
+    /// `step` is known. Seed 004 deals all four face down, and a natural is turned up at
+    /// once (seed 003); a person who chooses decides from what the rules let them see:
+    /// their own two cards and a third card, dealt face up.
+    /// - A person asked to draw or stand (the Player hand's holder on 5, a Chemin de fer
+    ///   banker) has their own hand turned up, and the other is down (in hot seat the
+    ///   punter's hand, up for the punter's question, is turned down again for the
+    ///   banker's).
+    /// - A computer or the house choosing turns nothing up.
+    /// - The Player hand's third card, while a person who holds the bank has yet to choose
+    ///   (Chemin de fer), turns nothing up either: the banker sees that card alone.
+    /// - Anything else (a natural, a third card once every choice is made, the settle)
+    ///   turns both hands up: with no choice left to a person, the croupier turns them over
+    ///   and calls the totals (seed 000).
+    ///
+    /// There is no key to look at one's own cards: in hot seat the question names the
+    /// chooser's total (only the Player hand's 5 is asked, and every seat knows the rule),
+    /// so covering the chooser's cards from the others would hide nothing that counts.
+    #[inline(never)]
+    fn turn_up_for(&mut self, table: &Table, step: &Result<TableStep, TableError>, count: [u8; 2]) {
+        if count[0] < 2 || count[1] < 2 {
+            return;
+        }
+        let l = layout(self.p.columns());
+        let hands = match *step {
+            Ok(TableStep::Ask { question, asker: Asker::Seat(id) }) if self.is_human(id) => {
+                let own = usize::from(question != Question::PlayerOnFive);
+                self.turn(l, 1 - own, false);
+                own..own + 1
+            }
+            Ok(TableStep::Ask { .. }) => return,
+            Ok(TableStep::Card { side: Side::Player, .. })
+                if table.rules().banking == Banking::Seats && table.banker().is_some_and(|b| self.is_human(b)) =>
+            {
+                return;
+            }
+            _ => 0..2,
+        };
+        for i in hands {
+            self.turn_up(l, i);
+        }
+    }
+
     /// Draws the settled screen in the last card's pause, behind the screen the player sees
     /// ([`Platform::hold`]), so that it shows with that card (`count` the cards shown
     /// before it, `i` its hand) instead of after it; returns the sound the screen ends with.
@@ -337,21 +443,29 @@ impl<P: Platform> App<P> {
         total: &mut [u8; 2],
         settled: Option<Option<Sound>>,
     ) -> bool {
-        let x = [l.player_x, l.banker_x][i];
-        face::card(&mut self.p, 3 * i as u8 + count[i], x + count[i] * l.card_step, l.cards_y, card);
+        self.lay_card(l, i, count[i], card);
         self.sound(Sound::Card);
         count[i] += 1;
         total[i] = (total[i] + card.points()) % 10;
-        let t = num::number(u32::from(total[i]));
-        draw::text(&mut self.p, x + TOTAL_AT, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
         let Some(sound) = settled else {
             return false;
         };
-        // The last card and the settled screen show together.
+        // The last card and the settled screen show together, both hands turned up.
+        self.turn_up(l, 0);
+        self.turn_up(l, 1);
         self.p.show();
         self.player_third = None;
         self.settled_wait_after_card(sound);
         true
+    }
+
+    /// Lays `card` as card `n` of hand `i`: kept, drawn face up or down, and the hand's
+    /// total if it is turned up.
+    #[inline(never)]
+    fn lay_card(&mut self, l: &Layout, i: usize, n: u8, card: Card) {
+        self.view.hands[i][usize::from(n)] = Some(card);
+        self.draw_card(l, i, n);
+        self.draw_total(l, i);
     }
 
     /// The settled coup on the screen: how it ended, each seat's results and bankroll, the

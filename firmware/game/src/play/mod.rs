@@ -226,6 +226,12 @@ pub struct View {
     coups: u16,
     /// Whether a coup is being dealt, and at what pace.
     pace: Pace,
+    /// The coup's cards by hand (Player, Banker) as they were dealt, kept so that a screen
+    /// wiped by the help comes back with them (`draw_hands`).
+    hands: [[Option<Card>; 3]; 2],
+    /// Which hands are turned up: seed 004 deals every card face down (see
+    /// `App::turn_up_for`).
+    up: [bool; 2],
 }
 
 /// The pace of the table's pauses.
@@ -269,6 +275,8 @@ impl View {
             typed: None,
             coups: 0,
             pace: Pace::Betting,
+            hands: [[None; 3]; 2],
+            up: [false; 2],
         }
     }
 }
