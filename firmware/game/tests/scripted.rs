@@ -1609,3 +1609,58 @@ fn cards_lie_face_down_until_the_rules_let_the_chooser_see_them() {
     }
     assert!(asked[0] > 0 && asked[1] > 0, "questions on 5 and to the bank: {asked:?}");
 }
+
+/// Issue 31, defect 7: HELP at a question comes back to the whole table (the heads, the
+/// seats, the cards as they lie and the chooser's total), and the coup's result after the
+/// answer shows every card under its hand's head.
+#[test]
+fn help_at_a_question_comes_back_to_the_whole_table() {
+    let mut stand = Stand::new(&keys("{R}{R}DEE{R}"));
+    stand.files.insert(b"BAC HELP".to_vec(), b"HELP TEXT\rSECOND LINE\r".repeat(3));
+    stand.record_screens = true;
+    let mut helped = (0, false);
+    stand.player = Some(Box::new(move |screen: &str, settled: usize| {
+        let answer = if helped.0 >= 3 || settled >= 100 {
+            ""
+        } else if row(screen, 24).ends_with("STOP: END") {
+            "{S}"
+        } else if row(screen, 8).ends_with(": YOUR BETS") {
+            "3P{R}"
+        } else if row(screen, 9) == "D: DRAW   S: STAND" {
+            helped.1 = !helped.1;
+            if helped.1 {
+                helped.0 += 1;
+                "{H}"
+            } else {
+                "S"
+            }
+        } else {
+            " "
+        };
+        answer.to_string()
+    }));
+    let stand = run(stand);
+    let mut back = 0;
+    for (i, s) in stand.screens.iter().enumerate().skip(1) {
+        if !row(&stand.screens[i - 1], 24).ends_with("STOP: END") || row(s, 9) != "D: DRAW   S: STAND" {
+            continue;
+        }
+        back += 1;
+        let heads = s.lines().nth(2).unwrap();
+        assert!(heads.contains("PLAYER") && heads.contains("BANKER"), "the hands' heads after the help:\n{s}");
+        assert!(s.contains("BANKROLL") && s.lines().nth(12).unwrap().starts_with("DEE"), "the seats:\n{s}");
+        assert!(row(s, 0).starts_with("LOADSTAR 128"), "the head:\n{s}");
+        for card in 0..2 {
+            assert!(face_up(&card_cells(s, 0, card)) && face_down(&card_cells(s, 1, card)), "the cards:\n{s}");
+        }
+        assert_eq!(total_shown(s, 0), Some('5'), "the chooser's total:\n{s}");
+        let result = |s: &&String| ["PLAYER WINS", "BANKER WINS", "TIE  "].iter().any(|r| row(s, 9).starts_with(r));
+        let settled = stand.screens[i..].iter().find(result).unwrap();
+        let heads = settled.lines().nth(2).unwrap();
+        assert!(heads.contains("PLAYER") && heads.contains("BANKER"), "the result's heads:\n{settled}");
+        for (hand, card) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            assert!(face_up(&card_cells(settled, hand, card)), "hand {hand} card {card} at the result:\n{settled}");
+        }
+    }
+    assert_eq!(back, 3, "the question after each of three helps");
+}

@@ -118,7 +118,7 @@ impl<P: Platform> App<P> {
                 }
                 &TableStep::Ask { question, asker } => {
                     let decision = match asker {
-                        Asker::Seat(id) if self.is_human(id) => self.ask(question, id),
+                        Asker::Seat(id) if self.is_human(id) => self.ask(table, question, id),
                         _ => {
                             let rules = table.rules();
                             let mut strategy = match optimal::solution(rules.draw, rules.decks) {
@@ -215,7 +215,7 @@ impl<P: Platform> App<P> {
     }
 
     /// Asks a person to draw or stand.
-    pub(super) fn ask(&mut self, question: Question, id: SeatId) -> Decision {
+    pub(super) fn ask(&mut self, table: &Table, question: Question, id: SeatId) -> Decision {
         let name = self.seats.seats[usize::from(id)].name;
         match question {
             Question::PlayerOnFive => {
@@ -245,17 +245,21 @@ impl<P: Platform> App<P> {
                 b'S' | b'R' => return Decision::Stand,
                 key::HELP | key::F5 => {
                     help::show(&mut self.p, self.settings.lang);
-                    return self.ask_again(question, id);
+                    return self.ask_again(table, question, id);
                 }
                 _ => self.sound(Sound::Error),
             }
         }
     }
 
-    pub(super) fn ask_again(&mut self, question: Question, id: SeatId) -> Decision {
-        // The help screen wiped the table; the cards are not redrawn, the question is.
-        self.p.set_columns(self.p.columns(), BACKGROUND);
-        self.ask(question, id)
+    /// The question again after the help, which wiped the screen: the whole table comes
+    /// back first (heads, seats, scoreboard, the cards as they lie, face up or down, and
+    /// the totals of the hands turned up), then the question.
+    #[inline(never)]
+    pub(super) fn ask_again(&mut self, table: &Table, question: Question, id: SeatId) -> Decision {
+        self.draw_table(table);
+        self.draw_hands();
+        self.ask(table, question, id)
     }
 
     /// A new coup's hands: no cards, none turned up, the cards' rows and the totals blank.
@@ -296,6 +300,18 @@ impl<P: Platform> App<P> {
         let total = self.view.hands[i].iter().flatten().fold(0, |t, c| (t + c.points()) % 10);
         let t = num::number(u32::from(total));
         draw::text(&mut self.p, [l.player_x, l.banker_x][i] + TOTAL_AT, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
+    }
+
+    /// Both hands as they lie, with their totals: after the help.
+    #[inline(never)]
+    pub(super) fn draw_hands(&mut self) {
+        let l = layout(self.p.columns());
+        for i in 0..2 {
+            for n in 0..3 {
+                self.draw_card(l, i, n);
+            }
+            self.draw_total(l, i);
+        }
     }
 
     /// Turns hand `i` up, with its total.
