@@ -751,7 +751,7 @@ fn chemin_session(
         } else if m2 == "D: DRAW   S: STAND" {
             "S"
         } else {
-            " "
+            "{R}"
         };
         answer.to_string()
     }));
@@ -959,7 +959,7 @@ fn loadstar_shows_its_bank_moves_it_by_each_result_and_keeps_it_in_the_save() {
         } else if row(screen, 9) == "D: DRAW   S: STAND" {
             "S"
         } else {
-            " "
+            "{R}"
         };
         answer.to_string()
     }));
@@ -1020,7 +1020,7 @@ fn loadstar_a_player_breaks_the_bank_and_a_fresh_one_follows() {
         }
         if screen.contains("YOU BROKE THE BANK!") {
             broke = true;
-            return " ".into();
+            return "{R}".into();
         }
         if row(screen, 8).ends_with(": YOUR BETS") {
             let bank = (house_shown(screen).unwrap() / 100) as u32;
@@ -1028,7 +1028,7 @@ fn loadstar_a_player_breaks_the_bank_and_a_fresh_one_follows() {
             let stake = if broke { 1 } else { bank + u32::from(std::mem::take(&mut first)) };
             return format!("{}{{R}}", chips_for(stake, 'P'));
         }
-        if row(screen, 9) == "D: DRAW   S: STAND" { "S".into() } else { " ".into() }
+        if row(screen, 9) == "D: DRAW   S: STAND" { "S".into() } else { "{R}".into() }
     }));
     let stand = run(stand);
     let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
@@ -1052,13 +1052,13 @@ fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
     stand.player = Some(Box::new(|screen: &str, settled: usize| {
         let answer = if settled >= 200 {
             ""
-        } else if row(screen, 24) == "PRESS A KEY FOR THE NEXT COUP" && row(screen, 9).starts_with("TIE") {
+        } else if row(screen, 24) == "RETURN: NEW BETS   L: LAST BETS, DEAL" && row(screen, 9).starts_with("TIE") {
             // Leave at once: STOP at the bets, then Y to quit (and save).
-            " {S}Y"
+            "{S}Y"
         } else if row(screen, 8).ends_with(": YOUR BETS") {
             "1T{R}"
         } else {
-            " "
+            "{R}"
         };
         answer.to_string()
     }));
@@ -1066,7 +1066,7 @@ fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
     let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
     let tie = frames
         .iter()
-        .position(|s| row(s, 9).starts_with("TIE") && row(s, 24) == "PRESS A KEY FOR THE NEXT COUP")
+        .position(|s| row(s, 9).starts_with("TIE") && row(s, 24) == "RETURN: NEW BETS   L: LAST BETS, DEAL")
         .expect("a tie in 200 coups");
     let seat = frames[tie].lines().nth(12).unwrap();
     assert_eq!(cells(seat, 33..40), "+8", "the tie pays 8 to 1:\n{}", frames[tie]);
@@ -1338,7 +1338,7 @@ fn a_tie_stake_that_stays_goes_back_to_the_bankroll_at_another_game() {
                 phase = 3;
                 "{S}Y".into()
             }
-            _ => " ".into(),
+            _ => "{R}".into(),
         }
     }));
     let stand = run(stand);
@@ -1371,7 +1371,7 @@ fn a_save_after_leaving_sahara_with_a_tie_stake_loads() {
             done = true;
             "{S}O{G}{R}{S}Y".into()
         } else {
-            " ".into()
+            "{R}".into()
         }
     }));
     let stand = run(stand);
@@ -1546,7 +1546,7 @@ fn reading_session(options: &str, coups: usize, bet: &'static str) -> Stand {
         } else if row(screen, 9) == "D: DRAW   S: STAND" {
             "S"
         } else {
-            " "
+            "{R}"
         };
         answer.to_string()
     }));
@@ -1635,7 +1635,7 @@ fn help_at_a_question_comes_back_to_the_whole_table() {
                 "S"
             }
         } else {
-            " "
+            "{R}"
         };
         answer.to_string()
     }));
@@ -1663,4 +1663,34 @@ fn help_at_a_question_comes_back_to_the_whole_table() {
         }
     }
     assert_eq!(back, 3, "the question after each of three helps");
+}
+
+/// Issue 31, defect 6: every key at the settled screen acts or is ignored on purpose.
+/// SPACE (the hurry key) leaves the result on the screen; L stakes the last bets again and
+/// deals; a chip typed at the result is the first key of the bets; RETURN goes to the bets,
+/// where RETURN with nothing staked warns before it deals.
+#[test]
+fn the_settled_screen_keeps_its_keys_space_l_a_bet_typed_ahead_and_return() {
+    let script = "{R}{G}{G}{R}DEE{R}4P{R} L5B{R}{R}{R}{R}";
+    let mut stand = Stand::new(&keys(script));
+    stand.record_screens = true;
+    let stand = run(stand);
+    assert!(stand.settles.len() >= 4, "{} coups:\n{}", stand.settles.len(), stand.screen());
+    let key_line = "RETURN: NEW BETS   L: LAST BETS, DEAL";
+    let first = stand.screens.iter().position(|s| row(s, 24) == key_line).expect("a result");
+    assert_eq!(stand.screens[first + 1], stand.screens[first], "SPACE at the result changed the screen");
+    let seat = |coup: usize| stand.settled_screens[coup].lines().nth(12).unwrap().to_string();
+    let under = |coup: usize, range| cells(&seat(coup), range);
+    for coup in 0..2 {
+        let player = under(coup, 19..26);
+        assert!(["+100", "-100", "=100"].contains(&player.as_str()), "coup {coup}: {player:?}:\n{}", seat(coup));
+        assert_eq!(under(coup, 26..33), "", "coup {coup}: a bet on the Banker");
+    }
+    let banker = under(2, 26..33);
+    assert!(["+475", "-500", "=500"].contains(&banker.as_str()), "the 5 typed at the result: {banker:?}");
+    assert!(
+        stand.screens.iter().any(|s| row(s, 9) == "NO BET: RETURN AGAIN TO DEAL"),
+        "RETURN with nothing staked warns first"
+    );
+    assert_eq!((under(3, 19..26), under(3, 26..33)), (String::new(), String::new()), "a coup with no stake");
 }

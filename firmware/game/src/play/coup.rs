@@ -412,7 +412,32 @@ impl<P: Platform> App<P> {
         if let Some(s) = sound {
             self.sound(s);
         }
-        self.wait_key();
+        self.settled_keys(None);
+    }
+
+    /// The keys of the settled screen, `first` the one already read: each acts or is
+    /// ignored on purpose.
+    /// - SPACE is ignored: it hurries the deal, and a tap too many must not skip the result.
+    /// - RETURN goes to the next coup's bets.
+    /// - [`REPEAT_KEY`] stakes the last coup's bets again and deals (`house_bets`).
+    /// - Any other key goes to the bets as the first key typed there (a chip, a spot, HELP,
+    ///   STOP...), where it acts as it would have: a bet typed ahead is never lost.
+    #[inline(never)]
+    fn settled_keys(&mut self, mut first: Option<u8>) {
+        loop {
+            let k = match first.take() {
+                Some(k) => k,
+                None => self.wait_key(),
+            };
+            match k {
+                key::SPACE => {}
+                key::RETURN => return,
+                k => {
+                    self.view.ahead = Some(k);
+                    return;
+                }
+            }
+        }
     }
 
     /// [`Self::settled_wait`] for a settled screen that came with the last card: the
@@ -423,19 +448,20 @@ impl<P: Platform> App<P> {
     fn settled_wait_after_card(&mut self, sound: Option<Sound>) {
         let mut frames = 0;
         let key_read = loop {
-            if self.p.key().is_some() {
-                break true;
+            if let Some(k) = self.p.key() {
+                break Some(k);
             }
             if frames == CARD_SOUND_FRAMES {
-                break false;
+                break None;
             }
             self.p.frame();
             frames += 1;
         };
-        if key_read {
+        if key_read.is_some() {
             if let Some(s) = sound {
                 self.sound(s);
             }
+            self.settled_keys(key_read);
         } else {
             self.settled_wait(sound);
         }
@@ -542,7 +568,8 @@ impl<P: Platform> App<P> {
         self.draw_seats(table, None);
         self.draw_head(table);
         self.draw_board();
-        let next = self.t(Msg::NextCoup);
+        let keys = if table.rules().banking == Banking::Seats { Msg::SettledKeysChemin } else { Msg::SettledKeys };
+        let next = self.t(keys);
         self.message(ROW_KEYS, &[next], colour::LIGHT_GREY);
         if net_win {
             Some(Sound::Win)
