@@ -50,6 +50,8 @@ struct Stand {
     ledger: Option<Ledger>,
     /// Frames after which this run is a hang.
     max_frames: u64,
+    /// The screen as each file was written.
+    write_screens: Vec<String>,
 }
 
 impl Stand {
@@ -76,6 +78,7 @@ impl Stand {
             deal_frames: Vec::new(),
             ledger: None,
             max_frames: MAX_FRAMES,
+            write_screens: Vec::new(),
         }
     }
 
@@ -181,6 +184,7 @@ impl Platform for Stand {
         Ok(data.len())
     }
     fn write(&mut self, name: &[u8], data: &[u8]) -> Result<(), DiskError> {
+        self.write_screens.push(self.screen());
         if self.write_protected {
             return Err(DiskError::WriteProtected);
         }
@@ -1693,4 +1697,84 @@ fn the_settled_screen_keeps_its_keys_space_l_a_bet_typed_ahead_and_return() {
         "RETURN with nothing staked warns first"
     );
     assert_eq!((under(3, 19..26), under(3, 26..33)), (String::new(), String::new()), "a coup with no stake");
+}
+
+/// A card's rank as the seat's drawing for the bank shows it ("10♥", "K♠"), 1 to 13.
+fn rank_of(text: &str) -> Option<u8> {
+    let rank: String = text.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+    match rank.as_str() {
+        "A" => Some(1),
+        "J" => Some(11),
+        "Q" => Some(12),
+        "K" => Some(13),
+        n => n.parse().ok(),
+    }
+}
+
+/// Issue 31, defect 8: no silent moments. SAVING... shows while the save is written; the
+/// key line says SPACE hurries the deal while a coup is dealt; a tie for the highest card
+/// at the draw for the bank is said before the tied seats draw again.
+#[test]
+fn the_game_says_when_it_saves_hurries_and_draws_again_for_the_bank() {
+    let mut stand = Stand::new(&keys("{R}{R}ADA{R}4P{R}"));
+    stand.record_frames = true;
+    let stand = run(stand);
+    assert!(!stand.write_screens.is_empty(), "nothing saved");
+    for s in &stand.write_screens {
+        assert_eq!(row(s, 11), "SAVING...", "while the save is written:\n{s}");
+    }
+    assert!(
+        stand
+            .frames_seen
+            .iter()
+            .any(|(n, s)| *n == 0 && face_down(&card_cells(s, 0, 0)) && row(s, 24) == "SPACE: HURRY THE DEAL"),
+        "the hurry key while the cards are dealt"
+    );
+
+    let mut said = 0;
+    for seed in 1..=30u32 {
+        let mut stand = Stand::new(&keys(&chemin_people(4)));
+        stand.files.insert(bac_game::app::SEED_FILE.to_vec(), seed.to_le_bytes().to_vec());
+        stand.record_frames = true;
+        let stand = run(stand);
+        let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
+        let Some(again) = frames.iter().position(|s| row(s, 8) == "A TIE FOR THE HIGHEST CARD: DRAW AGAIN") else {
+            continue;
+        };
+        said += 1;
+        let ranks: Vec<u8> =
+            frames[again - 1].lines().skip(12).take(4).filter_map(|r| rank_of(&cells(r, 19..26))).collect();
+        let best = ranks.iter().max().copied().unwrap_or(0);
+        assert_eq!(ranks.len(), 4, "every seat's card is up before the tie is said:\n{}", frames[again - 1]);
+        assert!(ranks.iter().filter(|&&r| r == best).count() >= 2, "no tie:\n{}", frames[again - 1]);
+    }
+    assert!(said > 0, "no tie for the bank in 30 draws of four seats");
+}
+
+/// Issue 31, defects 6 and 8: the help (English and French) names the hurry key, the keys
+/// of the result and the three derived roads.
+#[test]
+fn the_help_names_the_hurry_key_the_results_keys_and_the_derived_roads() {
+    let en = include_str!("../../../disk/help.txt").replace("\n  ", " ");
+    let fr = include_str!("../../../disk/help.fr.txt").replace("\n  ", " ");
+    for words in [
+        "SPACE, tapped or held, hurries the deal",
+        "L (last bets)",
+        "face down",
+        "BIG EYE BOY",
+        "SMALL ROAD",
+        "COCKROACH",
+    ] {
+        assert!(en.contains(words), "help.txt: {words}");
+    }
+    for words in [
+        "ESPACE, tape ou tenu, accelere la donne",
+        "L (les memes)",
+        "face cachee",
+        "GRAND OEIL",
+        "PETITE ROUTE",
+        "CAFARD",
+    ] {
+        assert!(fr.contains(words), "help.fr.txt: {words}");
+    }
 }

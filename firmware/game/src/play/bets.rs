@@ -124,8 +124,18 @@ impl<P: Platform> App<P> {
             return;
         }
         self.view.drawing_for_bank = true;
+        // The seats that drew in this round: one drawing again starts the next round, after
+        // a tie for the highest card.
+        let mut drawn = 0u8;
         for event in log.events() {
             if let Event::DrewForBank { seat, card } = *event {
+                let bit = 1 << (seat & 7);
+                if drawn & bit != 0 {
+                    drawn = 0;
+                    self.say(ROW_MSG, Msg::DrawAgain, HIGHLIGHT);
+                    self.pause(2 * DEAL_FRAMES);
+                }
+                drawn |= bit;
                 self.view.drew[usize::from(seat)] = Some(card);
                 self.draw_seats(table, None);
                 self.sound(Sound::Card);

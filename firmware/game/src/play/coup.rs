@@ -57,8 +57,9 @@ impl<P: Platform> App<P> {
             return;
         }
         self.clear_lines(ROW_MSG, 3);
-        // The betting keys are over: during the deal the only keys are a question's.
-        self.clear_lines(ROW_KEYS, 1);
+        // The betting keys are over: during the deal the only keys are SPACE's and a
+        // question's.
+        self.hurry_line();
         let l = layout(self.p.columns());
         self.new_hands(l);
         self.draw_seats(table, None);
@@ -259,7 +260,13 @@ impl<P: Platform> App<P> {
     pub(super) fn ask_again(&mut self, table: &Table, question: Question, id: SeatId) -> Decision {
         self.draw_table(table);
         self.draw_hands();
+        self.hurry_line();
         self.ask(table, question, id)
+    }
+
+    /// The key line while a coup is dealt: SPACE hurries it.
+    pub(super) fn hurry_line(&mut self) {
+        self.say(ROW_KEYS, Msg::HurryKey, colour::LIGHT_GREY);
     }
 
     /// A new coup's hands: no cards, none turned up, the cards' rows and the totals blank.
