@@ -1,6 +1,7 @@
 //! The harness's tests, one binary: the repository's real C128 programs built through the
 //! translator and run in the emulated C128. The game on its real disk (`c128_game`), the
-//! benchmark against the host and against cc65 (`rust_bench`, `cc65`), and the test
+//! benchmark against the host and against cc65 (`rust_bench`, `cc65`), the benchmark
+//! suite's kernels on both sides (`kernels`), and the test
 //! programs of `emulator-tests/programs` (`allram`, `bank1`, `demo`, `platform`, and the
 //! table of what each must print, `programs`).
 //!
@@ -16,6 +17,7 @@ mod c128_game;
 mod cc65;
 mod contrast;
 mod demo;
+mod kernels;
 mod packed;
 mod platform;
 mod profile;
