@@ -8,7 +8,7 @@
 use std::process::ExitCode;
 
 #[allow(dead_code, reason = "shared with the test, which uses the other half")]
-#[path = "../../../src/cc65/trace.rs"]
+#[path = "../../../../tools/harness/src/cc65/trace.rs"]
 mod trace;
 
 use bac_rules::shoe::ShoeError;
