@@ -1,13 +1,13 @@
 //! Programs that unpack themselves (`[package.metadata.c128] pack = true`,
-//! `avr2mos::selfextract`): the packed `.prg` of a test program is smaller, prints the same
+//! `c128_loader::selfextract`): the packed `.prg` of a test program is smaller, prints the same
 //! and ends the same as the unpacked one, and leaves the same program bytes in memory.
 
 use avr2mos::mmap::{CODE_START, MemoryMode};
 use avr2mos::pipeline::translate_elf_with;
-use avr2mos::selfextract::pack_program;
 use avr2mos::{Options, Translation};
 use bac_pack::Format;
 use c128_emu::{Program, RunOptions, start};
+use c128_loader::selfextract::pack_program;
 
 use crate::build;
 
@@ -51,13 +51,13 @@ fn what_is_not_a_translated_program_is_refused() {
 
 #[test]
 fn a_disk_with_a_boot_stage_boots_through_it_and_our_emulator_gets_the_kernal_s_load() {
-    // Our emulator's KERNAL has no fast serial bus: the boot stage (avr2mos::boot_stage),
+    // Our emulator's KERNAL has no fast serial bus: the boot stage (c128_loader::boot_stage),
     // read with the boot sector as its extra blocks, must run, give up at once, and leave
     // the boot sector to RUN the packed program the KERNAL's way, as from a 1541.
     let report = build::program("emulator-tests/programs/hello", "packed-boot");
     let t = translate(&report.elf);
-    let packed = avr2mos::selfextract::pack_program_parts(&t.prg, Format::Bytes).unwrap();
-    let stage = avr2mos::boot_stage::build(b"BAC", &packed).unwrap();
+    let packed = c128_loader::selfextract::pack_program_parts(&t.prg, Format::Bytes).unwrap();
+    let stage = c128_loader::boot_stage::build(b"BAC", &packed).unwrap();
     let stage = d81::BootStage::from_prg(&stage).unwrap();
     let boot = d81::BootSector::new(b"BAC128", b"BAC").unwrap().with_fast(true).unwrap().with_stage(stage).unwrap();
     let mut disk = d81::Disk::new(b"BAC128", *b"B1").unwrap();
@@ -68,7 +68,7 @@ fn a_disk_with_a_boot_stage_boots_through_it_and_our_emulator_gets_the_kernal_s_
     let mut options = RunOptions::default();
     options.config.max_cycles = 1_000_000_000;
     let mut m = start(Program::D81 { image: &image, origin: "boot-stage.d81" }, options).unwrap();
-    let at = avr2mos::boot_stage::STAGE_AT;
+    let at = c128_loader::boot_stage::STAGE_AT;
     assert_eq!(m.run_to(&[at], 1_000_000).unwrap(), None);
     assert_eq!(m.cpu.registers.program_counter, at, "the boot sector calls the stage");
     let exit = m.run().unwrap_or_else(|e| panic!("{e}\n{}", m.output_text()));

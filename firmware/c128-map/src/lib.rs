@@ -225,6 +225,15 @@ pub mod zp {
     pub const FA: u16 = 0x00BA;
     /// NDX, the number of keys in the keyboard buffer.
     pub const NDX: u16 = 0x00D0;
+    /// KYNDX, how many characters of a function key's text are still to come: the
+    /// keyboard scan sets it when a function key (F1-F8, HELP, SHIFT RUN/STOP) goes down,
+    /// and GETIN hands those characters out before the keyboard buffer's.
+    pub const KYNDX: u16 = 0x00D1;
+    /// KEYIDX, where in [`PKYDEF`] the next of those characters is.
+    pub const KEYIDX: u16 = 0x00D2;
+    /// LSTX, the scan's index of the key down at its last look (88 for none): a key is new
+    /// when its index differs.
+    pub const LSTX: u16 = 0x00D5;
     /// GRAPHM: non-zero while a bitmap mode is shown.
     pub const GRAPHM: u16 = 0x00D8;
     /// KEYD, the keyboard buffer (ten keys).
@@ -238,6 +247,10 @@ pub mod zp {
     pub const VM2: u16 = 0x0A2D;
     /// Where the KERNAL puts the boot sector it read, and runs its code.
     pub const BOOT_SECTOR: u16 = 0x0B00;
+    /// PKYBUF, the lengths of the ten function keys' texts (F1-F8, SHIFT RUN/STOP, HELP).
+    pub const PKYBUF: u16 = 0x1000;
+    /// PKYDEF, the ten texts one after the other.
+    pub const PKYDEF: u16 = 0x100A;
 }
 
 /// The I/O chips, at $D000-$DFFF while I/O is mapped, and the MMU's registers.

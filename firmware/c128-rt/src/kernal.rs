@@ -4,6 +4,8 @@
 //! Calls that report errors through the carry return `Result<_, u8>` with the KERNAL's
 //! error code in A.
 
+use crate::hw::Reg8;
+
 /// The 6502 registers after a KERNAL call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Regs {
@@ -52,6 +54,22 @@ pub fn getin() -> u8 {
 /// interrupts disabled, so it calls this before [`getin`].
 pub fn scnkey() {
     call(addr::SCNKEY, 0, 0, 0, false);
+}
+
+/// Empties the KERNAL's keyboard buffer (NDX) and drops what is left of a function key's
+/// text (KYNDX), so that BASIC does not type them at `READY.` when the program returns.
+///
+/// The KERNAL's keyboard scan runs in its interrupt, which is on during the KERNAL calls of
+/// a program in the all-RAM mode with the key buffer (the game's disk calls) and all the
+/// time in the default mode: it takes a key held down then into the buffer, and a function
+/// key as its BASIC text (F5 is `DSAVE"`, HELP `HELP` and RETURN). A program that reads
+/// the key matrix itself never takes them out.
+///
+/// Never inlined: the game's tests stop at it to see what the KERNAL had taken.
+#[inline(never)]
+pub fn forget_keys() {
+    Reg8::at(c128_map::zp::KYNDX).write(0);
+    Reg8::at(c128_map::zp::NDX).write(0);
 }
 
 /// Reads one byte from the input channel.

@@ -5,8 +5,8 @@
 //! `#[unsafe(no_mangle)] pub extern "C" fn main() -> u8`. This crate supplies:
 //! - `_start`, which calls `main` and ends the program with its return value as the exit
 //!   code (the translator's start-up code has already zeroed `.bss`, set up the stack and
-//!   saved BASIC's state; [`exit`] writes the code to $D7FF, the VICE debug cartridge port,
-//!   and returns to BASIC's `READY.`);
+//!   saved BASIC's state; [`exit`] empties the KERNAL's keyboard buffer, writes the code to
+//!   $D7FF, the VICE debug cartridge port, and returns to BASIC's `READY.`);
 //! - a panic handler that prints `PANIC: ` and the message through CHROUT and exits
 //!   with code [`PANIC_EXIT_CODE`];
 //! - the KERNAL calls ([`kernal`]) and typed volatile access to hardware registers
@@ -63,7 +63,11 @@ pub fn print(bytes: &[u8]) {
 }
 
 /// Ends the program with an exit code: writes it to $D7FF and returns to BASIC.
+///
+/// BASIC gets no keys from the program: the KERNAL's keyboard buffer and a function key's
+/// pending text are emptied first ([`kernal::forget_keys`]).
 pub fn exit(code: u8) -> ! {
+    kernal::forget_keys();
     // SAFETY: implemented natively by the translator; it never returns.
     unsafe { __c128_exit(code) }
 }

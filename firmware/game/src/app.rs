@@ -271,11 +271,15 @@ impl<P: Platform> App<P> {
         draw::centred(&mut self.p, 24, credit, colour::LIGHT_GREY);
     }
 
-    /// The options screen. Returns false when the player backed out with STOP.
+    /// The options screen. Returns false when the player backed out with STOP: the game's
+    /// own choices made here (rules, decks, the tie's odds, the players) are then undone, so
+    /// that the game in play, its seats and its save stay as they were; the screen's (sound,
+    /// language, width) are kept, as they were shown at once.
     #[inline(never)]
     fn options(&mut self) -> bool {
         const LINES: u8 = 8;
         let mut line = 0u8;
+        let before = self.settings;
         loop {
             self.settings.normalise();
             self.draw_options(line);
@@ -286,7 +290,12 @@ impl<P: Platform> App<P> {
                 key::LEFT | b'-' => self.change_option(line, false),
                 key::RETURN | key::F1 => return true,
                 key::HELP | key::F5 => help::show(&mut self.p, self.settings.lang),
-                key::STOP | key::ESC => return false,
+                key::STOP | key::ESC => {
+                    let s = &mut self.settings;
+                    (s.preset, s.decks, s.tie_pays, s.humans, s.computers) =
+                        (before.preset, before.decks, before.tie_pays, before.humans, before.computers);
+                    return false;
+                }
                 _ => self.sound(Sound::Error),
             }
         }

@@ -2,6 +2,9 @@
 //! sound and four file operations. The C128 program implements it on the VIC/VDC, the key
 //! matrix, the raster and the SID; host tests implement it with a scripted keyboard.
 
+use bac_rules::{Event, Table};
+
+use crate::app::Seats;
 use crate::text::Lang;
 
 /// A colour, numbered as on the VIC-II (the C128's 80-column side maps it to RGBI).
@@ -209,6 +212,13 @@ pub trait Platform {
     /// the house, in cents) before the coup was dealt and after it was settled: the two are
     /// always equal, and the C128 posts them where the keyboard fuzz test watches them.
     fn settled(&mut self, coups: u16, before: u32, after: u32);
+    /// Shown the table whenever its money can be counted: as each round of bets opens (after
+    /// any rebuy), with `settled` empty, and as each coup is settled, with the events of the
+    /// step that settled it (its [`Event::Settled`] records). `seats` says who sits where
+    /// (their bankrolls there are as last kept; the table's are the ones that count). Host
+    /// tests check with it that money moves only as coups settle it; the default does
+    /// nothing, and costs the C128 nothing.
+    fn audit(&mut self, _table: &Table, _seats: &Seats, _settled: &[Event]) {}
 }
 
 /// Waits for a key, keeping the frames (and the sound) going.

@@ -50,6 +50,21 @@ impl SavedSeat {
     /// An empty seat.
     pub const BLANK: SavedSeat =
         SavedSeat { kind: SeatKind::Human, name: Name::EMPTY, bankroll: Money::ZERO, tie_stake: Money::ZERO };
+
+    /// Puts a tie stake that stayed back in the bankroll: the seat has left the table that
+    /// kept it (see `App::keep_bankrolls`).
+    pub fn take_back_tie_stake(&mut self) {
+        if let Some(all) = self.bankroll.checked_add(self.tie_stake) {
+            self.bankroll = all;
+            self.tie_stake = Money::ZERO;
+        }
+    }
+
+    /// Whether the seat can play a coup at a table whose smallest stake is `min`: it can
+    /// stake that, or has a tie stake that stays on the table.
+    pub fn can_play(&self, min: Money) -> bool {
+        self.bankroll >= min || self.tie_stake > Money::ZERO
+    }
 }
 
 /// A whole save.
@@ -97,9 +112,12 @@ fn preset_code(p: Preset) -> u8 {
     Preset::ALL.iter().position(|&q| q == p).unwrap_or(0) as u8
 }
 
-/// Writes `saved` into `out`; returns the length used.
+/// Writes `saved` into `out`; returns the length used. What it writes, [`decode`] takes:
+/// a tie stake at a game that keeps none (which the game never leaves in a seat) is written
+/// in the bankroll, not as a field the reader would refuse.
 pub fn encode(saved: &Saved, out: &mut [u8; MAX_BYTES]) -> usize {
     let s = &saved.settings;
+    let stays = s.rules().pays.tie_stake_stays;
     let count = usize::from(saved.count).min(MAX_SAVED_SEATS);
     out[..4].copy_from_slice(MAGIC);
     out[4] = VERSION;
@@ -118,6 +136,10 @@ pub fn encode(saved: &Saved, out: &mut [u8; MAX_BYTES]) -> usize {
     out[15..19].copy_from_slice(&saved.house.unwrap_or(Money::ZERO).in_cents().to_le_bytes());
     let mut at = HEADER_BYTES;
     for seat in &saved.seats[..count] {
+        let mut seat = *seat;
+        if !stays {
+            seat.take_back_tie_stake();
+        }
         out[at] = u8::from(seat.kind == SeatKind::Computer);
         out[at + 1..at + 1 + NAME_LEN].fill(b' ');
         let name = seat.name.as_bytes();
@@ -208,7 +230,7 @@ pub fn decode(bytes: &[u8]) -> Result<Saved, SaveError> {
         let tie_stake =
             if seat_bytes == SEAT_BYTES { Money::cents(u32_at(bytes, at + SEAT_BYTES_1)) } else { Money::ZERO };
         // A stake only a Sahara table keeps, in whole units as every stake is.
-        if tie_stake != Money::ZERO && (settings.preset != Preset::Sahara || !tie_stake.is_whole()) {
+        if tie_stake != Money::ZERO && (!settings.rules().pays.tie_stake_stays || !tie_stake.is_whole()) {
             return Err(SaveError::Field);
         }
         *seat = SavedSeat { kind, name, bankroll, tie_stake };
@@ -263,11 +285,23 @@ mod tests {
         saved.seats[1].tie_stake = Money::units(25);
         let n = encode(&saved, &mut buf);
         assert_eq!(decode(&buf[..n]), Ok(saved));
-        // A tie stake at a table that has none is a field no game writes.
+        // A tie stake at a table that has none is a field no game writes: a seat left with
+        // one is written with it in the bankroll (issue 31: such a save was called damaged)...
+        let sahara = buf;
         saved.settings.preset = Preset::Loadstar;
         saved.settings.decks = 4;
         let n = encode(&saved, &mut buf);
-        assert_eq!(decode(&buf[..n]), Err(SaveError::Field));
+        let back = decode(&buf[..n]).expect("the save loads");
+        assert_eq!(back.seats[1].tie_stake, Money::ZERO);
+        assert_eq!(back.seats[1].bankroll, saved.seats[1].bankroll.checked_add(Money::units(25)).unwrap());
+        // ... and a file that holds one anyway is refused.
+        let mut bad = sahara;
+        bad[5 + 3] = preset_code(Preset::Loadstar);
+        bad[5 + 4] = 4;
+        let end = n - 2;
+        let sum = crc16(&bad[..end]);
+        bad[end..n].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(decode(&bad[..n]), Err(SaveError::Field));
     }
 
     /// A save of the first format (before the house and the tie stake) still loads: a

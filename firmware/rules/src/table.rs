@@ -479,6 +479,10 @@ impl Table {
                 self.return_stake(id, Spot::Player, Money::MAX, sink);
             }
         }
+        // A punt already over the bank matches it, and the rest goes back, as an excess does
+        // at the deal.
+        let over = self.stake(seat, Spot::Player).saturating_sub(bank);
+        self.return_stake(seat, Spot::Player, over, sink);
         let caller = self.seat_mut(seat)?;
         let extra = bank.saturating_sub(caller.stakes[Spot::Player.index()]);
         caller.bankroll = caller.bankroll.saturating_sub(extra);

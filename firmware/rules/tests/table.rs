@@ -240,6 +240,23 @@ fn banco_matches_the_whole_bank_and_returns_other_bets() {
     assert_eq!(holder, Some(others[1]), "the banco caller holds the Player hand");
 }
 
+/// A punter who has already bet more than the bank and then calls "Banco" stakes the bank
+/// and gets the rest back (issue 31's money checker found the rest lost).
+#[test]
+fn banco_over_a_larger_punt_returns_the_rest() {
+    let (mut table, _, others) = three_at_chemin_de_fer(7);
+    table.stake_bank(Money::units(110), &mut quiet()).unwrap();
+    let total = table.total_money();
+    let roll = table.bankroll(others[0]).unwrap();
+    table.place(others[0], Spot::Player, Money::units(500)).unwrap();
+    let mut events = Vec::new();
+    table.banco(others[0], &mut |e| events.push(e)).unwrap();
+    assert_eq!(table.stake(others[0], Spot::Player), Money::units(110));
+    assert_eq!(table.bankroll(others[0]), roll.checked_sub(Money::units(110)));
+    assert!(events.contains(&Event::Returned { seat: others[0], amount: Money::units(390) }), "{events:?}");
+    assert_eq!(table.total_money(), total);
+}
+
 #[test]
 fn an_uncovered_bank_and_excess_bets_go_back() {
     let (mut table, banker, others) = three_at_chemin_de_fer(8);

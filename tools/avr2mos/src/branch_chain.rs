@@ -1,12 +1,12 @@
 //! Long branches that share a jump: a 6502 branch reaches 127 bytes forward and 128 back,
-//! so the layout ([`crate::link::layout`]) writes one to a farther target as the opposite
+//! so the layout ([`mos_asm::link::layout`]) writes one to a farther target as the opposite
 //! branch over a `JMP` (`BNE +3; JMP t`, 5 bytes). When another branch to the same
 //! target has that long form within reach, this one branches to its `JMP` instead (2
 //! bytes): the benchmark's compare chains branch to the same far exits from several
 //! places in a row.
 //!
 //! Assumes the chunks as [`crate::codegen`] leaves them after the outlining, to be placed
-//! at [`crate::mmap::CODE_START`], and [`crate::link::layout`]'s rule that every branch
+//! at [`crate::mmap::CODE_START`], and [`mos_asm::link::layout`]'s rule that every branch
 //! starts long and shortens only while it stays in reach. Guarantees:
 //! - a branch that shares a jump goes where it went: to a `JMP` to its own target, which
 //!   changes no register, flag or memory (3 more cycles when it is taken, one fewer when
@@ -22,9 +22,9 @@
 //!   runs with bank 1 mapped at times, and must not jump out of common RAM);
 //! - the choice depends only on the code, so a build is deterministic.
 
-use crate::asm::{self, Arg, Item, Label, Part, Sym, op};
-use crate::link::{self, Chunk, Owner};
 use crate::mmap::CODE_START;
+use mos_asm::asm::{self, Arg, Item, Label, Part, Sym, op};
+use mos_asm::link::{self, Chunk, Owner};
 
 /// Labels of the lent jumps: `LENT_BASE + n` (after the outlined subroutines' at
 /// `0xE000_0000`).
@@ -112,7 +112,7 @@ pub fn run(chunks: &mut [Chunk]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::link::DataPlacement;
+    use mos_asm::link::DataPlacement;
 
     /// Two branches to `far` (label 9), `gap` bytes between them, then 200 bytes and `far`.
     fn program(gap: usize) -> Vec<Chunk> {

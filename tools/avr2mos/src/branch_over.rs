@@ -1,7 +1,7 @@
 //! Branches over a jump: the AVR's conditional branches reach only 64 words, so LLVM
 //! writes a far conditional jump as `brbs c, 1f; rjmp far; 1:`, a branch on the opposite
 //! condition over an unconditional jump. The 6502 lowering's branches are relaxable
-//! ([`crate::asm::Asm::br`]: a short branch when the target is in reach, an inverted
+//! ([`mos_asm::asm::Asm::br`]: a short branch when the target is in reach, an inverted
 //! branch over a `JMP` when not), so the pair becomes one branch on the jump's condition
 //! straight to the jump's target (`brbc c, far`) and the jump becomes a `nop` (no code):
 //! 2 bytes instead of 5 where the target is near, and the far case is the code it had.

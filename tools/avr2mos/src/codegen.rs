@@ -1,5 +1,5 @@
 //! Code generation: the runtime routines, the interpreter and its stubs, and every AVR
-//! instruction lowered, as chunks of symbolic 6502 code ready for [`crate::link`].
+//! instruction lowered, as chunks of symbolic 6502 code ready for [`mos_asm::link`].
 //!
 //! Assumes the settings were checked (a bank-1 file only in the all-RAM mode and with
 //! interpreted functions) and the lowering's context ([`Ctx`]) planned. Guarantees: one
@@ -10,14 +10,15 @@
 //! [`BANK1_END`]; at the optimising level, subroutines outlined from cold code
 //! ([`crate::outline`]) follow the instructions' chunks.
 
-use crate::asm::{Item, Label, Part, Sym};
 use crate::error::TranslateError;
 use crate::interp;
-use crate::link::{Chunk, Owner};
 use crate::lower::{Ctx, insn_label, save_copy};
 use crate::mmap::{BANK1_END, BANK1_START};
-use crate::runtime::{self, Locals, Routine};
+use crate::runtime::{self, Routine};
 use crate::{OptLevel, Options};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Item, Label, Part, Sym};
+use mos_asm::link::{Chunk, Owner};
 
 /// The generated code.
 pub struct Code {
@@ -100,7 +101,7 @@ pub fn generate(
             let end = (i..insns.len()).find(|&j| ctx.func_of[j] != Some(f)).unwrap_or(insns.len());
             let copy = interp::copy_function(ctx, f, i, end)?;
             interp_chunks.push(i);
-            let jsr = Item::Ins(crate::asm::op::JSR, crate::asm::Arg::Sym(Sym::Code(interp::ENTER), Part::Word, 0));
+            let jsr = Item::Ins(mos_asm::asm::op::JSR, mos_asm::asm::Arg::Sym(Sym::Code(interp::ENTER), Part::Word, 0));
             let items = if opts.bank1.is_some() {
                 // The stub names the copy's bank-1 address.
                 let at = far_at as u16;
@@ -186,7 +187,7 @@ pub fn generate(
 /// `.bss` and the frames, so the file does not carry it. Not under a high stack, where
 /// `.bss` and the frames may have the low area and the room after the image is the
 /// stack's; nor with a bank-1 file: the unpacker reads the loaded file's end from the save
-/// area with bank 1 mapped ([`crate::unpack`]), and only the bottom 16 KB, where the area
+/// area with bank 1 mapped ([`c128_loader::unpack`]), and only the bottom 16 KB, where the area
 /// is as code, is the same RAM in both banks (after `.bss` it read bank 1's bytes, a
 /// garbage trailer, and the start-up never finished: the hang of `harness -- bank1::`).
 fn save_area_apart(chunks: &mut Vec<Chunk>) -> Option<u16> {
@@ -198,8 +199,8 @@ fn save_area_apart(chunks: &mut Vec<Chunk>) -> Option<u16> {
 
 /// Leaves out runtime routines that nothing calls (the wide multiplies are large and
 /// most programs never use them).
-fn drop_unused_routines(chunks: &mut Vec<Chunk>, extra: &[crate::asm::Label]) {
-    use crate::asm::{Arg, Label, Sym};
+fn drop_unused_routines(chunks: &mut Vec<Chunk>, extra: &[mos_asm::asm::Label]) {
+    use mos_asm::asm::{Arg, Label, Sym};
     use std::collections::HashSet;
     let uses = |c: &Chunk| -> Vec<Label> {
         c.items

@@ -12,8 +12,8 @@
 //! about 130 for the call and the general loop; a constant whose sequence would be long
 //! ([`MAX_BYTES`]) stays a call.
 
-use crate::asm::{Asm, op::*};
 use crate::mmap::reg;
+use mos_asm::asm::{Asm, op::*};
 
 /// The most bytes the sequence may take: the call it replaces takes 11 (both operands
 /// copied, then `JSR`), so a constant with many bits (47 is 51 bytes) stays a call and a
@@ -54,7 +54,7 @@ pub fn mul8_by(a: &mut Asm, x: u8, k: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asm::{Item, info};
+    use mos_asm::asm::{Item, info};
 
     /// Runs `a` on the 6502 with the AVR register `x` holding `v` and r0, r1 holding
     /// garbage; returns r1:r0.

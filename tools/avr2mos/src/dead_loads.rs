@@ -12,8 +12,8 @@
 //! carry and V, X and Y loads and steps); that load overwrites A, N and Z on every path,
 //! and the carry and V it leaves as the removed load did.
 
-use crate::asm::{Arg, Item, op::*};
-use crate::link::{Chunk, Owner};
+use mos_asm::asm::{Arg, Item, op::*};
+use mos_asm::link::{Chunk, Owner};
 
 /// Removes the dead loads of A from the translated instructions' chunks. Returns the bytes
 /// saved.
@@ -67,7 +67,7 @@ fn overwritten(chunks: &[Chunk], mut c: usize, mut k: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asm::Label;
+    use mos_asm::asm::Label;
 
     fn chunk(i: usize, items: Vec<Item>) -> Chunk {
         let mut all = vec![Item::Label(Label(i as u32))];

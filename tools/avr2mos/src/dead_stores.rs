@@ -33,10 +33,10 @@
 //! lockstep comparison with the AVR simulator leaves it out there
 //! ([`crate::Translation::live_in`]).
 
-use crate::asm::{Arg, Item, Mode, mnemonic, op::*};
 use crate::callgraph::RegSet;
-use crate::link::{Chunk, Owner};
 use crate::mmap::REGS;
+use mos_asm::asm::{Arg, Item, Mode, mnemonic, op::*};
+use mos_asm::link::{Chunk, Owner};
 
 /// The registers live after each instruction when every function gives back every
 /// callee-saved register (the AVR convention): what the passes here read. The liveness the
@@ -141,7 +141,7 @@ pub fn run(chunks: &mut [Chunk], facts: &Facts, before: &[RegSet]) -> Vec<RegSet
     let last_of = |i: usize| (i + 1..folded.len()).find(|&j| !folded[j]).map_or(folded.len() - 1, |j| j - 1);
     // What the code of instructions i..=last reads that the AVR code does not.
     let hidden = |i: usize, last: usize| hidden_reads[i..=last].iter().fold(0, |acc, r| acc | r);
-    let info: Vec<Option<(usize, Vec<crate::asm::Label>)>> = chunks
+    let info: Vec<Option<(usize, Vec<mos_asm::asm::Label>)>> = chunks
         .iter()
         .map(|c| match c.owner {
             Owner::Insn(i) if !has_loop(&c.items) => Some((last_of(i), local_labels(&c.items))),
@@ -229,7 +229,7 @@ fn register_of(z: u8) -> Option<u8> {
 }
 
 /// The local labels a chunk defines (branches to them stay inside it).
-fn local_labels(items: &[Item]) -> Vec<crate::asm::Label> {
+fn local_labels(items: &[Item]) -> Vec<mos_asm::asm::Label> {
     items.iter().filter_map(|it| if let Item::Label(l) = it { Some(*l) } else { None }).collect()
 }
 
@@ -261,8 +261,8 @@ enum Effect {
     None,
 }
 
-fn effect(item: &Item, z: u8, locals: &[crate::asm::Label]) -> Effect {
-    let to_insn = |l: &crate::asm::Label| l.0 < LOCAL_LABELS;
+fn effect(item: &Item, z: u8, locals: &[mos_asm::asm::Label]) -> Effect {
+    let to_insn = |l: &mos_asm::asm::Label| l.0 < LOCAL_LABELS;
     let (o, arg) = match item {
         Item::Ins(o, arg) => (*o, arg),
         Item::Branch(_, l) if locals.contains(l) => return Effect::Splits,
@@ -272,7 +272,7 @@ fn effect(item: &Item, z: u8, locals: &[crate::asm::Label]) -> Effect {
     };
     let Some((_, mode)) = mnemonic(o) else { return Effect::Reads };
     match (o, mode, arg) {
-        (JMP, _, Arg::Sym(crate::asm::Sym::Code(l), _, _)) if to_insn(l) => Effect::Exits,
+        (JMP, _, Arg::Sym(mos_asm::asm::Sym::Code(l), _, _)) if to_insn(l) => Effect::Exits,
         (JSR | JMP | JMP_IND | RTS | RTI, _, _) => Effect::Reads,
         (_, Mode::Rel, _) => Effect::Splits,
         (STA_ZP | STX_ZP | STY_ZP, Mode::Zp, Arg::Byte(b)) if *b == z => Effect::Writes,
@@ -290,7 +290,7 @@ fn effect(item: &Item, z: u8, locals: &[crate::asm::Label]) -> Effect {
 fn may_reach_zero_page(arg: &Arg) -> bool {
     match arg {
         Arg::Word(w) => *w < 0x200,
-        Arg::Sym(crate::asm::Sym::Data(_) | crate::asm::Sym::Bss(_), _, _) => false,
+        Arg::Sym(mos_asm::asm::Sym::Data(_) | mos_asm::asm::Sym::Bss(_), _, _) => false,
         _ => true,
     }
 }
@@ -308,7 +308,7 @@ impl Path {
     /// Follows `items` after a store to `z`: `Some(true)` if they write the byte again
     /// before anything may read it on every path, `Some(false)` if something may read it,
     /// `None` if neither happens before their end.
-    fn scan(&mut self, items: &[Item], z: u8, locals: &[crate::asm::Label]) -> Option<bool> {
+    fn scan(&mut self, items: &[Item], z: u8, locals: &[mos_asm::asm::Label]) -> Option<bool> {
         for it in items {
             match effect(it, z, locals) {
                 Effect::Reads => return Some(false),
@@ -328,7 +328,7 @@ impl Path {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asm::{Label, Part, Sym};
+    use mos_asm::asm::{Label, Part, Sym};
 
     const R24: u8 = REGS + 24;
     const R25: u8 = REGS + 25;

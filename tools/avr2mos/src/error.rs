@@ -150,3 +150,28 @@ pub enum PipelineError {
         source: TranslateError,
     },
 }
+
+/// A link error keeps the meaning the translator gave it before the assembler was a crate
+/// of its own: a program past the address space is [`TranslateError::TooLarge`] (which
+/// `translate_with` answers by translating again without static saves); a label or symbol
+/// left unplaced is reported as the input it came from.
+impl From<mos_asm::LinkError> for TranslateError {
+    fn from(e: mos_asm::LinkError) -> Self {
+        match e {
+            mos_asm::LinkError::TooLarge { what, end, limit } => TranslateError::TooLarge { what, end, limit },
+            mos_asm::LinkError::UnplacedLabel(l) => TranslateError::BadElf(format!("label {l:?} is never placed")),
+            mos_asm::LinkError::Unresolved(s) => TranslateError::BadElf(format!("unresolved {s:?}")),
+        }
+    }
+}
+
+/// The loader's errors keep the meaning they had when its code was part of the translator.
+impl From<c128_loader::LoaderError> for TranslateError {
+    fn from(e: c128_loader::LoaderError) -> Self {
+        match e {
+            c128_loader::LoaderError::Settings(s) => TranslateError::Settings(s),
+            c128_loader::LoaderError::TooLarge { what, end, limit } => TranslateError::TooLarge { what, end, limit },
+            c128_loader::LoaderError::Link(e) => e.into(),
+        }
+    }
+}

@@ -26,9 +26,9 @@
 //! places them); a function that does not qualify is left exactly as the plain lowering
 //! makes it.
 
-use crate::asm::{Arg, Part, Sym};
 use crate::callgraph::{Reason, Summary};
 use crate::decode::{Insn, Mode, Op, Ptr};
+use mos_asm::asm::{Arg, Part, Sym};
 
 /// The prologue of a function that reads SP only to set up its frame.
 #[derive(Debug, Clone, PartialEq, Eq)]

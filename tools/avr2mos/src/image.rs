@@ -17,12 +17,12 @@ use crate::codegen::Code;
 use crate::decode::Op;
 use crate::error::TranslateError;
 use crate::flow::Flow;
-use crate::link::{self, DataPlacement, Owner, Placed};
 use crate::lower::{Ctx, insn_label};
 use crate::mmap::{BANK1_END, BANK1_START, CODE_START, COMMON_END, LOAD_ADDR, LOW_BSS_END, LOW_BSS_START, MemoryMode};
 use crate::program::{AvrProgram, RelocKind, Target};
 use crate::runtime::Routine;
-use crate::translate::basic_stub;
+use c128_loader::basic_stub;
+use mos_asm::link::{self, DataPlacement, Owner, Placed};
 
 /// The placed program.
 pub struct Image {

@@ -15,8 +15,8 @@
 //! left as the routine leaves it (the destination stays in r25:r24); other lengths are
 //! left to the routine (`false`, nothing emitted).
 
-use crate::asm::{Arg, Asm, Item, op::*};
 use crate::mmap::reg;
+use mos_asm::asm::{Arg, Asm, Item, op::*};
 
 /// The loop for a `memset` of `n` bytes, if `n` is 1 to 128; `false` (nothing emitted)
 /// otherwise.

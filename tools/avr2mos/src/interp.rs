@@ -41,12 +41,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::asm::{Label, Part, Sym};
 use crate::decode::Op;
 use crate::error::TranslateError;
 use crate::lower::Ctx;
 use crate::mmap::temp;
 use crate::runtime::Routine;
+use mos_asm::asm::{Label, Part, Sym};
 
 mod emit;
 pub use emit::emit;

@@ -70,9 +70,7 @@
 //! `sleep`, `reti` and branches on H or I are rejected with an error naming the function,
 //! offset and instruction. A write to SREG stores S as N xor V.
 
-pub mod asm;
 pub mod avrsim;
-pub mod boot_stage;
 pub mod branch_chain;
 pub mod branch_over;
 pub mod callgraph;
@@ -84,7 +82,6 @@ pub mod dead_loads;
 pub mod dead_stores;
 pub mod decode;
 pub mod error;
-pub mod first_stage;
 pub mod flags;
 pub mod flow;
 pub mod frame_plan;
@@ -95,11 +92,10 @@ pub mod frames;
 pub mod image;
 pub mod inline_mem;
 pub mod interp;
-pub mod link;
 pub mod listing;
 pub mod liveness;
 pub mod lower;
-pub mod mmap;
+pub use c128_loader::mmap;
 pub mod nz_reuse;
 pub mod outline;
 pub mod overlay;
@@ -107,11 +103,9 @@ pub mod peephole;
 pub mod pipeline;
 pub mod program;
 pub mod ptr_copies;
-pub mod pull_unpack;
 pub mod report;
 pub mod runtime;
 pub mod saves;
-pub mod selfextract;
 pub mod sink_saves;
 #[cfg(test)]
 mod snippet;
@@ -119,8 +113,6 @@ pub mod specialise;
 pub mod sreg_saves;
 pub mod symbolic;
 pub mod translate;
-pub mod unpack;
-pub mod unpack_dense;
 pub mod values;
 pub mod zero_reg;
 pub mod zp_slots;

@@ -19,7 +19,6 @@
 
 use std::collections::HashMap;
 
-use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 use crate::decode::{Insn, Mode, Op};
 use crate::error::TranslateError;
 use crate::flags::{self, C, CZNV, FlagSet, T, V, Z};
@@ -28,6 +27,7 @@ use crate::program::{AvrProgram, RelocKind, Target};
 use crate::runtime::Routine;
 use crate::specialise;
 use crate::zp_slots::Slot as ZpSlot;
+use mos_asm::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 
 mod arith;
 mod bits;

@@ -20,9 +20,9 @@
 //! instruction's code, where paths join) learns nothing, and runtime routines are left
 //! alone.
 
-use crate::asm::{Arg, Item, Label, op::*};
-use crate::link::{Chunk, Owner};
 use crate::values::AValue;
+use mos_asm::asm::{Arg, Item, Label, op::*};
+use mos_asm::link::{Chunk, Owner};
 
 /// What an instruction does to N and Z.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,7 +121,7 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asm::{Part, Sym};
+    use mos_asm::asm::{Part, Sym};
 
     fn ins(o: u8, b: u8) -> Item {
         Item::Ins(o, Arg::Byte(b))

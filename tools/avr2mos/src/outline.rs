@@ -36,9 +36,9 @@
 
 use std::collections::HashMap;
 
-use crate::asm::{Arg, Item, Label, Part, Sym, op};
 use crate::cold::Heat;
-use crate::link::{Chunk, Owner};
+use mos_asm::asm::{Arg, Item, Label, Part, Sym, op};
+use mos_asm::link::{Chunk, Owner};
 
 /// Labels of the outlined subroutines: `OUTLINED_BASE + n`.
 const OUTLINED_BASE: u32 = 0xE000_0000;
@@ -96,7 +96,7 @@ fn movable(item: &Item) -> bool {
             | BNE
             | BEQ
     );
-    !control && !stack_page && crate::asm::info(*o).is_some()
+    !control && !stack_page && mos_asm::asm::info(*o).is_some()
 }
 
 /// Whether an item may end a run as its tail: a `JSR` or `JMP` to an absolute address,
@@ -328,7 +328,7 @@ fn best(found: &[Stretch]) -> Option<(Vec<Item>, Vec<Place>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asm::op::*;
+    use mos_asm::asm::op::*;
 
     fn chunk(i: u32, code: &[(u8, u8)]) -> Chunk {
         let mut items = vec![Item::Label(Label(i))];

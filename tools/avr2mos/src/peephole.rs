@@ -10,15 +10,15 @@
 //! holds, whose N and Z are set again before anything reads them), and a `LDY #q` becomes
 //! `INY`/`DEY` only where Y is known to hold q-1 or q+1.
 
-use crate::asm::Item;
-use crate::link::{Chunk, Owner};
+use mos_asm::asm::Item;
+use mos_asm::link::{Chunk, Owner};
 
 /// Local clean-ups on straight-line code (nothing crosses a label that can be jumped
 /// to): a `LDA zp` that reloads what was just stored there is removed when the next
 /// instruction sets N and Z itself; a `LDY #q` becomes `INY`/`DEY` or disappears when Y
 /// already holds q-1, q+1 or q (consecutive `ldd`/`std` through one pointer).
 pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
-    use crate::asm::{Arg, op::*};
+    use mos_asm::asm::{Arg, op::*};
     let sets_nz = |it: Option<&Item>| match it {
         Some(Item::Ins(o, _)) => matches!(
             *o,
@@ -88,7 +88,7 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
             let prev = counted.take();
             match c.items[k] {
                 Item::Ins(INC_ZP | DEC_ZP, Arg::Byte(z)) => counted = Some(z),
-                Item::Label(crate::asm::Label(l)) if l < 0x4000_0000 => counted = prev,
+                Item::Label(mos_asm::asm::Label(l)) if l < 0x4000_0000 => counted = prev,
                 _ => {}
             }
             match c.items[k] {
@@ -124,7 +124,7 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
                 }
                 Item::Ins(LDA_IZY | STA_IZY | LDA_IMM | LDA_ZP | AND_IMM | ORA_IMM | EOR_IMM, _) => stored = None,
                 Item::Ins(STA_ABS | LDA_ABS, _) => stored = None,
-                Item::Label(crate::asm::Label(l)) if l >= 0x4000_0000 => {
+                Item::Label(mos_asm::asm::Label(l)) if l >= 0x4000_0000 => {
                     stored = None;
                     y = None;
                 }

@@ -168,7 +168,7 @@ pub fn bank1_setting(manifest: &Path) -> Result<Option<String>, PipelineError> {
 
 /// Reads `[package.metadata.c128] main`: the name of the disk file that holds the packed
 /// program (`pack = true` only), which the `.prg` streams in as a first stage
-/// ([`crate::first_stage`]); the build writes it beside the `.prg` ([`main_path`]).
+/// ([`c128_loader::first_stage`]); the build writes it beside the `.prg` ([`main_path`]).
 ///
 /// ```toml
 /// [package.metadata.c128]
@@ -181,7 +181,7 @@ pub fn main_setting(manifest: &Path) -> Result<Option<String>, PipelineError> {
 
 /// Reads `[package.metadata.c128] boot`: the program's own name on its disk (`pack = true`
 /// only); the build then writes a boot stage beside the `.prg` ([`boot_path`]) that
-/// streams the program in from the boot sector ([`crate::boot_stage`]).
+/// streams the program in from the boot sector ([`c128_loader::boot_stage`]).
 ///
 /// ```toml
 /// [package.metadata.c128]
@@ -239,7 +239,7 @@ pub fn packer_setting(manifest: &Path) -> Result<bac_pack::Format, PipelineError
 }
 
 /// Reads `[package.metadata.c128] pack`: whether the `.prg` is written packed, unpacking
-/// itself when it is run ([`crate::selfextract`]); `false` if absent.
+/// itself when it is run ([`c128_loader::selfextract`]); `false` if absent.
 pub fn pack_setting(manifest: &Path) -> Result<bool, PipelineError> {
     let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
     let Some(v) = c128_setting(manifest, "pack")? else { return Ok(false) };
@@ -256,7 +256,7 @@ pub fn key_buffer_setting(manifest: &Path) -> Result<bool, PipelineError> {
 
 /// Reads `[package.metadata.c128] fastload`: whether the start-up code tries a loader of
 /// its own for the bank-1 file on a 1581 before the KERNAL's LOAD
-/// ([`crate::runtime::fastload`]); `false` if absent.
+/// ([`c128_loader::fastload`]); `false` if absent.
 pub fn fastload_setting(manifest: &Path) -> Result<bool, PipelineError> {
     let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
     let Some(v) = c128_setting(manifest, "fastload")? else { return Ok(false) };
@@ -425,17 +425,17 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
         _ => None,
     };
     if pack {
-        let wrap = |source| PipelineError::Translate { elf: elf.clone(), source };
-        let packed = crate::selfextract::pack_program_parts(&t.prg, packer).map_err(wrap)?;
+        let wrap = |e: c128_loader::LoaderError| PipelineError::Translate { elf: elf.clone(), source: e.into() };
+        let packed = c128_loader::selfextract::pack_program_parts(&t.prg, packer).map_err(wrap)?;
         match main {
             Some(name) => {
                 write_atomic(&main_path(&prg), &packed.file)?;
-                write_atomic(&prg, &crate::first_stage::build(name.as_bytes(), &packed).map_err(wrap)?)?;
+                write_atomic(&prg, &c128_loader::first_stage::build(name.as_bytes(), &packed).map_err(wrap)?)?;
             }
             None => write_atomic(&prg, &packed.file)?,
         }
         if let Some(name) = &boot {
-            write_atomic(&boot_path(&prg), &crate::boot_stage::build(name.as_bytes(), &packed).map_err(wrap)?)?;
+            write_atomic(&boot_path(&prg), &c128_loader::boot_stage::build(name.as_bytes(), &packed).map_err(wrap)?)?;
         }
     } else {
         write_atomic(&prg, &t.prg)?;

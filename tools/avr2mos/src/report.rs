@@ -17,11 +17,11 @@ use crate::flow::Flow;
 use crate::frame_plan::FramePlan;
 use crate::image::Image;
 use crate::interp;
-use crate::link::Owner;
 use crate::lower::insn_label;
 use crate::mmap::{CODE_START, LOAD_ADDR};
 use crate::program::AvrProgram;
 use crate::{Stats, Translation};
+use mos_asm::link::Owner;
 
 /// Renders the translation's map, listing and statistics around its image.
 pub fn translation(

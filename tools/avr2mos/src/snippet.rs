@@ -3,7 +3,7 @@
 //! emits them before any label is placed) on the `mos6502` crate's CPU, so a test checks
 //! what the code computes rather than the model a test wrote of each opcode.
 
-use crate::asm::{Arg, Asm, Item, info};
+use mos_asm::asm::{Arg, Asm, Item, info};
 use mos6502::cpu::CPU;
 use mos6502::instruction::Nmos6502;
 use mos6502::memory::Bus;

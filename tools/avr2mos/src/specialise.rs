@@ -8,9 +8,9 @@
 //! helper does (the helpers' own conventions, [`crate::runtime`]); A and X are scratch,
 //! as between any two AVR instructions, and no flag is live after a call.
 
-use crate::asm::{Asm, op::*};
 use crate::decode::{Insn, Op};
 use crate::mmap::reg;
+use mos_asm::asm::{Asm, op::*};
 
 /// The value of `r` set by an `ldi` in the run of instructions before `i` (scanning back
 /// over moves and loads of other registers), if no instruction in between can be reached

@@ -10,11 +10,11 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::asm::{Arg, Item, Label, Mode, Part, Sym, mnemonic};
 use crate::decode::Insn;
-use crate::link::{Chunk, Owner};
 use crate::mmap::{FLAGS, REGS, SPH, SPL, TEMP, TFLAG};
 use crate::program::AvrProgram;
+use mos_asm::asm::{Arg, Item, Label, Mode, Part, Sym, mnemonic};
+use mos_asm::link::{Chunk, Owner};
 
 /// What the renderer needs besides the chunks.
 pub struct Source<'a> {
@@ -149,7 +149,7 @@ fn instruction(o: u8, arg: &Arg, label: &dyn Fn(Label) -> String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asm::op;
+    use mos_asm::asm::op;
 
     #[test]
     fn operands_are_named_by_what_they_hold() {

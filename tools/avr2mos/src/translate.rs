@@ -7,7 +7,7 @@ use crate::flags;
 use crate::flow::Flow;
 use crate::frame_plan::{self, FlagFacts, FramePlan, Settings};
 use crate::lower::Ctx;
-use crate::mmap::{BANK1_START, CODE_START, LOAD_ADDR, MemoryMode};
+use crate::mmap::{BANK1_START, MemoryMode};
 use crate::program::AvrProgram;
 use crate::{codegen, image, interp, report};
 
@@ -165,7 +165,7 @@ pub struct Options {
     pub key_buffer: bool,
     /// Load the bank-1 file through a drive routine of our own when the drive is a 1581,
     /// the KERNAL's LOAD otherwise (`[package.metadata.c128] fastload = true`, with a
-    /// bank-1 file only; see [`crate::runtime::fastload`]).
+    /// bank-1 file only; see [`c128_loader::fastload`]).
     pub fastload: bool,
     /// The packed files' format (`[package.metadata.c128] packer`): the bank-1 file, and
     /// what the start-up code and the streaming load decode.
@@ -192,16 +192,6 @@ impl Translation {
     pub fn symbol(&self, name: &str) -> Option<u16> {
         self.symbols.iter().find(|(n, _)| n == name).map(|&(_, a)| a)
     }
-}
-
-/// The BASIC 7.0 stub at $1C01: `10 SYS 7181`, then the end-of-program link.
-pub fn basic_stub() -> Vec<u8> {
-    let next = LOAD_ADDR + 10;
-    let mut s = vec![next as u8, (next >> 8) as u8, 10, 0, 0x9E];
-    s.extend(CODE_START.to_string().bytes());
-    s.extend([0, 0, 0]);
-    debug_assert_eq!(LOAD_ADDR as usize + s.len(), CODE_START as usize);
-    s
 }
 
 /// Translates a linked AVR program into a C128 program.
@@ -367,9 +357,9 @@ fn check_settings(opts: &Options, any_interpreted: bool) -> Result<(), Translate
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asm::op;
-    use crate::mmap::{KEY_LINES, LOW_BSS_START};
+    use crate::mmap::{KEY_LINES, LOAD_ADDR, LOW_BSS_START};
     use crate::program::{Function, Reloc, RelocKind, Target};
+    use mos_asm::asm::op;
     use std::collections::BTreeMap;
 
     /// `lds r24, BSS+1; sts DATA_END, r24; ret` with 4 bytes of data and 2 of `.bss`.

@@ -19,7 +19,7 @@
 //! $100 or to a symbol that is no data symbol (a static frame's slot, a save slot and
 //! `.data`/`.bss` are data symbols, placed above zero page).
 
-use crate::asm::{Arg, Item, info, op::*};
+use mos_asm::asm::{Arg, Item, info, op::*};
 
 /// The state of A: a known constant, and how many bytes of code a forward branch skips
 /// (until they are passed, the code may run or not, so nothing is learnt).
@@ -89,7 +89,7 @@ fn keeps_a(opcode: u8) -> bool {
 fn may_reach_zero_page(arg: &Arg) -> bool {
     match arg {
         Arg::Word(w) => *w < 0x100,
-        Arg::Sym(crate::asm::Sym::Data(_) | crate::asm::Sym::Bss(_), _, _) => false,
+        Arg::Sym(mos_asm::asm::Sym::Data(_) | mos_asm::asm::Sym::Bss(_), _, _) => false,
         _ => true,
     }
 }
@@ -266,12 +266,13 @@ mod tests {
         // std Y+1, r24 in a static frame, then r24 read again: no reload.
         let slot = Item::Ins(STA_ABS, Arg::Word(0x1bfe));
         assert_eq!(redundant(&[ld(0x28), slot, ld(0x28)]), vec![2]);
-        let bss = Item::Ins(STA_ABS, Arg::Sym(crate::asm::Sym::Bss(0x120), crate::asm::Part::Word, 3));
+        let bss = Item::Ins(STA_ABS, Arg::Sym(mos_asm::asm::Sym::Bss(0x120), mos_asm::asm::Part::Word, 3));
         assert_eq!(redundant(&[ld(0x28), bss, ld(0x28)]), vec![2]);
         // A literal address in zero page, or a code symbol, may be a register.
         let low = Item::Ins(STA_ABS, Arg::Word(0x0028));
         assert_eq!(redundant(&[ld(0x2e), low, ld(0x2e)]), Vec::<usize>::new());
-        let code = Item::Ins(STA_ABS, Arg::Sym(crate::asm::Sym::Code(crate::asm::Label(7)), crate::asm::Part::Word, 0));
+        let code =
+            Item::Ins(STA_ABS, Arg::Sym(mos_asm::asm::Sym::Code(mos_asm::asm::Label(7)), mos_asm::asm::Part::Word, 0));
         assert_eq!(redundant(&[ld(0x2e), code, ld(0x2e)]), Vec::<usize>::new());
     }
 
@@ -287,7 +288,7 @@ mod tests {
         let bne = Item::Ins(BNE, Arg::Byte(0xFB));
         assert_eq!(redundant(&[lda(0), lda(0), bne]), Vec::<usize>::new());
         // A local label is a join.
-        let l = Item::Label(crate::asm::Label(0x4000_0001));
+        let l = Item::Label(mos_asm::asm::Label(0x4000_0001));
         assert_eq!(redundant(&[lda(0), l, lda(0)]), Vec::<usize>::new());
     }
 }

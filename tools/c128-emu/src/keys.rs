@@ -5,6 +5,8 @@
 //! for [`HOLD_FRAMES`] frames then released for [`GAP_FRAMES`], so matrix-scanning programs see
 //! it as a human key press; its PETSCII code is queued for the KERNAL's scan (the frame
 //! interrupt or SCNKEY), which moves it into the buffer at $034A as the real KERNAL does.
+//! A key held on the matrix directly ([`Keyboard::set_key`]) reaches the KERNAL only as on
+//! the real machine: when its scan runs while the key is down ([`Keyboard::scanned_key`]).
 
 use std::collections::VecDeque;
 
@@ -54,6 +56,38 @@ const EXTRA: [[&str; 8]; 3] = [
     ["ESC", "KP+", "KP-", "LINEFEED", "ENTER", "KP6", "KP9", "KP3"],
     ["ALT", "KP0", "KP.", "UP-ARROW", "DOWN-ARROW", "LEFT-ARROW", "RIGHT-ARROW", "NOSCROLL"],
 ];
+
+/// The keys that change what another key gives and give nothing themselves.
+const MODIFIERS: [&str; 6] = ["LSHIFT", "RSHIFT", "CTRL", "C=", "ALT", "NOSCROLL"];
+
+/// LSHIFT and RSHIFT.
+const SHIFTS: [MatrixKey; 2] = [LSHIFT, MatrixKey::Main { col: 6, row: 4 }];
+
+/// The name of the key at a matrix position.
+fn name_of(key: MatrixKey) -> &'static str {
+    match key {
+        MatrixKey::Main { col, row } => MAIN[usize::from(col)][usize::from(row)],
+        MatrixKey::Extra { line, row } => EXTRA[usize::from(line)][usize::from(row)],
+    }
+}
+
+/// The code the KERNAL's scan decodes a key to, with SHIFT held or not: the named key's
+/// (`RETURN`, `F5`, `INST`...) or the character's it types; a shifted key that types
+/// nothing of its own gives its plain code. `None` for a modifier.
+fn code_of(key: MatrixKey, shifted: bool) -> Option<u8> {
+    let name = name_of(key);
+    if MODIFIERS.contains(&name) {
+        return None;
+    }
+    let with_shift = |shift: bool| {
+        let named = NAMED.iter().find(|&&(_, k, s, _)| k == name && s == shift).and_then(|&(.., code)| code);
+        named.or_else(|| {
+            let keys = if shift { vec![LSHIFT, key] } else { vec![key] };
+            (' '..='~').filter_map(char_press).find(|p| p.keys == keys).and_then(|p| p.petscii)
+        })
+    };
+    if shifted { with_shift(true).or_else(|| with_shift(false)) } else { with_shift(false) }
+}
 
 fn find(name: &str) -> Option<MatrixKey> {
     for (col, keys) in MAIN.iter().enumerate() {
@@ -368,6 +402,29 @@ impl Keyboard {
         }
     }
 
+    /// The key the KERNAL's keyboard scan finds down among the keys held directly
+    /// ([`Keyboard::set_key`]: a front end's or a test's hand on the matrix), as its scan
+    /// index (column * 8 + row, then 64 + line * 8 + row for the C128's extra keys) and the
+    /// code it decodes to with SHIFT as held; the first in scan order if several are.
+    /// Keys the script holds are left out: their codes reach the KERNAL through
+    /// [`Keyboard::kernal_queue`].
+    pub fn scanned_key(&self) -> Option<(u8, Option<u8>)> {
+        let down = |key: MatrixKey| {
+            let (rows, bit) = match key {
+                MatrixKey::Main { col, row } => (self.main[usize::from(col)], row),
+                MatrixKey::Extra { line, row } => (self.extra[usize::from(line)], row),
+            };
+            rows & (1 << bit) != 0
+        };
+        let shifted = SHIFTS.iter().any(|&k| down(k));
+        let main = (0..8u8).flat_map(|col| (0..8u8).map(move |row| MatrixKey::Main { col, row }));
+        let extra = (0..3u8).flat_map(|line| (0..8u8).map(move |row| MatrixKey::Extra { line, row }));
+        main.chain(extra).enumerate().find_map(|(index, key)| {
+            let by_hand = down(key) && !self.held.contains(&key) && !MODIFIERS.contains(&name_of(key));
+            by_hand.then(|| (index as u8, code_of(key, shifted)))
+        })
+    }
+
     /// What CIA 1's port B reads for the columns selected on port A (active low) and the
     /// extra lines selected on $D02F: rows with a key down in a selected column read 0.
     pub fn rows(&self, port_a: u8, d02f: u8) -> u8 {
@@ -417,6 +474,33 @@ mod tests {
         assert!(matches!(parse_keys("~"), Err(KeysError::UntypableChar { ch: '~', offset: 0 })));
         let msg = parse_keys("{NOPE}").unwrap_err().to_string();
         assert!(msg.contains("{NOPE}"), "{msg}");
+    }
+
+    #[test]
+    fn keys_held_by_hand_decode_as_the_kernal_scan_does() {
+        let mut kb = Keyboard::default();
+        assert_eq!(kb.scanned_key(), None);
+        let key = |name| find(name).unwrap();
+        kb.set_key(key("LSHIFT"), true);
+        assert_eq!(kb.scanned_key(), None, "SHIFT alone is no key");
+        kb.set_key(key("F5"), true);
+        assert_eq!(kb.scanned_key(), Some((6, Some(0x8B))), "SHIFT F5 is F6");
+        kb.set_key(key("LSHIFT"), false);
+        assert_eq!(kb.scanned_key(), Some((6, Some(0x87))));
+        kb.set_key(key("F5"), false);
+        kb.set_key(key("HELP"), true);
+        assert_eq!(kb.scanned_key(), Some((64, Some(0x84))));
+        kb.set_key(key("HELP"), false);
+        for (name, code) in [("Y", b'Y'), ("1", b'1'), ("SPACE", b' '), ("RETURN", 13), ("STOP", 3)] {
+            kb.set_key(key(name), true);
+            assert_eq!(kb.scanned_key().map(|(_, c)| c), Some(Some(code)), "{name}");
+            kb.set_key(key(name), false);
+        }
+        // A scripted key reaches the KERNAL through its queue only.
+        kb.type_events(parse_keys("Z").unwrap());
+        kb.frame();
+        assert_eq!(kb.scanned_key(), None);
+        assert_eq!(kb.kernal_queue, [b'Z']);
     }
 
     #[test]

@@ -61,7 +61,9 @@
 //! 1 KB of common RAM at the bottom ($D506 = $04), cleared 40- and 80-column screens with
 //! the cursor at home (80 columns active when [`Config::eighty_columns`], the 40/80 key),
 //! the VIC raster interrupt on line 251 driving the editor's frame interrupt (50 Hz PAL by
-//! default), the IRQ vector $0314 = $FA65, the VDC character set copied to $2000 from the
+//! default), the IRQ vector $0314 = $FA65, the function keys' texts at $1000 (F5 is
+//! `DSAVE"`: the keyboard scan starts a function key's text, which GETIN hands out before
+//! the keyboard buffer), the VDC character set copied to $2000 from the
 //! built-in font, and no Commodore ROM: reads of ROM give $FF (the character ROM gives the
 //! built-in font, the KERNAL vectors at $FFFA-$FFFF point at the trapped entries).
 //!

@@ -173,6 +173,7 @@ impl Machine {
             b.ram_poke(0, at, v as u8);
             b.ram_poke(0, at + 1, (v >> 8) as u8);
         }
+        Kernal::power_on_keyboard(b);
         b.ram_poke(0, VM1, 0x14);
         b.ram_poke(0, 0x0A2D, 0x78);
         b.ram_poke(0, COLOR, 3);

@@ -8,8 +8,12 @@ impl<P: Platform> App<P> {
     #[inline(never)]
     pub(super) fn house_bets(&mut self, table: &mut Table) -> Bets {
         self.view.results = [[None; 3]; crate::save::MAX_SAVED_SEATS];
+        let min = table.rules().min_bet;
         for id in 0..self.seats.count {
-            if self.seats.seats[usize::from(id)].kind != SeatKind::Human || table.bankroll(id) == Some(Money::ZERO) {
+            // A person who can stake nothing (less than the table's minimum) and has nothing
+            // on the table sits the coup out.
+            let can_play = table.bankroll(id).is_some_and(|b| b >= min) || table.tie_stays(id) > Money::ZERO;
+            if self.seats.seats[usize::from(id)].kind != SeatKind::Human || !can_play {
                 continue;
             }
             if let Bets::Leave(l) = self.bet(table, id, Role::House) {

@@ -408,6 +408,7 @@ impl<P: Platform> App<P> {
         self.view.history.push(outcome.winner, natural);
         self.view.coups = self.view.coups.wrapping_add(1);
         self.p.settled(self.view.coups, before, table.total_money().in_cents());
+        self.p.audit(table, &self.seats, log.events());
         self.draw_seats(table, None);
         self.draw_head(table);
         self.draw_board();

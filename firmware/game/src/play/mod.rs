@@ -321,6 +321,7 @@ impl<P: Platform> App<P> {
         let leave = loop {
             self.keep_bankrolls(&table);
             self.rebuy_if_broke(&mut table);
+            self.p.audit(&table, &self.seats, &[]);
             self.draw_table(&table);
             let bets = if table.rules().banking == Banking::Seats {
                 self.chemin_bets(&mut table)
@@ -351,12 +352,15 @@ impl<P: Platform> App<P> {
             None => self.p.ticks(),
         };
         let mut table = Table::new(self.settings.rules(), seed | 1).ok()?;
-        for seat in &self.seats.seats[..usize::from(self.seats.count)] {
+        let stays = table.rules().pays.tie_stake_stays;
+        for seat in self.seats.seats[..usize::from(self.seats.count)].iter_mut() {
+            if !stays {
+                seat.take_back_tie_stake();
+            }
             let id = table.sit(seat.kind, Some(seat.bankroll)).ok()?;
             if seat.tie_stake > Money::ZERO {
-                // Only a Sahara table takes it; elsewhere it waits in the seat (and the save)
-                // for the next Sahara table.
-                let _ = table.restore_tie_stake(id, seat.tie_stake);
+                // Refused only when the table cannot hold that much money, as `sit` is.
+                table.restore_tie_stake(id, seat.tie_stake).ok()?;
             }
         }
         self.restore_house(&mut table);
@@ -366,27 +370,34 @@ impl<P: Platform> App<P> {
 
     /// Copies the table's bankrolls, with whatever is staked, back to the seats; a tie stake
     /// that stays (seed 002) is kept apart, as it cannot be taken back.
+    ///
+    /// The money model: a seat owns its bankroll and its stakes on the table, and nothing
+    /// else. A tie stake that stays belongs to the Sahara table it stays on: it is kept in
+    /// the seat and the save only while the game is Sahara's (a new shoe, a rebuy, or the
+    /// saved game continued deal it again), and comes back to the bankroll as soon as the
+    /// players take a game without that rule ([`SavedSeat::take_back_tie_stake`] in
+    /// `new_table`), as a player picks up the chips when leaving a table.
     fn keep_bankrolls(&mut self, table: &Table) {
-        let sahara = table.rules().preset == Preset::Sahara;
         for (id, seat) in self.seats.seats[..usize::from(self.seats.count)].iter_mut().enumerate() {
             let id = id as SeatId;
             let staked =
                 Spot::ALL.iter().fold(Money::ZERO, |sum, &spot| sum.checked_add(table.stake(id, spot)).unwrap_or(sum));
-            if sahara {
-                seat.tie_stake = table.tie_stays(id);
-            }
-            let staked = staked.saturating_sub(if sahara { seat.tie_stake } else { Money::ZERO });
+            // Zero at a table without the rule.
+            seat.tie_stake = table.tie_stays(id);
+            let staked = staked.saturating_sub(seat.tie_stake);
             seat.bankroll = table.bankroll(id).unwrap_or(Money::ZERO).checked_add(staked).unwrap_or(Money::MAX);
         }
         self.keep_house(table);
     }
 
-    /// When no person has money left, everyone starts again with the table's stake (as the
-    /// original did when you broke); at Chemin de fer a lone solvent seat cannot play either.
+    /// When no person can cover the table's minimum (0.80 left after a commission bets
+    /// nothing), everyone short of it starts again with the table's stake (as the original
+    /// did when you broke); at Chemin de fer a lone seat that can play cannot play either.
     #[inline(never)]
     fn rebuy_if_broke(&mut self, table: &mut Table) {
         let count = usize::from(self.seats.count);
-        let solvent = |s: &crate::save::SavedSeat| s.bankroll > Money::ZERO;
+        let min = table.rules().min_bet;
+        let solvent = |s: &crate::save::SavedSeat| s.can_play(min);
         let humans_ok = self.seats.seats[..count].iter().any(|s| s.kind == SeatKind::Human && solvent(s));
         let players_ok = self.seats.seats[..count].iter().filter(|s| solvent(s)).count() >= 2
             || table.rules().banking != Banking::Seats;
@@ -399,7 +410,7 @@ impl<P: Platform> App<P> {
         self.wait_key();
         let start = table.rules().starting_bankroll;
         for seat in self.seats.seats[..count].iter_mut() {
-            if seat.bankroll == Money::ZERO {
+            if !seat.can_play(min) {
                 seat.bankroll = start;
             }
         }

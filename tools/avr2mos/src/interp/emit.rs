@@ -14,9 +14,10 @@
 //! - With the copies in bank 1 each read of AVR bytes is bracketed by the MMU's switch to
 //!   bank 1 and back, and nothing else is read in bank 1.
 
-use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 use crate::mmap::{FLAGS, REGS, SPL, TFLAG, reg, temp};
-use crate::runtime::{Locals, Routine};
+use crate::runtime::Routine;
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 
 use super::{CopyPlace, ENTER, IPC, NEXT, Patch, SHADOW};
 

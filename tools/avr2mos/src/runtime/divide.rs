@@ -7,8 +7,9 @@
 //! dividend's sign, and libgcc's answer for a zero divisor (Rust checks before calling);
 //! nothing changed but the result registers and the scratch T0..T11 and the wide scratch at $40-$59.
 
-use super::{Locals, Routine, WIDE, r, t};
-use crate::asm::{Asm, op::*};
+use super::{Routine, WIDE, r, t};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Asm, op::*};
 
 /// Udiv8, Udiv16, Udivmodqi4, Udivmodhi4, Divmodqi4, Divmodhi4, Udivmodsi4, Neg32 and
 /// Divmodsi4.

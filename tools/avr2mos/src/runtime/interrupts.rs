@@ -6,9 +6,10 @@
 //! stray IRQ is acknowledged and returns; a BRK exits with [`CRASH_EXIT_CODE`]; the key
 //! buffer's handler uses no zero page and puts the registers it touches back.
 
-use super::{Locals, Machine, Routine, r};
-use crate::asm::{Arg, Asm, Item, Part, Sym, op::*};
+use super::{Machine, Routine, r};
 use crate::mmap::*;
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Arg, Asm, Item, Part, Sym, op::*};
 // The key buffer's interrupt handler reads the key matrix (CIA 1's ports and the C128's
 // extra lines) and runs off the VIC-IIe's raster interrupt.
 use c128_map::io::{CIA1_ICR, CIA1_PORT_A, CIA1_PORT_B, KEY_EXTRA_LINES, VIC_IRQ_FLAGS, VIC_RASTER};

@@ -5,8 +5,8 @@
 //! again after it unless the key buffer keeps them on.
 
 use super::{Machine, Routine, r};
-use crate::asm::{Asm, op::*};
 use crate::mmap::*;
+use mos_asm::asm::{Asm, op::*};
 
 /// Kernal and KernalJump.
 pub(super) fn routines(m: &Machine) -> Vec<(Routine, Asm)> {

@@ -5,8 +5,9 @@
 //! module doc). Guarantees: `memmove` copies overlapping ranges as if through a buffer;
 //! the destination comes back in r25:r24; nothing changed but the scratch T0..T3.
 
-use super::{Locals, Routine, r, t};
-use crate::asm::{Asm, op::*};
+use super::{Routine, r, t};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Asm, op::*};
 
 /// Memcpy, Memmove, Memset and Memcmp.
 pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {

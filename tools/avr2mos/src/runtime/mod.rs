@@ -44,17 +44,15 @@
 //! [`memory`] (`mem*`) and [`kernal`] (the gateway). [`emit`] runs them in the order the
 //! routines are laid out.
 
-use crate::asm::{Asm, Label};
 use crate::mmap::{MemoryMode, ZP_SAVE_LEN, ZP_SAVE_START, reg, temp};
+use mos_asm::asm::{Asm, Label, Locals};
 
 pub mod divide;
-pub mod fastload;
 pub mod interrupts;
 pub mod kernal;
 pub mod memory;
 pub mod multiply;
 pub mod startup;
-pub mod stream;
 pub mod support;
 
 /// Zero-page scratch of the wide multiply ($40-$59), saved and restored like the rest.
@@ -134,7 +132,6 @@ pub enum Routine {
 }
 
 const RT_BASE: u32 = 0x8000_0000;
-const LOCAL_BASE: u32 = 0x4000_0000;
 
 impl Routine {
     /// The routine's label.
@@ -150,18 +147,6 @@ impl Routine {
     /// The routine that implements a native symbol, if `name` is one.
     pub fn for_symbol(name: &str) -> Option<Routine> {
         NATIVE.iter().find(|(n, _, _)| *n == name).map(|&(_, _, r)| r)
-    }
-}
-
-/// Allocates local labels for code sequences.
-#[derive(Debug, Default)]
-pub struct Locals(u32);
-
-impl Locals {
-    /// A fresh label.
-    pub fn fresh(&mut self) -> Label {
-        self.0 += 1;
-        Label(LOCAL_BASE + self.0)
     }
 }
 
@@ -241,8 +226,8 @@ struct Machine<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asm::{Arg, Item, Part, info};
     use crate::mmap::STACK_TOP;
+    use mos_asm::asm::{Arg, Item, Part, info};
 
     #[test]
     fn every_runtime_opcode_is_a_documented_one_with_its_size() {
@@ -290,9 +275,9 @@ mod tests {
             bac_pack::Format::Bytes,
         );
         let start = &routines.iter().find(|(r, _)| *r == Routine::Start).expect("the start-up").1.items;
-        let at = start.iter().position(|it| *it == Item::Ins(crate::asm::op::LDA_ZPX, Arg::Byte(ZP_SAVE_START)));
+        let at = start.iter().position(|it| *it == Item::Ins(mos_asm::asm::op::LDA_ZPX, Arg::Byte(ZP_SAVE_START)));
         let ldx = |it: &Item| match it {
-            Item::Ins(crate::asm::op::LDX_IMM, Arg::Byte(n)) => Some(*n),
+            Item::Ins(mos_asm::asm::op::LDX_IMM, Arg::Byte(n)) => Some(*n),
             _ => None,
         };
         let n = start[..at.expect("the save loop")].iter().rev().find_map(ldx).expect("its count");

@@ -6,8 +6,9 @@
 //! as a 16-bit C `int`, and nothing changed but the result registers and the scratch
 //! T0..T11 and the wide scratch at $40-$59.
 
-use super::{Locals, Routine, WIDE, r, t};
-use crate::asm::{Asm, op::*};
+use super::{Routine, WIDE, r, t};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Asm, op::*};
 
 /// Mul8u, Mul8s, Mul8su and Mulsi3.
 pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {

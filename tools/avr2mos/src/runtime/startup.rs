@@ -11,9 +11,9 @@
 //! `?CANNOT LOAD name` and a return to BASIC with nothing changed.
 //!
 //! The bank-1 file comes first through the drive's burst FASTLOAD, unpacked as it arrives
-//! ([`super::stream`]); when the drive is not a fast one (another drive, our emulator) or
+//! ([`c128_loader::stream`]); when the drive is not a fast one (another drive, our emulator) or
 //! the stream fails, through the KERNAL's LOAD, and it is then unpacked in place
-//! ([`crate::unpack`]).
+//! ([`c128_loader::unpack`]).
 //!
 //! With a bank-1 file, the drive is sent `I0` (initialize: it reads the disk's BAM) once
 //! the file has loaded, and the command channel is closed only after the file is unpacked:
@@ -24,10 +24,12 @@
 //! (none there) costs the OPEN's and CLOSE's time-outs only, and the close waits for the
 //! drive to finish, so the program's first disk call finds it idle.
 
-use super::{Locals, Machine, Routine, fastload, r, stream, t};
-use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
+use super::{Machine, Routine, r, t};
 use crate::mmap::*;
+use c128_loader::{fastload, stream};
 use c128_map::io::{CIA1_ICR, VIC_CLOCK, VIC_CONTROL, VIC_IRQ_FLAGS, VIC_IRQ_MASK, VIC_RASTER};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 // KERNAL entry points the start-up code calls directly (BASIC's configuration is still
 // mapped then).
 use c128_map::kernal::{CHROUT, CLOSE, LOAD, OPEN, SETBNK, SETLFS, SETNAM};
@@ -281,8 +283,10 @@ pub(super) fn routines(entry: Label, loc: &mut Locals, m: &Machine, stack_top: u
         out.push((Routine::Bank1Failed, a));
         let end = (Sym::Code(Routine::Save.label()), bank1_end_at(m));
         let unpack = match m.packer {
-            bac_pack::Format::Bytes => crate::unpack::emit(loc, end, MMU_CONFIG_BANK1, m.mode.mmu_config()),
-            bac_pack::Format::Dense => crate::unpack_dense::in_place(loc, end, MMU_CONFIG_BANK1, m.mode.mmu_config()),
+            bac_pack::Format::Bytes => c128_loader::unpack::emit(loc, end, MMU_CONFIG_BANK1, m.mode.mmu_config()),
+            bac_pack::Format::Dense => {
+                c128_loader::unpack_dense::in_place(loc, end, MMU_CONFIG_BANK1, m.mode.mmu_config())
+            }
         };
         out.push((Routine::Unpack, unpack));
     }

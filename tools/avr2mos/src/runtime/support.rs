@@ -6,9 +6,10 @@
 //! on the AVR, and the flags are in [`FLAGS`] and [`TFLAG`]. Guarantees: each routine
 //! changes only what its comment names, the scratch T0 and Y.
 
-use super::{Locals, Routine, r, t};
-use crate::asm::{Asm, op::*};
+use super::{Routine, r, t};
 use crate::mmap::*;
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Asm, op::*};
 
 /// Push, Pop, Enter, Leave, Icall, SregRead, SregWrite, SwapA, PushRun and PopRun.
 pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {

@@ -27,7 +27,7 @@ use crate::disk::{DosStatus, Drive};
 use crate::editor::Editor;
 use banks::bank_of;
 use c128_map::kernal::{self as k, EDITOR_IRQ, EDITOR_NMI, IRQ_ENTRY, IRQ_EXIT, NMI_ENTRY};
-use c128_map::zp::{KEYD, NDX, STATUS, TIME};
+use c128_map::zp::{KEYD, KEYIDX, KYNDX, LSTX, NDX, PKYBUF, PKYDEF, STATUS, TIME};
 use files::OpenFile;
 
 /// The CPU as the machine uses it.
@@ -38,6 +38,24 @@ pub type Cpu = CPU<C128Bus, Nmos6502>;
 pub const RETURN_TRAP: u16 = 0xFFF6;
 /// Size of the keyboard buffer (XMAX).
 const XMAX: u8 = 10;
+/// LSTX when the scan found no key.
+const NO_KEY: u8 = 88;
+/// The codes of the keys with a text in PKYBUF, in its order: F1-F8, SHIFT RUN/STOP, HELP.
+const FUNCTION_KEYS: [u8; 10] = [0x85, 0x89, 0x86, 0x8A, 0x87, 0x8B, 0x88, 0x8C, 0x83, 0x84];
+/// The texts the C128 gives its function keys at power-on, in [`FUNCTION_KEYS`]' order:
+/// what BASIC's `KEY` lists.
+pub const FUNCTION_KEY_TEXTS: [&[u8]; 10] = [
+    b"GRAPHIC",
+    b"DLOAD\"",
+    b"DIRECTORY\r",
+    b"SCNCLR\r",
+    b"DSAVE\"",
+    b"RUN\r",
+    b"LIST\r",
+    b"MONITOR\r",
+    b"DLOAD\"*\rRUN\r",
+    b"HELP\r",
+];
 
 /// What a trap did with the PC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,18 +192,83 @@ fn or_status(cpu: &mut Cpu, bits: u8) {
 }
 
 impl Kernal {
-    /// Moves keys the keyboard has produced into the KERNAL's buffer, as the scan does.
-    pub fn scan_keyboard(bus: &mut C128Bus) {
-        while bus.ram_peek(0, NDX) < XMAX {
-            let Some(c) = bus.keyboard.kernal_queue.pop_front() else { break };
-            let n = bus.ram_peek(0, NDX);
-            bus.ram_poke(0, KEYD + u16::from(n), c);
-            bus.ram_poke(0, NDX, n + 1);
+    /// The keyboard's state after power-on: the buffer empty, no function key's text
+    /// pending, no key down at the last scan, and the function keys' texts in PKYBUF and
+    /// PKYDEF (bank 0).
+    pub fn power_on_keyboard(bus: &mut C128Bus) {
+        for (at, value) in [(NDX, 0), (KYNDX, 0), (KEYIDX, 0), (LSTX, NO_KEY)] {
+            bus.ram_poke(0, at, value);
+        }
+        let mut at = PKYDEF;
+        for (i, text) in FUNCTION_KEY_TEXTS.iter().enumerate() {
+            bus.ram_poke(0, PKYBUF + i as u16, text.len() as u8);
+            for &c in *text {
+                bus.ram_poke(0, at, c);
+                at += 1;
+            }
         }
     }
 
+    /// The keyboard scan (the editor's interrupt work and SCNKEY): a key held by hand that
+    /// was not down at the last scan (LSTX), and the codes of the keys the script typed,
+    /// go into the KERNAL's buffer, a function key as its text (see [`Kernal::put_key`]).
+    /// Keys do not repeat.
+    pub fn scan_keyboard(bus: &mut C128Bus) {
+        match bus.keyboard.scanned_key() {
+            None => bus.ram_poke(0, LSTX, NO_KEY),
+            Some((index, code)) if index != bus.ram_peek(0, LSTX) => {
+                bus.ram_poke(0, LSTX, index);
+                if let Some(c) = code {
+                    Self::put_key(bus, c);
+                }
+            }
+            Some(_) => {}
+        }
+        // The script's codes wait in their queue while there is no room for them.
+        while let Some(&c) = bus.keyboard.kernal_queue.front() {
+            if !Self::put_key(bus, c) {
+                break;
+            }
+            bus.keyboard.kernal_queue.pop_front();
+        }
+    }
+
+    /// Takes a key as the scan does: a function key with a text starts that text (KYNDX
+    /// its length, KEYIDX where it starts in PKYDEF) if none is pending, any other key goes
+    /// into the buffer if it has room. Returns whether the key was taken.
+    fn put_key(bus: &mut C128Bus, c: u8) -> bool {
+        if let Some(key) = FUNCTION_KEYS.iter().position(|&f| f == c) {
+            let len = bus.ram_peek(0, PKYBUF + key as u16);
+            if len > 0 {
+                if bus.ram_peek(0, KYNDX) != 0 {
+                    return false;
+                }
+                let start = (0..key as u16).map(|k| bus.ram_peek(0, PKYBUF + k)).fold(0u8, u8::wrapping_add);
+                bus.ram_poke(0, KEYIDX, start);
+                bus.ram_poke(0, KYNDX, len);
+                return true;
+            }
+        }
+        let n = bus.ram_peek(0, NDX);
+        if n >= XMAX {
+            return false;
+        }
+        bus.ram_poke(0, KEYD + u16::from(n), c);
+        bus.ram_poke(0, NDX, n + 1);
+        true
+    }
+
+    /// The next key for GETIN and CHRIN: a pending function key's text first, then the
+    /// buffer's; 0 if there is none.
     fn take_key(bus: &mut C128Bus) -> u8 {
         Self::scan_keyboard(bus);
+        let pending = bus.ram_peek(0, KYNDX);
+        if pending > 0 {
+            let at = bus.ram_peek(0, KEYIDX);
+            bus.ram_poke(0, KEYIDX, at.wrapping_add(1));
+            bus.ram_poke(0, KYNDX, pending - 1);
+            return bus.ram_peek(0, PKYDEF + u16::from(at));
+        }
         let n = bus.ram_peek(0, NDX);
         if n == 0 {
             return 0;

@@ -248,6 +248,22 @@ fn getin_reads_the_typed_keys() {
 }
 
 #[test]
+fn getin_hands_out_a_function_keys_basic_text_first() {
+    // F5's text, DSAVE", comes before the X typed after it; F3's, DIRECTORY and RETURN,
+    // waits until F5's is taken.
+    let mut a = Asm::new();
+    a.label("get")
+        .op(&[0x20, 0xE4, 0xFF]) // JSR GETIN
+        .branch(0xF0, "get")
+        .op(&[0x20, 0xD2, 0xFF, 0xC9, 0x0D]) // JSR CHROUT / CMP #13
+        .branch(0xD0, "get")
+        .exit(0);
+    let opts = RunOptions { keys: Some("{F5}X{F3}".into()), ..RunOptions::default() };
+    let r = run_with(&a, opts);
+    assert_eq!(r.output(), "DSAVE\"XDIRECTORY\n");
+}
+
+#[test]
 fn an_endless_program_ends_after_its_key_script() {
     // Echo keys forever; the run ends 10 frames after the last key.
     let mut a = Asm::new();

@@ -43,9 +43,8 @@
 //! $FF00, $D506 and the interrupt flag are as they were, with CIA 1's serial port left
 //! shifting in and the CLK line released, as the KERNAL leaves them.
 
-use super::{Locals, t};
-use crate::asm::{Asm, Label, Sym, op::*};
-use crate::error::TranslateError;
+use crate::LoaderError;
+use crate::mmap::temp as t;
 use crate::mmap::{
     BANK1_START, CODE_START, FA, MMU_CONFIG, MMU_CONFIG_ALL_RAM, MMU_CONFIG_BANK1, MMU_CR, MMU_RCR, RCR_COMMON_16K,
 };
@@ -53,6 +52,8 @@ use crate::selfextract::PackedProgram;
 use c128_map::io::{CIA1_CRA, CIA1_ICR, CIA1_SDR, CIA2_PORT_A, MMU_MODE};
 use c128_map::kernal::{CLOSE, OPEN, SETBNK, SETLFS, SETNAM};
 use c128_map::zp::SERIAL;
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Asm, Label, Sym, op::*};
 
 /// Where a streamed file's output goes.
 #[derive(Debug, Clone, Copy)]
@@ -80,10 +81,10 @@ impl Output {
     /// [`CODE_START`] in RAM 0, up to the address the caller gives the label `end` (the
     /// program's [`PackedProgram::end`]). Refused, naming the `setting` that asked for the
     /// loader, when the stream starts too far into the file to skip.
-    pub fn program(main: &PackedProgram, end: Label, setting: &str) -> Result<Output, TranslateError> {
+    pub fn program(main: &PackedProgram, end: Label, setting: &str) -> Result<Output, LoaderError> {
         let skip = main.stream_at - 2;
         let skip = u8::try_from(skip).ok().filter(|&s| s <= 253).ok_or_else(|| {
-            TranslateError::Settings(format!(
+            LoaderError::Settings(format!(
                 "{setting}: the packed program's stream starts {skip} bytes in (at most 253)"
             ))
         })?;
@@ -138,8 +139,8 @@ pub fn routine(loc: &mut Locals, command: Label, len: usize, output: Output) -> 
     a.w(LDA_ABS, SERIAL).b(AND_IMM, 0xBF).w(STA_ABS, SERIAL);
     a.b(LDA_IMM, COMMAND).b(LDX_ZP, FA).b(CPX_IMM, 8).br(BCS, drive).b(LDX_IMM, 8);
     a.label(drive).b(LDY_IMM, COMMAND).w(JSR, SETLFS);
-    a.b(LDA_IMM, len as u8).s(LDX_IMM, Sym::Code(command), crate::asm::Part::Lo);
-    a.s(LDY_IMM, Sym::Code(command), crate::asm::Part::Hi).w(JSR, SETNAM).w(JSR, OPEN);
+    a.b(LDA_IMM, len as u8).s(LDX_IMM, Sym::Code(command), mos_asm::asm::Part::Lo);
+    a.s(LDY_IMM, Sym::Code(command), mos_asm::asm::Part::Hi).w(JSR, SETNAM).w(JSR, OPEN);
     a.b(LDY_IMM, 1).br(BCS, closed).w(BIT_ABS, SERIAL).br(BVS, fast).to(JMP, closed);
 
     // Receive with interrupts off (the KERNAL's interrupt would read $DC0D and lose the
@@ -234,7 +235,7 @@ pub(crate) mod model {
     /// A translated program of `len` bytes of code: load address, BASIC stub, code.
     pub(crate) fn program(len: usize) -> Vec<u8> {
         let mut prg = crate::mmap::LOAD_ADDR.to_le_bytes().to_vec();
-        prg.extend(crate::translate::basic_stub());
+        prg.extend(crate::basic_stub());
         prg.extend((0..len).map(|i| (i % 251) as u8 ^ (i / 97) as u8));
         prg
     }
@@ -388,9 +389,9 @@ pub(crate) mod model {
 mod tests {
     use super::model::{C128, burst, call};
     use super::*;
-    use crate::link::{self, Chunk, DataPlacement, Owner};
     use crate::mmap::BANK1_END;
     use bac_pack::Format;
+    use mos_asm::link::{self, Chunk, DataPlacement, Owner};
     use mos6502::registers::Status;
 
     const ROUTINE: u16 = 0x2000;

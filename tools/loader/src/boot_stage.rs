@@ -1,7 +1,7 @@
 //! The boot stage of a packed program (`[package.metadata.c128] boot = "NAME"`): a loader
 //! the disk's boot sector brings in as its extra blocks, so that at power-on the program
 //! NAME streams in through the drive's burst FASTLOAD and unpacks as it comes
-//! ([`crate::runtime::stream`]) before BASIC ever runs. The build writes it beside the
+//! ([`crate::stream`]) before BASIC ever runs. The build writes it beside the
 //! `.prg` ([`crate::pipeline::boot_path`]); the disk builder puts it on track 1 from sector
 //! 1 on and has the boot sector call it (tools/d81, `[boot] stage_suffix`).
 //!
@@ -25,17 +25,18 @@
 //! from [`CODE_START`] unpacked, and BASIC's end of text where `LOAD` would have set it, so
 //! that the boot sector's `RUN` starts it as `RUN"NAME"` would have; the machine at 2 MHz
 //! with the 40-column screen blanked, as `FAST` leaves it. Carry set when the drive is not
-//! a fast one or the stream failed ([`crate::runtime::stream`]'s guarantees: every wait has
+//! a fast one or the stream failed ([`crate::stream`]'s guarantees: every wait has
 //! a time-out, the command channel is closed): then the boot sector runs
 //! `FAST:RUN"NAME"` as it did without a stage, which loads the program the KERNAL's way.
 
-use crate::asm::{Arg, Asm, Item, Part, Sym, op::*};
-use crate::error::TranslateError;
-use crate::link;
+use crate::LoaderError;
 use crate::mmap::{CODE_START, LOAD_ADDR};
-use crate::runtime::{Locals, stream};
 use crate::selfextract::PackedProgram;
+use crate::stream;
 use c128_map::io::{VIC_CLOCK, VIC_CONTROL};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Arg, Asm, Item, Part, Sym, op::*};
+use mos_asm::link;
 
 /// Where the stage is loaded and entered: the C128's room for machine code below BASIC's
 /// text, free at boot time and below the program's output.
@@ -48,7 +49,7 @@ const TEXT_TOP: u16 = 0x1210;
 
 /// The stage's `.prg` (load address first) for the program `main` (as `selfextract`
 /// packed it), which is on the disk as `name`.
-pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateError> {
+pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, LoaderError> {
     let mut loc = Locals::default();
     let (routine, command, stub_at, copy, failed, end) =
         (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
@@ -57,7 +58,7 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
     // Where LOAD would end: the packed file's last byte, plus one.
     let text_top = u32::from(LOAD_ADDR) + main.file.len() as u32 - 2;
     let text_top = u16::try_from(text_top)
-        .map_err(|_| TranslateError::Settings(format!("boot: the packed program ends at ${text_top:X}")))?;
+        .map_err(|_| LoaderError::Settings(format!("boot: the packed program ends at ${text_top:X}")))?;
 
     let command_bytes = stream::command(name);
     let mut a = Asm::default();
@@ -79,7 +80,7 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
 
     let code = link::assemble("rt_boot_stage", a, STAGE_AT, &[(end, main.end)])?;
     if code.len() > STAGE_BLOCKS * 256 {
-        return Err(TranslateError::TooLarge {
+        return Err(LoaderError::TooLarge {
             what: "the boot stage".into(),
             end: u32::from(STAGE_AT) + code.len() as u32,
             limit: u32::from(STAGE_AT) + (STAGE_BLOCKS * 256) as u32,
@@ -93,8 +94,8 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::stream::model::{C128, burst, call, program};
     use crate::selfextract::pack_program_parts;
+    use crate::stream::model::{C128, burst, call, program};
     use bac_pack::Format;
     use mos6502::registers::Status;
 

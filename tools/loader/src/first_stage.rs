@@ -1,7 +1,7 @@
 //! The first stage of a program kept in a second file (`[package.metadata.c128] main =
 //! "NAME"`): the small `.prg` that BASIC's `RUN` loads, which streams the program from the
 //! file NAME through the drive's burst FASTLOAD and unpacks it as it comes
-//! ([`crate::runtime::stream`]), then starts it; on any other drive (or our emulator), or
+//! ([`crate::stream`]), then starts it; on any other drive (or our emulator), or
 //! when the stream fails, it loads NAME with the KERNAL's LOAD and starts that, a packed
 //! program that unpacks itself ([`crate::selfextract`]).
 //!
@@ -33,13 +33,14 @@
 //! the loader to [`LOADER_AT`] (out of the program's way) and jumps there, and the loader:
 //! the streaming routine, its command, and the KERNAL's LOAD as the fall-back.
 
-use crate::asm::{Asm, Item, Part, Sym, op::*};
-use crate::error::TranslateError;
-use crate::link;
+use crate::LoaderError;
 use crate::mmap::{CODE_START, FA, LOAD_ADDR};
-use crate::runtime::{Locals, stream};
 use crate::selfextract::PackedProgram;
+use crate::stream;
 use c128_map::kernal::{CHROUT, LOAD, SETBNK, SETLFS, SETNAM};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Asm, Item, Part, Sym, op::*};
+use mos_asm::link;
 
 /// Where the loader runs: the C128's room for machine code, below BASIC's text at $1C01.
 pub const LOADER_AT: u16 = 0x1300;
@@ -49,7 +50,7 @@ const LOADER_MAX: usize = LOADER_PAGES as usize * 0x100;
 
 /// The first stage's `.prg` for the program `main` (as `selfextract` packed it), which is
 /// on the disk as `name`.
-pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateError> {
+pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, LoaderError> {
     let mut loc = Locals::default();
     let (command, message, end) = (loc.fresh(), loc.fresh(), loc.fresh());
     let output = stream::Output::program(main, end, "main")?;
@@ -64,12 +65,12 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
     a.b(LDA_IMM, 1).b(LDX_ZP, FA).b(CPX_IMM, 8).br(BCS, drive).b(LDX_IMM, 8);
     a.label(drive).b(LDY_IMM, 1).w(JSR, SETLFS);
     a.b(LDA_IMM, name.len() as u8);
-    a.items.push(Item::Ins(LDX_IMM, crate::asm::Arg::Sym(Sym::Code(command), Part::Lo, 3)));
-    a.items.push(Item::Ins(LDY_IMM, crate::asm::Arg::Sym(Sym::Code(command), Part::Hi, 3)));
+    a.items.push(Item::Ins(LDX_IMM, mos_asm::asm::Arg::Sym(Sym::Code(command), Part::Lo, 3)));
+    a.items.push(Item::Ins(LDY_IMM, mos_asm::asm::Arg::Sym(Sym::Code(command), Part::Hi, 3)));
     a.w(JSR, SETNAM).b(LDA_IMM, 0).w(JSR, LOAD).br(BCS, failed).w(JMP, CODE_START);
     // ?CANNOT LOAD NAME, and back to BASIC.
     a.label(failed).b(LDX_IMM, 0).label(letter);
-    a.items.push(Item::Ins(LDA_ABX, crate::asm::Arg::Sym(Sym::Code(message), Part::Word, 0)));
+    a.items.push(Item::Ins(LDA_ABX, mos_asm::asm::Arg::Sym(Sym::Code(message), Part::Word, 0)));
     a.w(JSR, CHROUT).i(INX).b(CPX_IMM, (MESSAGE.len() + name.len() + 1) as u8).br(BNE, letter).i(RTS);
     a.label(routine);
     a.items.extend(stream::routine(&mut loc, command, command_bytes.len(), output).items);
@@ -78,7 +79,7 @@ pub fn build(name: &[u8], main: &PackedProgram) -> Result<Vec<u8>, TranslateErro
 
     let loader = link::assemble("rt_first_stage", a, LOADER_AT, &[(end, main.end)])?;
     if loader.len() > LOADER_MAX {
-        return Err(TranslateError::TooLarge {
+        return Err(LoaderError::TooLarge {
             what: "the first stage's loader".into(),
             end: u32::from(LOADER_AT) + loader.len() as u32,
             limit: u32::from(LOADER_AT) + LOADER_MAX as u32,
@@ -110,8 +111,8 @@ const MESSAGE: &[u8] = b"\r?CANNOT LOAD ";
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::stream::model::{C128, burst, call, program};
     use crate::selfextract::pack_program_parts;
+    use crate::stream::model::{C128, burst, call, program};
     use bac_pack::Format;
 
     const CALLER: u16 = 0x1000;

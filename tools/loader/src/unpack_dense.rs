@@ -18,9 +18,9 @@
 //! files, three times the byte-aligned decoder ([`crate::unpack`]); it is meant to run
 //! while the drive sends the next byte.
 
-use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 use crate::mmap::{MMU_CR, temp};
-use crate::runtime::Locals;
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 
 /// The decoder's zero page.
 #[derive(Clone, Copy, Debug)]
@@ -190,7 +190,7 @@ pub fn in_place(loc: &mut Locals, loaded_end: (Sym, i32), map: u8, home: u8) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::link::{self, Chunk, DataPlacement, Owner};
+    use mos_asm::link::{self, Chunk, DataPlacement, Owner};
     use mos6502::cpu::CPU;
     use mos6502::instruction::Nmos6502;
     use mos6502::memory::{Bus, Memory};

@@ -1,6 +1,6 @@
 //! The 6502 pull decoder of bac-pack's format (`tools/pack/src/format.rs`): it asks a
 //! get-byte routine for each packed byte instead of reading them from memory, so a loader
-//! can unpack a file while it receives it (`crate::runtime::stream`) and the file never
+//! can unpack a file while it receives it (`crate::stream`) and the file never
 //! lies packed in memory. [`crate::unpack`] is the in-place decoder of the same format, for
 //! a file that is already loaded.
 //!
@@ -19,8 +19,8 @@
 //! The get-byte interface is the seam for another format: a decoder of a denser stream
 //! that calls the same `get` drops in here without a change to its callers.
 
-use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
-use crate::runtime::Locals;
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
 
 /// The decoder: tokens until `out` reaches `end`.
 pub fn emit(loc: &mut Locals, get: Label, out: u8, from: u8, end: Sym) -> Asm {
@@ -66,7 +66,7 @@ pub fn emit(loc: &mut Locals, get: Label, out: u8, from: u8, end: Sym) -> Asm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::link::{self, Chunk, DataPlacement, Owner};
+    use mos_asm::link::{self, Chunk, DataPlacement, Owner};
     use mos6502::cpu::CPU;
     use mos6502::instruction::Nmos6502;
     use mos6502::memory::{Bus, Memory};

@@ -15,9 +15,9 @@
 //! unpacks itself, [`crate::selfextract`]), then `home` in $FF00. About 40 cycles a byte
 //! of output.
 
-use crate::asm::{Arg, Asm, Item, Part, Sym, op::*};
 use crate::mmap::{MMU_CR, temp};
-use crate::runtime::Locals;
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Arg, Asm, Item, Part, Sym, op::*};
 
 fn t(n: u8) -> u8 {
     temp(n)

@@ -54,12 +54,13 @@
 //! 7 µs). The sends need no time-out: the drive's own timer clocks them. The next sector
 //! is read while the computer stores the last one.
 
-use super::{Locals, t};
-use crate::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
-use crate::link;
+use crate::mmap::temp as t;
 use crate::mmap::{MMU_CONFIG, MMU_CONFIG_BANK1, MMU_CR, MMU_RCR, RCR_COMMON_16K};
 use c128_map::io::{CIA1_CRA, CIA1_ICR, CIA1_SDR, CIA2_PORT_A, MMU_MODE};
 use c128_map::kernal::{CHKIN, CHRIN, CHROUT, CKOUT, CLOSE, CLRCH, OPEN, SETBNK, SETLFS, SETNAM};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Arg, Asm, Item, Label, Part, Sym, op::*};
+use mos_asm::link;
 
 /// Where the drive routine runs in the 1581's RAM (buffer 2's page, free between commands).
 pub const DRIVE_ORIGIN: u16 = 0x0500;
@@ -271,7 +272,7 @@ const ZP_USED: u8 = 6;
 /// The computer's side (module docs): `code` is the label of the drive routine's bytes
 /// ([`drive_code`], `code_len` of them), `probe` of the `M-R` command's, `execute` of the
 /// `M-E` command's ([`commands`]); `end` where the file's end goes.
-pub(super) fn host(loc: &mut Locals, code: Label, code_len: usize, commands: Label, end: Arg) -> Asm {
+pub fn host(loc: &mut Locals, code: Label, code_len: usize, commands: Label, end: Arg) -> Asm {
     let mut f = || loc.fresh();
     let (drive, probe_next, probe_ok, chunk, byte, delay, sector, take, store, address, done) =
         (f(), f(), f(), f(), f(), f(), f(), f(), f(), f(), f());
@@ -398,7 +399,7 @@ const PROBE_COMMAND_LEN: u8 = 6;
 const EXECUTE_COMMAND_LEN: u8 = 5;
 
 /// The two commands' bytes: `M-R` of the probe's three bytes, then `M-E` of the routine.
-pub(super) fn commands() -> Vec<u8> {
+pub fn commands() -> Vec<u8> {
     let [p_lo, p_hi] = PROBE_AT.to_le_bytes();
     let [o_lo, o_hi] = DRIVE_ORIGIN.to_le_bytes();
     let bytes = vec![b'M', b'-', b'R', p_lo, p_hi, 3, b'M', b'-', b'E', o_lo, o_hi];

@@ -1,11 +1,11 @@
-//! Layout: places the emitted code from [`crate::mmap::CODE_START`], shortens every branch
+//! Layout: places the emitted code from its origin, shortens every branch
 //! that reaches its target, places the data after the code, and resolves symbolic
 //! operands and data relocations.
 
 use std::collections::HashMap;
 
+use crate::LinkError;
 use crate::asm::{self, Arg, Item, Label, Part, Sym, op};
-use crate::error::TranslateError;
 
 /// A run of items with the same owner (one AVR instruction or one runtime routine).
 #[derive(Debug, Clone)]
@@ -72,7 +72,7 @@ impl DataPlacement {
 }
 
 /// The bytes an item takes, a branch in its long form or not.
-pub(crate) fn size(item: &Item, long: bool) -> u16 {
+pub fn size(item: &Item, long: bool) -> u16 {
     match item {
         Item::Ins(_, Arg::None) => 1,
         Item::Ins(_, Arg::Byte(_)) => 2,
@@ -106,7 +106,7 @@ pub struct Layout {
 /// Assembles code that stands apart from a program ([`DataPlacement::NONE`]) as one chunk
 /// of `owner` at `origin`; `known` gives the addresses of labels it uses but does not
 /// define.
-pub fn assemble(owner: &str, a: asm::Asm, origin: u16, known: &[(Label, u16)]) -> Result<Vec<u8>, TranslateError> {
+pub fn assemble(owner: &str, a: asm::Asm, origin: u16, known: &[(Label, u16)]) -> Result<Vec<u8>, LinkError> {
     let chunks = [Chunk { owner: Owner::Runtime(owner.into()), items: a.items }];
     let layout = layout(&chunks, origin)?;
     let mut labels = layout.labels;
@@ -115,7 +115,7 @@ pub fn assemble(owner: &str, a: asm::Asm, origin: u16, known: &[(Label, u16)]) -
 }
 
 /// Computes addresses, shortening branches until nothing changes.
-pub fn layout(chunks: &[Chunk], start: u16) -> Result<Layout, TranslateError> {
+pub fn layout(chunks: &[Chunk], start: u16) -> Result<Layout, LinkError> {
     let mut long: Vec<Vec<bool>> = chunks.iter().map(|c| vec![true; c.items.len()]).collect();
     loop {
         let mut labels = HashMap::new();
@@ -135,12 +135,11 @@ pub fn layout(chunks: &[Chunk], start: u16) -> Result<Layout, TranslateError> {
             }
         }
         if addr > 0x1_0000 {
-            return Err(TranslateError::TooLarge { what: "code".into(), end: addr, limit: 0xFFFF });
+            return Err(LinkError::TooLarge { what: "code".into(), end: addr, limit: 0xFFFF });
         }
         let mut changed = false;
         for (ci, ii, at, l) in branches {
-            let target =
-                *labels.get(&l).ok_or_else(|| TranslateError::BadElf(format!("label {l:?} is never placed")))?;
+            let target = *labels.get(&l).ok_or(LinkError::UnplacedLabel(l))?;
             let d = i32::from(target) - (at as i32 + 2);
             if (-128..=127).contains(&d) {
                 long[ci][ii] = false;
@@ -180,7 +179,7 @@ pub fn encode(
     labels: HashMap<Label, u16>,
     long: &[Vec<bool>],
     dp: &DataPlacement,
-) -> Result<Placed, TranslateError> {
+) -> Result<Placed, LinkError> {
     let mut code = Vec::new();
     let mut spans = Vec::new();
     for (ci, c) in chunks.iter().enumerate() {
@@ -199,8 +198,7 @@ pub fn encode(
                         Arg::Byte(b) => code.push(b),
                         Arg::Word(w) => code.extend(w.to_le_bytes()),
                         Arg::Sym(s, p, off) => {
-                            let v = resolve(s, p, off, &labels, dp)
-                                .ok_or_else(|| TranslateError::BadElf(format!("unresolved {s:?}")))?;
+                            let v = resolve(s, p, off, &labels, dp).ok_or(LinkError::Unresolved(s))?;
                             if p == Part::Word {
                                 code.extend(v.to_le_bytes());
                             } else {

@@ -393,6 +393,22 @@ impl Asm {
     }
 }
 
+/// The first local label: labels from here up are [`Locals`]' fresh ones, below it are
+/// the labels of AVR instructions and runtime routines that their emitters number.
+pub const LOCAL_BASE: u32 = 0x4000_0000;
+
+/// Allocates local labels for code sequences.
+#[derive(Debug, Default)]
+pub struct Locals(u32);
+
+impl Locals {
+    /// A fresh label.
+    pub fn fresh(&mut self) -> Label {
+        self.0 += 1;
+        Label(LOCAL_BASE + self.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,12 +18,12 @@
 //! from the cassette buffer at $0B00 (7 bytes) $FF00 and interrupts, and jumps to the
 //! program.
 
-use crate::asm::{Asm, Item, Sym, op::*};
-use crate::error::TranslateError;
-use crate::link;
+use crate::LoaderError;
 use crate::mmap::{CODE_START, IMAGE_END_ALL_RAM, LOAD_ADDR, MMU_CONFIG_ALL_RAM, MMU_CR, temp};
-use crate::runtime::Locals;
 use bac_pack::Format;
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Asm, Item, Sym, op::*};
+use mos_asm::link;
 
 /// Zero-page bytes the decoders use (T0-T9 the byte-aligned one, T0-T10 the dense one),
 /// saved on the stack around them.
@@ -33,8 +33,8 @@ const ZP_USED: u8 = 11;
 const LAST_STEPS: u16 = 0x0B00;
 
 /// Assembles one chunk of code at `origin`.
-fn assemble(a: Asm, origin: u16) -> Result<Vec<u8>, TranslateError> {
-    link::assemble("rt_selfextract", a, origin, &[])
+fn assemble(a: Asm, origin: u16) -> Result<Vec<u8>, LoaderError> {
+    Ok(link::assemble("rt_selfextract", a, origin, &[])?)
 }
 
 /// The mover: moves `pages` pages from `from` up to `to` (highest first), then jumps to
@@ -97,18 +97,18 @@ pub struct PackedProgram {
 }
 
 /// The self-unpacking `.prg` of a translated program `prg`, its stream in `format`.
-pub fn pack_program(prg: &[u8], format: Format) -> Result<Vec<u8>, TranslateError> {
+pub fn pack_program(prg: &[u8], format: Format) -> Result<Vec<u8>, LoaderError> {
     pack_program_parts(prg, format).map(|p| p.file)
 }
 
 /// [`pack_program`], with where its parts are (for [`crate::first_stage`], which streams
 /// it).
-pub fn pack_program_parts(prg: &[u8], format: Format) -> Result<PackedProgram, TranslateError> {
+pub fn pack_program_parts(prg: &[u8], format: Format) -> Result<PackedProgram, LoaderError> {
     let stub_len = usize::from(CODE_START - LOAD_ADDR);
     if prg.len() < 2 + stub_len || prg[..2] != LOAD_ADDR.to_le_bytes() {
-        return Err(TranslateError::Settings("pack: not a translated program (no BASIC stub at $1C01)".into()));
+        return Err(LoaderError::Settings("pack: not a translated program (no BASIC stub at $1C01)".into()));
     }
-    let too_high = |e: bac_pack::InPlaceError| TranslateError::Settings(format!("pack: {e}"));
+    let too_high = |e: bac_pack::InPlaceError| LoaderError::Settings(format!("pack: {e}"));
     let packed = bac_pack::pack_prg(&prg[2 + stub_len..], CODE_START, IMAGE_END_ALL_RAM, format).map_err(too_high)?;
     let stream = &packed.file[2..];
     let decoder_at = packed.load + stream.len() as u16;
@@ -121,7 +121,7 @@ pub fn pack_program_parts(prg: &[u8], format: Format) -> Result<PackedProgram, T
     let pages = moved.div_ceil(256);
     let top = u32::from(packed.load) + (pages * 256) as u32;
     if top > u32::from(IMAGE_END_ALL_RAM) || pages > 255 || u32::from(packed.load) < u32::from(from) {
-        return Err(TranslateError::TooLarge {
+        return Err(LoaderError::TooLarge {
             what: "the packed program, moved up to unpack in place".into(),
             end: top,
             limit: u32::from(IMAGE_END_ALL_RAM),
