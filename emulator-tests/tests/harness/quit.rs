@@ -9,10 +9,10 @@
 
 use crate::built_game::{Game, boot, built};
 
+use bac_harness::game::HOLD_FRAMES;
 use c128_emu::ExitKind;
 use c128_emu::keys::{KeyEvent, MatrixKey, parse_keys};
 use c128_map::zp::{KEYD, KEYIDX, KYNDX, NDX, PKYDEF};
-use emulator_tests::game::HOLD_FRAMES;
 
 /// What BASIC would type at `READY.`: the rest of a function key's text, then the keyboard
 /// buffer, as GETIN hands them out.
