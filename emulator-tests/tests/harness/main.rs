@@ -1,7 +1,8 @@
 //! The harness's tests, one binary: the repository's real C128 programs built through the
 //! translator and run in the emulated C128. The game on its real disk (`c128_game`, and what
-//! its quit leaves BASIC, `quit`), the benchmark against the host and against cc65 (`rust_bench`, `cc65`), and the test
-//! programs of `emulator-tests/programs` (`allram`, `bank1`, `demo`, `platform`, and the
+//! its quit leaves BASIC, `quit`), the benchmark against the host and against cc65
+//! (`rust_bench`, `cc65`), the benchmark suite's kernels on both sides (`kernels`), and the
+//! test programs of `emulator-tests/programs` (`allram`, `bank1`, `demo`, `platform`, and the
 //! table of what each must print, `programs`).
 //!
 //! `cargo test -p emulator-tests --test harness -- c128_game::` runs one part.
@@ -16,6 +17,7 @@ mod c128_game;
 mod cc65;
 mod contrast;
 mod demo;
+mod kernels;
 mod packed;
 mod platform;
 mod profile;

@@ -24,7 +24,10 @@ second); rust and cc65 (the same Punto Banco benchmark on the C128: the rules cr
 translated by `bac prg` from firmware/bench-prg, and the C port in emulator-tests/cc65
 built by cl65 -t c128 -Oirs; cycles per coup from first card to settlement over 1,000
 coups, cycles of one 8-deck shuffle, and program bytes without load address and BASIC
-stub). --host-only skips the C128 figures (which build both programs).")]
+stub); kernels (the benchmark suite of emulator-tests/kernels: each kernel's cycles and
+bytes in Rust and in C on both compilers, checked against the host, and the geometric
+means of the ratios; see its README); the game. --host-only skips the C128 figures (which
+build the programs).")]
 pub struct BenchArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
@@ -109,6 +112,41 @@ fn cc65_on_c128() -> Result<Value> {
     Ok(c128_figures(figures.cycles_per_coup, figures.shuffle_cycles, figures.sizes.program))
 }
 
+/// The benchmark suite (`emulator-tests/kernels`): every kernel built on both sides, run
+/// on the suite's seed and checked against the host, with the geometric means of the
+/// ratios.
+fn kernels_on_c128() -> Result<Value> {
+    use bac_harness::kernels;
+    let target = crate::firmware::repo_root().join("target/c128/kernels");
+    let scratch = std::env::temp_dir().join(format!("bac-bench-kernels-{}", std::process::id()));
+    let measured = kernels::measure(&scratch, &target, kernels::SEED);
+    let _ = std::fs::remove_dir_all(&scratch);
+    let suite = measured.context("building and running the benchmark suite")?;
+    let each: Vec<Value> = suite
+        .kernels
+        .iter()
+        .map(|k| {
+            json!({
+                "name": k.name,
+                "rust_cycles": k.rust_cycles,
+                "cc65_cycles": k.cc65_cycles,
+                "cycles_ratio": k.cycles_ratio(),
+                "rust_bytes": k.rust_bytes,
+                "cc65_bytes": k.cc65_bytes,
+                "bytes_ratio": k.bytes_ratio(),
+            })
+        })
+        .collect();
+    Ok(json!({
+        "seed": suite.seed,
+        "kernels": each,
+        "geomean_cycles_ratio": suite.cycles_ratio(),
+        "geomean_bytes_ratio": suite.bytes_ratio(),
+        "rust_empty_program_bytes": suite.rust_empty_bytes,
+        "cc65_empty_program_bytes": suite.cc65_empty_bytes,
+    }))
+}
+
 /// The game on the C128: its size against the room in bank 0, and, booted from its disk
 /// in the emulator, the cycles from RUN to the title screen and from the last card of a
 /// coup to the settled screen (in 40 columns at 1 MHz and in 80 at 2 MHz; the coups of
@@ -178,6 +216,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         });
         figures["rust"] = rust_on_c128()?;
         figures["cc65"] = cc65_on_c128()?;
+        figures["kernels"] = kernels_on_c128()?;
         figures["game"] = game_on_c128()?;
     }
     if args.json {
@@ -214,6 +253,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         ] {
             println!("  {label:<38} {:>10.0} {:>10.0}", f(&figures["rust"][key]), f(&figures["cc65"][key]));
         }
+        print_kernels(&figures["kernels"]);
         let g = &figures["game"];
         println!();
         if g["fits"].as_bool() == Some(true) {
@@ -257,4 +297,46 @@ pub fn run(args: BenchArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The suite's table: each kernel's cycles and bytes on both sides and their ratios, then
+/// the geometric means.
+fn print_kernels(k: &Value) {
+    let f = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
+    println!();
+    println!(
+        "the benchmark suite (emulator-tests/kernels, seed {}): Rust against cc65",
+        k["seed"].as_u64().unwrap_or(0)
+    );
+    println!(
+        "  {:<12} {:>10} {:>10} {:>6}   {:>6} {:>6} {:>6}",
+        "kernel", "rust cyc", "cc65 cyc", "ratio", "rust B", "cc65 B", "ratio"
+    );
+    for kernel in k["kernels"].as_array().into_iter().flatten() {
+        println!(
+            "  {:<12} {:>10.0} {:>10.0} {:>6.2}   {:>6.0} {:>6.0} {:>6.2}",
+            kernel["name"].as_str().unwrap_or("?"),
+            f(&kernel["rust_cycles"]),
+            f(&kernel["cc65_cycles"]),
+            f(&kernel["cycles_ratio"]),
+            f(&kernel["rust_bytes"]),
+            f(&kernel["cc65_bytes"]),
+            f(&kernel["bytes_ratio"])
+        );
+    }
+    println!(
+        "  {:<12} {:>10} {:>10} {:>6.2}   {:>6} {:>6} {:>6.2}",
+        "geomean",
+        "",
+        "",
+        f(&k["geomean_cycles_ratio"]),
+        "",
+        "",
+        f(&k["geomean_bytes_ratio"])
+    );
+    println!(
+        "  (bytes: each program's less the program without a kernel, {:.0} bytes in Rust, {:.0} in C)",
+        f(&k["rust_empty_program_bytes"]),
+        f(&k["cc65_empty_program_bytes"])
+    );
 }

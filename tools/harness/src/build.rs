@@ -14,9 +14,14 @@ pub fn repo_root() -> PathBuf {
 /// `<target>/<name>.prg` (with its `.map`, `.lst` and any bank-1 file beside it), using
 /// `target` as cargo's target directory so that programs built together share `core`.
 pub fn program(crate_dir: &str, name: &str, target: &Path) -> Result<BuildReport, PipelineError> {
+    bin(crate_dir, None, name, target)
+}
+
+/// [`program`] for the bin target `bin` of a crate with several (`None`: its only one).
+pub fn bin(crate_dir: &str, bin: Option<&str>, name: &str, target: &Path) -> Result<BuildReport, PipelineError> {
     let options = BuildOptions {
         manifest_path: repo_root().join(crate_dir).join("Cargo.toml"),
-        bin: None,
+        bin: bin.map(str::to_string),
         out: Some(target.join(format!("{name}.prg"))),
         target_dir: Some(target.to_path_buf()),
         quiet: true,

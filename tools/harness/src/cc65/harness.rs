@@ -112,12 +112,24 @@ pub fn source_dir() -> PathBuf {
     crate::build::repo_root().join("emulator-tests/cc65")
 }
 
-/// Runs `cl65` in `dir` (created if missing) on `files`, copied there first so that the
-/// objects cl65 leaves beside its sources stay out of the repository.
+/// Runs `cl65` in `dir` (created if missing) on `files`, with [`SOURCES`] copied there
+/// first so that the objects cl65 leaves beside its sources stay out of the repository.
 fn cl65(dir: &Path, files: &[&str], extra: &[&str]) -> Result<(), Cc65Error> {
+    cl65_from(&source_dir(), &SOURCES, dir, files, extra)
+}
+
+/// Runs `cl65` with [`CL65_FLAGS`] and `extra` in `dir` (created if missing) on `files`,
+/// after copying `sources` there from `from`: the one way the C programs are built.
+pub(crate) fn cl65_from(
+    from: &Path,
+    sources: &[&str],
+    dir: &Path,
+    files: &[&str],
+    extra: &[&str],
+) -> Result<(), Cc65Error> {
     std::fs::create_dir_all(dir).map_err(|e| Cc65Error::Io(dir.to_path_buf(), e))?;
-    for name in SOURCES {
-        let (from, to) = (source_dir().join(name), dir.join(name));
+    for name in sources {
+        let (from, to) = (from.join(name), dir.join(name));
         std::fs::copy(&from, &to).map_err(|e| Cc65Error::Io(from, e))?;
     }
     let mut command = Command::new("cl65");
@@ -131,7 +143,7 @@ fn cl65(dir: &Path, files: &[&str], extra: &[&str]) -> Result<(), Cc65Error> {
 }
 
 /// Reads a file the build wrote.
-fn read(dir: &Path, name: &str) -> Result<Vec<u8>, Cc65Error> {
+pub(crate) fn read(dir: &Path, name: &str) -> Result<Vec<u8>, Cc65Error> {
     let path = dir.join(name);
     std::fs::read(&path).map_err(|e| Cc65Error::Io(path, e))
 }
@@ -232,9 +244,11 @@ pub struct Run {
 pub const MAX_CYCLES: u64 = 2_000_000_000;
 
 /// A program that ended with exit code 0, and the cycles it spent in each phase.
-struct Finished {
-    machine: Machine,
-    phase_cycles: [u64; 3],
+pub(crate) struct Finished {
+    /// The machine as the program left it.
+    pub(crate) machine: Machine,
+    /// Cycles spent in each of [`phase`]'s phases.
+    pub(crate) phase_cycles: [u64; 3],
     coups_timed: u64,
     total_cycles: u64,
 }
@@ -243,7 +257,7 @@ struct Finished {
 /// instruction at a time to its exit code, adding up the cycles of each [`phase`];
 /// `observe` sees the machine after each instruction, the instruction's address, the phase
 /// it ran in and its cycles.
-fn run_program(
+pub(crate) fn run_program(
     prg: &[u8],
     pokes: &[(u16, &[u8])],
     observe: &mut dyn FnMut(&Machine, u16, usize, u64),
@@ -287,10 +301,10 @@ fn run_program(
 }
 
 /// Little-endian reads from bank 0.
-struct Peek<'a>(&'a Machine);
+pub(crate) struct Peek<'a>(pub(crate) &'a Machine);
 
 impl Peek<'_> {
-    fn byte(&self, at: u16) -> u8 {
+    pub(crate) fn byte(&self, at: u16) -> u8 {
         self.0.bus().ram_peek(0, at)
     }
 
@@ -298,7 +312,7 @@ impl Peek<'_> {
         u16::from_le_bytes([self.byte(at), self.byte(at.wrapping_add(1))])
     }
 
-    fn long(&self, at: u16) -> u32 {
+    pub(crate) fn long(&self, at: u16) -> u32 {
         u32::from(self.word(at)) | (u32::from(self.word(at.wrapping_add(2))) << 16)
     }
 }
