@@ -110,16 +110,17 @@ impl Patch {
 
 /// Whether the function called `name` (mangled) is interpreted under the `interpret`
 /// setting: `"*"` selects every function, any other entry is a prefix of the demangled
-/// name (`"bac_game::"`); an entry starting with `!` is a prefix that stays translated
+/// name (`"bac_game::"`, `"<bac_game::menu::Menu>::draw"`) or of a method's self type's
+/// path without the `<` (`"bac_game::menu::Menu>::"`); an entry starting with `!` is a prefix that stays translated
 /// although another entry selects it (`"!bac_game::draw::"`: the hot drawing code of an
 /// otherwise interpreted crate); an entry ending in `$` is the whole name, not a prefix.
 pub fn selected(interpret: &[String], name: &str) -> bool {
     if interpret.is_empty() {
         return false;
     }
-    let path = self_path(name);
+    let plain = demangle(name);
     let (excluded, included): (Vec<&String>, Vec<&String>) = interpret.iter().partition(|p| p.starts_with('!'));
-    included.iter().any(|p| matches(p, name, &path)) && !excluded.iter().any(|p| matches(&p[1..], name, &path))
+    included.iter().any(|p| matches(p, name, &plain)) && !excluded.iter().any(|p| matches(&p[1..], name, &plain))
 }
 
 /// The entries of the `interpret` setting that place nothing in a program whose functions
@@ -129,7 +130,7 @@ pub fn selected(interpret: &[String], name: &str) -> bool {
 /// translator refuses it ([`crate::TranslateError::StalePlacement`]): a rename would
 /// otherwise move code between translated and interpreted without a word.
 pub fn unmatched(interpret: &[String], names: &[&str]) -> Vec<String> {
-    let paths: Vec<String> = names.iter().map(|n| self_path(n)).collect();
+    let paths: Vec<String> = names.iter().map(|n| demangle(n)).collect();
     let included: Vec<&String> = interpret.iter().filter(|p| !p.starts_with('!')).collect();
     let chosen: Vec<bool> =
         names.iter().zip(&paths).map(|(n, path)| included.iter().any(|p| matches(p, n, path))).collect();
@@ -146,21 +147,16 @@ pub fn unmatched(interpret: &[String], names: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// The demangled name that entries match: methods demangle as
-/// `<bac_game::menu::Menu>::draw` or `<bac_game::menu::Menu as core::fmt::Display>::fmt`,
-/// and the self type's path counts as the function's.
-fn self_path(name: &str) -> String {
-    let plain = demangle(name);
-    plain.strip_prefix('<').map_or_else(|| plain.clone(), str::to_string)
-}
-
-/// Whether entry `p` (without its `!`) matches the function called `name`, whose
-/// [`self_path`] is `path`. An entry ending in `$` names one function whole
-/// (`…::App<…>>::t$` is not `::title`).
-fn matches(p: &str, name: &str, path: &str) -> bool {
+/// Whether entry `p` (without its `!`) matches the function called `name`, demangled
+/// `plain`. Methods demangle as `<bac_game::menu::Menu>::draw` or `<bac_game::menu::Menu
+/// as core::fmt::Display>::fmt`, and the self type's path (`plain` without the `<`) counts
+/// as the function's. An entry ending in `$` names one function whole (`…::App<…>>::t$` is
+/// not `::title`).
+fn matches(p: &str, name: &str, plain: &str) -> bool {
+    let path = plain.strip_prefix('<').unwrap_or(plain);
     match p.strip_suffix('$') {
-        Some(whole) => path == whole || name == whole,
-        None => p == "*" || path.starts_with(p) || name.starts_with(p),
+        Some(whole) => path == whole || plain == whole || name == whole,
+        None => p == "*" || path.starts_with(p) || plain.starts_with(p) || name.starts_with(p),
     }
 }
 
@@ -311,6 +307,10 @@ mod tests {
         let method = "_RNvXs_NtCs1_8bac_game4menuNtB4_4MenuNtNtCs2_4core3fmt7Display3fmt";
         assert_eq!(demangle(method), "<bac_game::menu::Menu as core::fmt::Display>::fmt");
         assert!(selected(&["bac_game::".into()], method));
+        // As `demangle` writes it, with the `<`, too.
+        assert!(selected(&["<bac_game::menu::Menu as core::fmt::Display>::fmt$".into()], method));
+        assert!(selected(&["<bac_game::menu::Menu as".into()], method));
+        assert!(!selected(&["<bac_game::menu::Menu>".into()], method));
         assert!(!selected(&[], "main"));
         let but_draw = ["bac_game::".to_string(), "!bac_game::draw::".to_string()];
         assert!(selected(&but_draw, "_ZN8bac_game4menu4draw17h0123456789abcdefE"));
