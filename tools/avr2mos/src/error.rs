@@ -86,6 +86,14 @@ pub enum TranslateError {
     /// `[package.metadata.c128]`).
     #[error("settings: {0}")]
     Settings(String),
+    /// Entries of the `interpret` setting ([`crate::Options::interpret`]) that place no
+    /// function of the program (input problem: a function was renamed, inlined or
+    /// removed; see [`crate::interp::unmatched`]).
+    #[error("the interpret setting's {} place no function: {}", if patterns.len() == 1 { "entry" } else { "entries" }, quoted(patterns))]
+    StalePlacement {
+        /// The stale entries, in the setting's order (`!` marks an exception).
+        patterns: Vec<String>,
+    },
     /// The program has no entry point (`_start` or `main`).
     #[error("no entry point: the ELF file defines neither `_start` nor `main`")]
     NoEntry,
@@ -111,6 +119,33 @@ pub enum PipelineError {
         manifest: PathBuf,
         /// What is wrong.
         why: String,
+    },
+    /// The crate's placement file ([`crate::pipeline::Placement`]) is not two lists of
+    /// names (input problem).
+    #[error("{file}: {why}")]
+    PlacementFile {
+        /// The placement file.
+        file: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// Entries of the crate's placement file that place no function of the program
+    /// (input problem: a function was renamed, inlined or removed, and the entry would
+    /// silently stop placing it; see [`crate::interp::unmatched`]).
+    #[error(
+        "{file} (the placement of {manifest}): {} no function of the program: {}; a function was renamed, \
+         inlined or removed, so change or delete the entry",
+        if entries.len() == 1 { "this entry places" } else { "these entries place" },
+        entries.iter().map(|(list, p)| format!("{list} {p:?}")).collect::<Vec<_>>().join(", ")
+    )]
+    StalePlacement {
+        /// The manifest built.
+        manifest: PathBuf,
+        /// Its placement file.
+        file: PathBuf,
+        /// The stale entries, in the file's order within each list: the list's name
+        /// (`interpret` or `translate`) and the entry.
+        entries: Vec<(&'static str, String)>,
     },
     /// Cargo could not be started.
     #[error("could not run cargo: {0}")]
@@ -174,4 +209,9 @@ impl From<c128_loader::LoaderError> for TranslateError {
             c128_loader::LoaderError::Link(e) => e.into(),
         }
     }
+}
+
+/// `"a", "b"`: names quoted as TOML writes them, for messages.
+pub(crate) fn quoted(names: &[String]) -> String {
+    names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
 }

@@ -1,8 +1,8 @@
 //! A 6502 interpreter of AVR code, and the interpreted copies of the functions it runs.
 //!
 //! Translated code is about 2.4 bytes of 6502 per byte of AVR code; the AVR bytes
-//! themselves are much denser. Functions chosen by `[package.metadata.c128] interpret`
-//! ([`selected`]) are therefore not lowered: their AVR bytes are copied into the image
+//! themselves are much denser. Functions chosen by the crate's placement file
+//! ([`crate::pipeline::Placement`], [`selected`]) are therefore not lowered: their AVR bytes are copied into the image
 //! (with every relocation rewritten, see [`copy_function`]) behind a 3-byte stub,
 //! `JSR interp_enter`, which stands at the function's label. Anything calls the function
 //! with a plain `JSR` to that label, exactly as a translated function: native code,
@@ -110,24 +110,54 @@ impl Patch {
 
 /// Whether the function called `name` (mangled) is interpreted under the `interpret`
 /// setting: `"*"` selects every function, any other entry is a prefix of the demangled
-/// name (`"bac_game::"`); an entry starting with `!` is a prefix that stays translated
+/// name (`"bac_game::"`, `"<bac_game::menu::Menu>::draw"`) or of a method's self type's
+/// path without the `<` (`"bac_game::menu::Menu>::"`); an entry starting with `!` is a prefix that stays translated
 /// although another entry selects it (`"!bac_game::draw::"`: the hot drawing code of an
 /// otherwise interpreted crate); an entry ending in `$` is the whole name, not a prefix.
 pub fn selected(interpret: &[String], name: &str) -> bool {
     if interpret.is_empty() {
         return false;
     }
-    // Methods demangle as `<bac_game::menu::Menu>::draw` or `<bac_game::menu::Menu as
-    // core::fmt::Display>::fmt`: the self type's path counts as the function's.
     let plain = demangle(name);
-    let path = plain.strip_prefix('<').unwrap_or(&plain);
-    // A pattern ending in `$` names one function whole (`…::App<…>>::t$` is not `::title`).
-    let matches = |p: &str| match p.strip_suffix('$') {
-        Some(whole) => path == whole || name == whole,
-        None => p == "*" || path.starts_with(p) || name.starts_with(p),
-    };
     let (excluded, included): (Vec<&String>, Vec<&String>) = interpret.iter().partition(|p| p.starts_with('!'));
-    included.iter().any(|p| matches(p)) && !excluded.iter().any(|p| matches(&p[1..]))
+    included.iter().any(|p| matches(p, name, &plain)) && !excluded.iter().any(|p| matches(&p[1..], name, &plain))
+}
+
+/// The entries of the `interpret` setting that place nothing in a program whose functions
+/// are called `names` (mangled), in the setting's order: an entry that matches no
+/// function, or a `!` entry that matches none of the functions the other entries select.
+/// Such an entry is stale (its function was renamed, inlined or removed), and the
+/// translator refuses it ([`crate::TranslateError::StalePlacement`]): a rename would
+/// otherwise move code between translated and interpreted without a word.
+pub fn unmatched(interpret: &[String], names: &[&str]) -> Vec<String> {
+    let paths: Vec<String> = names.iter().map(|n| demangle(n)).collect();
+    let included: Vec<&String> = interpret.iter().filter(|p| !p.starts_with('!')).collect();
+    let chosen: Vec<bool> =
+        names.iter().zip(&paths).map(|(n, path)| included.iter().any(|p| matches(p, n, path))).collect();
+    let hits = |p: &str, among: &dyn Fn(usize) -> bool| {
+        names.iter().zip(&paths).enumerate().any(|(k, (n, path))| among(k) && matches(p, n, path))
+    };
+    interpret
+        .iter()
+        .filter(|p| match p.strip_prefix('!') {
+            Some(kept) => !hits(kept, &|k| chosen[k]),
+            None => !hits(p, &|_| true),
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether entry `p` (without its `!`) matches the function called `name`, demangled
+/// `plain`. Methods demangle as `<bac_game::menu::Menu>::draw` or `<bac_game::menu::Menu
+/// as core::fmt::Display>::fmt`, and the self type's path (`plain` without the `<`) counts
+/// as the function's. An entry ending in `$` names one function whole (`…::App<…>>::t$` is
+/// not `::title`).
+fn matches(p: &str, name: &str, plain: &str) -> bool {
+    let path = plain.strip_prefix('<').unwrap_or(plain);
+    match p.strip_suffix('$') {
+        Some(whole) => path == whole || plain == whole || name == whole,
+        None => p == "*" || path.starts_with(p) || plain.starts_with(p) || name.starts_with(p),
+    }
 }
 
 /// The demangled path of a Rust symbol without its hash (`_RNvNtCs…_4core3fmt5write` →
@@ -277,6 +307,10 @@ mod tests {
         let method = "_RNvXs_NtCs1_8bac_game4menuNtB4_4MenuNtNtCs2_4core3fmt7Display3fmt";
         assert_eq!(demangle(method), "<bac_game::menu::Menu as core::fmt::Display>::fmt");
         assert!(selected(&["bac_game::".into()], method));
+        // As `demangle` writes it, with the `<`, too.
+        assert!(selected(&["<bac_game::menu::Menu as core::fmt::Display>::fmt$".into()], method));
+        assert!(selected(&["<bac_game::menu::Menu as".into()], method));
+        assert!(!selected(&["<bac_game::menu::Menu>".into()], method));
         assert!(!selected(&[], "main"));
         let but_draw = ["bac_game::".to_string(), "!bac_game::draw::".to_string()];
         assert!(selected(&but_draw, "_ZN8bac_game4menu4draw17h0123456789abcdefE"));
@@ -285,5 +319,25 @@ mod tests {
         assert!(!selected(&but_t, "_ZN8bac_game4menu1t17h0123456789abcdefE"));
         assert!(selected(&but_t, "_ZN8bac_game4menu5title17h0123456789abcdefE"));
         assert!(!selected(&["!bac_game::draw::".to_string()], "_ZN8bac_game4menu4draw17h0123456789abcdefE"));
+    }
+
+    #[test]
+    fn an_entry_that_places_nothing_is_stale() {
+        let names =
+            ["_ZN8bac_game4menu4draw17h0123456789abcdefE", "_ZN8bac_game4draw4text17h0123456789abcdefE", "main"];
+        let setting = |entries: &[&str]| entries.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+        // Every entry places something.
+        assert!(unmatched(&setting(&["bac_game::", "!bac_game::draw::", "main$"]), &names).is_empty());
+        assert!(unmatched(&setting(&["*"]), &names).is_empty());
+        assert!(unmatched(&[], &names).is_empty());
+        // A renamed function, a whole name that is only a prefix, and an exception under
+        // nothing interpreted (it matches `bac_game::draw::text`, which stays translated
+        // anyway), in the setting's order.
+        let stale =
+            setting(&["bac_game::menu::redraw", "bac_game::", "bac_game::menu::dr$", "!main", "!bac_game::x::"]);
+        assert_eq!(
+            unmatched(&stale, &names),
+            ["bac_game::menu::redraw", "bac_game::menu::dr$", "!main", "!bac_game::x::"]
+        );
     }
 }

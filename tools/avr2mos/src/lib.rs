@@ -52,8 +52,8 @@
 //!   `memset`, `memcmp`, `bcmp` and the KERNAL gateway are native routines ([`runtime`]).
 //!
 //! # Interpreted functions
-//! Functions named by `[package.metadata.c128] interpret` (demangled-name prefixes, or
-//! `"*"`) are not lowered: [`interp`] copies their AVR bytes, relocated, behind a 3-byte
+//! Functions named by the crate's placement file (`[package.metadata.c128] placement`:
+//! demangled-name prefixes, or `"*"`) are not lowered: [`interp`] copies their AVR bytes, relocated, behind a 3-byte
 //! stub that enters a 6502 interpreter of AVR code (about 1.7 KB, in the runtime). The
 //! AVR bytes are 2.4 times denser than their translation and about 10 times slower;
 //! everything else about such a function (how it is called, its stack footprint, the

@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::error::PipelineError;
+use crate::error::{PipelineError, TranslateError};
 use crate::mmap::MemoryMode;
 use crate::program::AvrProgram;
 use crate::runtime::NATIVE;
@@ -159,7 +159,7 @@ pub fn memory_mode(manifest: &Path) -> Result<MemoryMode, PipelineError> {
 /// ```toml
 /// [package.metadata.c128]
 /// memory = "all-ram"
-/// interpret = ["bac_game::"]
+/// placement = "placement.toml"
 /// bank1 = "BAC CODE"
 /// ```
 pub fn bank1_setting(manifest: &Path) -> Result<Option<String>, PipelineError> {
@@ -337,21 +337,83 @@ pub fn build_elf(opts: &BuildOptions) -> Result<PathBuf, PipelineError> {
     executable.ok_or_else(|| PipelineError::NoExecutable { manifest: manifest.clone(), bin: opts.bin.clone() })
 }
 
-/// Reads the functions to interpret from `[package.metadata.c128] interpret`: a list of
-/// demangled name prefixes, `["*"]` for every function (see [`crate::interp`]). Missing:
-/// nothing is interpreted.
+/// Which functions run interpreted from their AVR bytes rather than translated: the
+/// placement file that `[package.metadata.c128] placement` names, beside the manifest.
+/// Each list holds demangled name prefixes, `"*"` for every function, a whole name when
+/// it ends in `$` (see [`crate::interp::selected`]):
+///
+/// ```toml
+/// # placement.toml
+/// interpret = ["bac_game::"]          # interpreted...
+/// translate = ["bac_game::draw::"]    # ...but for these
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Placement {
+    /// The placement file (empty when the manifest names none).
+    pub file: PathBuf,
+    /// Functions to interpret.
+    pub interpret: Vec<String>,
+    /// Functions that stay translated although an `interpret` entry selects them.
+    pub translate: Vec<String>,
+}
+
+impl Placement {
+    /// The lists as the translator takes them ([`Options::interpret`]): `interpret`, then
+    /// each `translate` entry behind a `!`.
+    pub fn setting(&self) -> Vec<String> {
+        self.interpret.iter().cloned().chain(self.translate.iter().map(|p| format!("!{p}"))).collect()
+    }
+
+    /// The list and the entry of a setting's entry ([`Options::interpret`]):
+    /// `("translate", p)` for `!p`, `("interpret", p)` otherwise.
+    pub fn entry(setting: &str) -> (&'static str, &str) {
+        setting.strip_prefix('!').map_or(("interpret", setting), |p| ("translate", p))
+    }
+
+    /// Reads and checks a placement file: the two lists of strings and nothing else.
+    pub fn read(file: &Path) -> Result<Placement, PipelineError> {
+        let bad = |why: String| PipelineError::PlacementFile { file: file.to_path_buf(), why };
+        let text = std::fs::read_to_string(file).map_err(io(file))?;
+        let doc: toml::Table = text.parse().map_err(|e: toml::de::Error| bad(format!("unreadable: {e}")))?;
+        let mut placement = Placement { file: file.to_path_buf(), ..Placement::default() };
+        for (key, value) in doc {
+            let list = match key.as_str() {
+                "interpret" => &mut placement.interpret,
+                "translate" => &mut placement.translate,
+                _ => return Err(bad(format!("{key}: a placement file has only `interpret` and `translate`"))),
+            };
+            let entries =
+                value.as_array().ok_or_else(|| bad(format!("{key} = {value}: expected a list of strings")))?;
+            for v in entries {
+                let p = v.as_str().ok_or_else(|| bad(format!("{key}: {v} is not a string")))?;
+                if p.is_empty() || p.starts_with('!') {
+                    return Err(bad(format!("{key}: {p:?}: expected a name or a prefix of one")));
+                }
+                list.push(p.to_string());
+            }
+        }
+        Ok(placement)
+    }
+}
+
+/// Reads the crate's placement: the file `[package.metadata.c128] placement` names, a
+/// path relative to the manifest's folder ([`Placement`]). Missing: nothing is
+/// interpreted. A manifest that still has the list inline (`interpret = [...]`, where
+/// it used to be) is refused rather than built with the list ignored.
 ///
 /// ```toml
 /// [package.metadata.c128]
-/// interpret = ["bac_game::"]
+/// placement = "placement.toml"
 /// ```
-pub fn interpret_setting(manifest: &Path) -> Result<Vec<String>, PipelineError> {
+pub fn placement_setting(manifest: &Path) -> Result<Placement, PipelineError> {
     let bad = |why: String| PipelineError::Metadata { manifest: manifest.to_path_buf(), why };
-    let Some(setting) = c128_setting(manifest, "interpret")? else { return Ok(Vec::new()) };
-    let list = setting.as_array().ok_or_else(|| bad(format!("interpret = {setting}: expected a list of strings")))?;
-    list.iter()
-        .map(|v| v.as_str().map(str::to_string).ok_or_else(|| bad(format!("interpret: {v} is not a string"))))
-        .collect()
+    if c128_setting(manifest, "interpret")?.is_some() {
+        return Err(bad("interpret = [...]: the list goes in a placement file (placement = \"FILE\")".into()));
+    }
+    let Some(v) = c128_setting(manifest, "placement")? else { return Ok(Placement::default()) };
+    let name = v.as_str().ok_or_else(|| bad(format!("placement = {v}: expected a file name")))?;
+    let dir = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    Placement::read(&dir.join(name))
 }
 
 /// Reads and translates a linked ELF file (default options).
@@ -370,7 +432,7 @@ pub fn translate_elf_with(elf: &Path, opts: &Options) -> Result<Translation, Pip
 /// Builds the crate, translates it and writes the `.prg`, `.map` and `.lst` files.
 pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
     let memory = memory_mode(&opts.manifest_path)?;
-    let interpret = interpret_setting(&opts.manifest_path)?;
+    let placement = placement_setting(&opts.manifest_path)?;
     let bank1_name = bank1_setting(&opts.manifest_path)?;
     let stack = stack_setting(&opts.manifest_path)?;
     let key_buffer = key_buffer_setting(&opts.manifest_path)?;
@@ -401,7 +463,7 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
         &elf,
         &Options {
             memory,
-            interpret,
+            interpret: placement.setting(),
             bank1,
             stack,
             key_buffer,
@@ -410,7 +472,17 @@ pub fn build_prg(opts: &BuildOptions) -> Result<BuildReport, PipelineError> {
             opt_level: opts.opt_level,
             ..Options::default()
         },
-    )?;
+    )
+    .map_err(|e| match e {
+        PipelineError::Translate { source: TranslateError::StalePlacement { patterns }, .. } => {
+            PipelineError::StalePlacement {
+                manifest: opts.manifest_path.clone(),
+                file: placement.file.clone(),
+                entries: patterns.iter().map(|p| Placement::entry(p)).map(|(l, p)| (l, p.to_string())).collect(),
+            }
+        }
+        e => e,
+    })?;
     let prg = opts.out.clone().unwrap_or_else(|| elf.with_extension("prg"));
     let map = prg.with_extension("map");
     let listing = prg.with_extension("lst");

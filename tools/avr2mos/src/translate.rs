@@ -149,8 +149,11 @@ pub struct Options {
     /// The memory mode (`[package.metadata.c128] memory`): what is mapped while the
     /// program runs and how far its image may reach ([`crate::mmap`]).
     pub memory: MemoryMode,
-    /// Functions to interpret rather than translate ([`crate::interp`]): prefixes of
-    /// demangled names (`"bac_game::"`), or `"*"` for all. Empty: translate everything.
+    /// Functions to interpret rather than translate ([`crate::interp::selected`]): prefixes
+    /// of demangled names (`"bac_game::"`), or `"*"` for all; `!` before an entry keeps what
+    /// it matches translated (a crate's placement file, [`crate::pipeline::Placement`]).
+    /// Empty: translate everything. An entry that places nothing is an error
+    /// ([`TranslateError::StalePlacement`]).
     pub interpret: Vec<String>,
     /// The PETSCII name of the file that carries the interpreted functions to RAM bank 1
     /// (`[package.metadata.c128] bank1`, all-RAM mode only): the image keeps only their
@@ -211,6 +214,11 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let flow = Flow::new(prog)?;
     let inert = crate::sreg_saves::inert_sreg_pairs(&flow.insns, &flow.succs, &flow.is_target, &flow.entries);
     let live_out = flags::live_out(&flow.insns, &flow.succs, &inert);
+    let names: Vec<&str> = prog.functions.iter().map(|f| f.name.as_str()).collect();
+    let stale = interp::unmatched(&opts.interpret, &names);
+    if !stale.is_empty() {
+        return Err(TranslateError::StalePlacement { patterns: stale });
+    }
     let interp_fn: Vec<bool> = prog.functions.iter().map(|f| interp::selected(&opts.interpret, &f.name)).collect();
     let adjusts: Vec<bool> = flow.reads_sp.iter().map(|&r| r || opts.adjust_all).collect();
     let summaries = crate::callgraph::analyse(prog, &flow.insns, &flow.func_of, &interp_fn, &adjusts);
@@ -327,7 +335,7 @@ fn check_settings(opts: &Options, any_interpreted: bool) -> Result<(), Translate
             return Err(TranslateError::Settings("bank1 needs memory = \"all-ram\"".into()));
         }
         if !any_interpreted {
-            return Err(TranslateError::Settings("bank1 needs interpreted functions (interpret = [...])".into()));
+            return Err(TranslateError::Settings("bank1 needs interpreted functions (a placement file)".into()));
         }
         if name.is_empty() || name.len() > 16 {
             return Err(TranslateError::Settings(format!(

@@ -88,3 +88,20 @@ fn the_all_ram_mode_fits_up_to_d000_and_says_how_many_bytes_over() {
     assert!(matches!(err, TranslateError::TooLarge { end: 0xD064, limit: 0xD000, .. }), "{err:?}");
     assert!(err.to_string().contains("100 bytes over the limit 0xd000"), "{err}");
 }
+
+#[test]
+fn an_interpret_entry_that_places_nothing_is_named() {
+    // main: nop; ret; helper: nop; ret.
+    let words = [0x0000, 0x9508, 0x0000, 0x9508];
+    let with = |entries: &[&str]| avr2mos::Options {
+        interpret: entries.iter().map(|e| e.to_string()).collect(),
+        ..Default::default()
+    };
+    let err = avr2mos::translate_with(&prog(&words), &with(&["helper", "helpr", "!main", "!helper"])).unwrap_err();
+    match &err {
+        TranslateError::StalePlacement { patterns } => assert_eq!(patterns, &["helpr", "!main"]),
+        other => panic!("{other:?}"),
+    }
+    assert!(err.to_string().contains("\"helpr\", \"!main\""), "{err}");
+    assert!(avr2mos::translate_with(&prog(&words), &with(&["*", "!helper"])).is_ok());
+}

@@ -211,6 +211,85 @@ fn an_unknown_panic_setting_is_an_error_naming_the_manifest() {
     assert!(error.contains("Cargo.toml") && error.contains("unwind"), "{error}");
 }
 
+/// The hello program as a crate of its own at `dir`, with `placement.toml` beside it
+/// holding `placement`.
+fn placed_hello(dir: &std::path::Path, placement: &str) -> BuildOptions {
+    let programs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../emulator-tests/programs");
+    let rt = std::fs::canonicalize(programs.join("../../firmware/c128-rt")).unwrap();
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::copy(programs.join("hello/src/main.rs"), dir.join("src/main.rs")).unwrap();
+    let manifest = format!(
+        "[package]\nname = \"placed\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
+         [package.metadata.c128]\nplacement = \"placement.toml\"\n\
+         [dependencies]\nc128-rt = {{ path = {:?} }}\n\
+         [profile.release]\nopt-level = \"s\"\npanic = \"abort\"\nlto = true\ncodegen-units = 1\n[workspace]\n",
+        rt.display().to_string()
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    std::fs::write(dir.join("placement.toml"), placement).unwrap();
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("avr-programs");
+    BuildOptions {
+        manifest_path: dir.join("Cargo.toml"),
+        out: Some(out.join("placed.prg")),
+        target_dir: Some(out.join("target")),
+        quiet: true,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_placement_entry_that_places_nothing_stops_the_build_naming_it() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("placed");
+    // A prefix and a whole name that match nothing, and an exception under no interpreted
+    // function: each is named with its list.
+    let stale = "interpret = [\"core::fmt::\", \"c128_rt::renamed::\", \"core::fmt::writ$\"]\n\
+                 translate = [\"core::fmt::write\", \"main\"]\n";
+    let error = build_prg(&placed_hello(&dir, stale)).unwrap_err();
+    match &error {
+        avr2mos::PipelineError::StalePlacement { file, entries, .. } => {
+            assert!(file.ends_with("placed/placement.toml"), "{}", file.display());
+            let entries: Vec<(&str, &str)> = entries.iter().map(|(l, p)| (*l, p.as_str())).collect();
+            assert_eq!(
+                entries,
+                [("interpret", "c128_rt::renamed::"), ("interpret", "core::fmt::writ$"), ("translate", "main")]
+            );
+        }
+        other => panic!("{other}"),
+    }
+    let message = error.to_string();
+    assert!(message.contains("placement.toml") && message.contains("interpret \"c128_rt::renamed::\""), "{message}");
+    // Without them the same program builds, with core::fmt interpreted but for `write`,
+    // and runs as the translated one does.
+    let fine = "interpret = [\"core::fmt::\"]\ntranslate = [\"core::fmt::write\"]\n";
+    let report = build_prg(&placed_hello(&dir, fine)).unwrap_or_else(|e| panic!("{e}"));
+    let run = common::run(&std::fs::read(&report.prg).unwrap(), 4_000_000).unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.output), "HELLO, C128!\rN=86415 Q=4115 R=345\r");
+    assert_eq!(run.exit, Some(42));
+}
+
+#[test]
+fn a_placement_list_left_in_the_manifest_or_misspelt_is_an_error() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bad-placement");
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = dir.join("Cargo.toml");
+    std::fs::write(&manifest, "[package]\nname = \"x\"\n[package.metadata.c128]\ninterpret = [\"x::\"]\n").unwrap();
+    let error = avr2mos::pipeline::placement_setting(&manifest).unwrap_err().to_string();
+    assert!(error.contains("Cargo.toml") && error.contains("placement file"), "{error}");
+    std::fs::write(&manifest, "[package]\nname = \"x\"\n[package.metadata.c128]\nplacement = \"p.toml\"\n").unwrap();
+    for (text, says) in [
+        ("interpret = [\"x::\"]\ntranslated = [\"x::y\"]\n", "translated"),
+        ("interpret = [\"x::\", \"!x::y\"]\n", "\"!x::y\""),
+        ("interpret = \"x::\"\n", "a list of strings"),
+    ] {
+        std::fs::write(dir.join("p.toml"), text).unwrap();
+        let error = avr2mos::pipeline::placement_setting(&manifest).unwrap_err().to_string();
+        assert!(error.contains("p.toml") && error.contains(says), "{error}");
+    }
+    std::fs::write(dir.join("p.toml"), "interpret = [\"x::\"]\ntranslate = [\"x::y$\"]\n").unwrap();
+    let placement = avr2mos::pipeline::placement_setting(&manifest).unwrap();
+    assert_eq!(placement.setting(), ["x::", "!x::y$"]);
+}
+
 #[test]
 fn translation_is_deterministic() {
     let (prg, report) = build("features", None);
