@@ -15,9 +15,9 @@ pub fn program(crate_dir: &str, name: &str) -> BuildReport {
     emulator_tests::build::shared_target(&tmp, &manifest)
         .and_then(|target| emulator_tests::build::program_into(crate_dir, &out, &target))
         .unwrap_or_else(|e| {
-        let cause = std::error::Error::source(&e).map(|c| format!(": {c}")).unwrap_or_default();
-        panic!("building {crate_dir}: {e}{cause}")
-    })
+            let cause = std::error::Error::source(&e).map(|c| format!(": {c}")).unwrap_or_default();
+            panic!("building {crate_dir}: {e}{cause}")
+        })
 }
 
 /// The bytes of a built program.

@@ -89,7 +89,8 @@ fn on_every_core(prg: &[u8], plan: &Plan) -> Result<Vec<RoundResult>> {
     });
     let mut rounds = Vec::with_capacity(plan.rounds as usize);
     for (part, result) in shares.iter().zip(results) {
-        let got = result.with_context(|| format!("rounds {} to {}", part.first_round, part.first_round + part.rounds - 1))?;
+        let got =
+            result.with_context(|| format!("rounds {} to {}", part.first_round, part.first_round + part.rounds - 1))?;
         if let Some(r) = got.iter().zip(part.first_round..).find(|(r, n)| r.round != *n) {
             bail!("the C128 reported round {} where round {} was due", r.0.round, r.1);
         }

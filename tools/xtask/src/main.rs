@@ -74,10 +74,8 @@ fn test() -> Result<()> {
 /// The emulator tests `--quick` runs besides the unit tests (test binary, then name
 /// filters): a program built through the whole pipeline and run in the C128, the
 /// instruction tests against the AVR simulator, and the game's screens in the emulator.
-const QUICK: &[(&str, &str, &[&str])] = &[
-    ("avr2mos", "instructions", &[]),
-    ("emulator-tests", "harness", &["programs::", "platform::"]),
-];
+const QUICK: &[(&str, &str, &[&str])] =
+    &[("avr2mos", "instructions", &[]), ("emulator-tests", "harness", &["programs::", "platform::"])];
 
 /// `cargo xtask test --quick`: the unit tests of every crate (`--lib --bins`) and the
 /// tests of [`QUICK`].
