@@ -2,7 +2,7 @@
 //!
 //! - `cargo xtask test`: installs what the tests need on a fresh machine, then runs them.
 //! - `cargo xtask test --quick`: the edit-compile loop's tests, in a minute or two: every
-//!   crate's unit tests and a few programs in the emulator (see [`QUICK`]). CI runs them all.
+//!   crate's unit tests and a few programs in the emulator (`QUICK` below). CI runs them all.
 //! - `cargo xtask ci`: what CI runs: formatting, clippy, the tests, and the AVR build of the
 //!   rules crate with its check that no floating-point or 64-bit division helpers creep in.
 //! - `cargo xtask avr`: only the AVR build check.
@@ -71,11 +71,22 @@ fn test() -> Result<()> {
     cargo(&["test", "--workspace", "--all-targets"])
 }
 
-/// The emulator tests `--quick` runs besides the unit tests (test binary, then name
-/// filters): a program built through the whole pipeline and run in the C128, the
-/// instruction tests against the AVR simulator, and the game's screens in the emulator.
-const QUICK: &[(&str, &str, &[&str])] =
-    &[("avr2mos", "instructions", &[]), ("emulator-tests", "harness", &["programs::", "platform::"])];
+/// The tests `--quick` runs besides the unit tests (package, test binary, name filters),
+/// a few seconds each once built: translated instructions against the AVR simulator, a
+/// program built through the whole pipeline and run on the emulated C128 with its disk,
+/// and the game on it.
+const QUICK: &[(&str, &str, &[&str])] = &[
+    (
+        "avr2mos",
+        "instructions",
+        &["loads_and_stores_in_every_pointer_mode", "multiplies", "push_pop_and_stack_pointer"],
+    ),
+    (
+        "emulator-tests",
+        "harness",
+        &["platform::every_driver_on_a_good_disk", "c128_game::the_last_card_face_comes_on_with_its_screen"],
+    ),
+];
 
 /// `cargo xtask test --quick`: the unit tests of every crate (`--lib --bins`) and the
 /// tests of [`QUICK`].

@@ -12,8 +12,8 @@ use mos6502::registers::StackPointer;
 /// binaries (emulator-tests' harness too: `emulator_tests::build::shared_target`, the same
 /// names), so that a run builds `core` for `avr-none` once per panic strategy, the one
 /// flag of the builds' RUSTFLAGS that differs between programs.
-pub fn shared_target(manifest: &std::path::Path) -> std::path::PathBuf {
-    let tmp = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+/// `tmp` is the tests' `CARGO_TARGET_TMPDIR` (examples that share this module have none).
+pub fn shared_target(tmp: &std::path::Path, manifest: &std::path::Path) -> std::path::PathBuf {
     match avr2mos::pipeline::panic_strategy(manifest).unwrap_or_else(|e| panic!("{}: {e}", manifest.display())) {
         avr2mos::pipeline::PanicStrategy::Message => tmp.join("avr-panic-message"),
         avr2mos::pipeline::PanicStrategy::ImmediateAbort => tmp.join("avr-panic-immediate-abort"),
