@@ -88,7 +88,7 @@ async function typeKeysNow(page, specs, holdFrames) {
  * the page (a check every millisecond or so, a frame being 20 ms at real speed), within
  * 10 s of wall clock.
  */
-async function runFrames(page, frames) {
+export async function runFrames(page, frames) {
   await page.evaluate(async (n) => {
     const gm = window.EJS_emulator.gameManager;
     const start = gm.getFrameNum();
@@ -103,6 +103,45 @@ async function runFrames(page, frames) {
       gm.toggleMainLoop(0);
     }
   }, frames);
+}
+
+/**
+ * The core's own frame taken with the emulation paused around it: paused, the screenshot
+ * asked for, the core run until the file is there (watched in the page: a frame or two)
+ * and paused again. Returns the PNG bytes and the frame numbers before and after, which
+ * bracket the frame taken however long the round trips to the browser take; the
+ * emulation stays paused (runFrames goes on).
+ */
+export async function pausedShot(page) {
+  const shot = await page.evaluate(async () => {
+    const gm = window.EJS_emulator.gameManager;
+    gm.toggleMainLoop(0);
+    const before = gm.getFrameNum();
+    try {
+      gm.FS.unlink("screenshot.png");
+    } catch {}
+    gm.functions.screenshot();
+    gm.toggleMainLoop(1);
+    const deadline = Date.now() + 10_000;
+    try {
+      for (;;) {
+        try {
+          gm.FS.stat("/screenshot.png");
+          break;
+        } catch {}
+        if (Date.now() > deadline) throw new Error("the core's screenshot took over 10 s");
+        await new Promise((ok) => setTimeout(ok, 0));
+      }
+    } finally {
+      gm.toggleMainLoop(0);
+    }
+    const at = gm.getFrameNum();
+    const bytes = gm.FS.readFile("/screenshot.png");
+    let text = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return { before, at, base64: btoa(text) };
+  });
+  return { bytes: Buffer.from(shot.base64, "base64"), before: shot.before, at: shot.at };
 }
 
 /** The core's own frame (the libretro screenshot) as PNG bytes, within 10 s. */
