@@ -100,10 +100,13 @@ fn quick_test() -> Result<()> {
     Ok(())
 }
 
+/// A stage of CI.
+type Stage = fn() -> Result<()>;
+
 /// CI's stages in order, each timed; the times are printed at the end (and so far, when a
 /// stage fails), the figures the docs give for `.ci/run`.
 fn ci() -> Result<()> {
-    let stages: &[(&str, fn() -> Result<()>)] = &[
+    let stages: &[(&str, Stage)] = &[
         ("setup", setup::system_packages),
         ("fmt", || cargo(&["fmt", "--all", "--check"])),
         ("clippy", || cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])),
