@@ -26,10 +26,11 @@
 //
 // Exits 0 when every step passes, 1 with "vice check FAILED at step ..." otherwise.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { startServer, launchBrowser } from "./vice.mjs";
-import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, contrastLook, frameNum, LOWEST_CONTRAST } from "./page.mjs";
+import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, contrastLook, frameNum, setWarp, atRealSpeed, LOWEST_CONTRAST } from "./page.mjs";
 import { gameScreens, coupAddsUp, runGame } from "./game.mjs";
 import { runLoad } from "./load.mjs";
 import { SCENARIOS, keyFor, scriptKeys } from "./keys.mjs";
@@ -46,12 +47,13 @@ for (const need of NEEDED) {
 }
 const chromiumPath = args.chromium || "/usr/bin/chromium";
 
-// Budgets, in milliseconds of real time. VICE runs at real speed or below (no warp), and
-// at about 25-35 frames a second on a busy 2-core machine.
+// Budgets, in milliseconds of real time. VICE runs in warp (page.mjs's setWarp) but for
+// the keys and the canvas, a few hundred frames a second on an idle 2-core machine, as
+// few as 25 at real speed on a busy one; the budgets are the real-speed ones.
 const TOTAL_BUDGET = 1_620_000;
 const START_TIMEOUT = 40_000; // page load to the core running
 const SCREEN_TIMEOUT = 45_000; // core running to the expected screen
-const POLL = 1_000;
+const POLL = 250;
 const PLATFORM_TIMEOUT = 60_000; // core running to the platform program's screens
 const KEYS_TIMEOUT = 20_000; // the last key typed to its code on the screen
 const KEY_TRIES = 3; // a BASIC line typed at READY. that does not come back as typed is typed again
@@ -93,6 +95,15 @@ const LOAD_CASES = [
   { name: "load-40", load: true, disk: "game.d81", video: "VICII", mode: "40", title: "game-40" },
   { name: "load-80", load: true, disk: "game.d81", video: "VDC", mode: "80", title: "game-80" },
 ];
+
+/** How many steps run side by side (VICE_JOBS; two by default, one per core here). */
+const JOBS = Number(process.env.VICE_JOBS || Math.min(2, os.availableParallelism()));
+
+/** A step's rough length, to start the longest first: the game's by its states. */
+function weight(c) {
+  if (c.game) return 10 * c.scenario.steps.length + (c.scenario.samples ? 5 : 0);
+  return c.load ? 40 : 20;
+}
 
 let step = "setup";
 const fail = (message) => {
@@ -164,8 +175,8 @@ function judge(frame, mode, ours, autostart) {
   return { ok: true, text, fit };
 }
 
-async function runCase(context, origin, c, ours, log) {
-  step = `${c.name}: load the page`;
+async function runCase(context, origin, c, ours, log, setStep) {
+  setStep(`${c.name}: load the page`);
   const page = await context.newPage();
   const consoleLines = [];
   page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
@@ -173,10 +184,11 @@ async function runCase(context, origin, c, ours, log) {
   try {
     const t0 = Date.now();
     await page.goto(`${origin}/?disk=/disk/${c.disk}&video=${c.video}&autostart=${c.autostart ? 1 : 0}`, { timeout: START_TIMEOUT });
-    step = `${c.name}: start the x128 core`;
+    setStep(`${c.name}: start the x128 core`);
     await page.waitForFunction(() => window.VICE_CHECK.started, null, { timeout: START_TIMEOUT, polling: 250 });
+    await setWarp(page, true);
     const started = Date.now() - t0;
-    step = `${c.name}: wait for the program's output`;
+    setStep(`${c.name}: wait for the program's output`);
     const canvas = page.locator("canvas.ejs_canvas");
     const deadline = Date.now() + SCREEN_TIMEOUT;
     let look;
@@ -192,7 +204,7 @@ async function runCase(context, origin, c, ours, log) {
     }
     // The canvas: taken with the emulation paused right after a frame, so that both show
     // the same moment (the cursor blinks); read per cell and compared with the frame.
-    step = `${c.name}: compare the canvas with the core's frame`;
+    setStep(`${c.name}: compare the canvas with the core's frame`);
     const base = path.join(args.out, `vice-${c.name}`);
     const last = await finalLook(page, canvas, c.mode, look, frameBytes, (f) => judge(f, c.mode, ours, c.autostart));
     ({ look } = last);
@@ -202,21 +214,21 @@ async function runCase(context, origin, c, ours, log) {
     const frames = await frameNum(page);
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
     log.push(`${c.name}: core running after ${(started / 1000).toFixed(1)} s, ${frames} frames, ${shots} looks, ${secs} s`);
-    step = `${c.name}: check the pictures are not blank`;
+    setStep(`${c.name}: check the pictures are not blank`);
     notBlankLook(base, last);
-    step = `${c.name}: compare with bac run`;
+    setStep(`${c.name}: compare with bac run`);
     if (!look || !look.ok) {
       throw new Error(`${look ? look.why : "no frame"} after ${SCREEN_TIMEOUT / 1000} s; VICE's screen reads\n${(look?.text ?? []).filter((l) => l).join("\n")}\n(${base}-frame.png, ${base}-canvas.png, ${args[c.ours]})`);
     }
-    step = `${c.name}: compare the canvas with the core's frame`;
+    setStep(`${c.name}: compare the canvas with the core's frame`);
     if (canvasDiff.length) {
       throw new Error(`the canvas and the frame differ in blankness at ${canvasDiff.slice(0, 10).join(", ")}${canvasDiff.length > 10 ? ", ..." : ""} (${base}-canvas.png, ${base}-frame.png)`);
     }
-    step = `${c.name}: contrast`;
+    setStep(`${c.name}: contrast`);
     contrastLook(base, last.frameBytes, c.mode, look.fit.glyphs);
     if (c.keys) {
-      step = `${c.name}: type ${JSON.stringify(c.keys.type)} into the canvas`;
-      await canvas.click({ timeout: 10_000 });
+      setStep(`${c.name}: type ${JSON.stringify(c.keys.type)} into the canvas`);
+      await atRealSpeed(page, () => canvas.click({ timeout: 10_000 }));
       // A browser starved of CPU can deliver a key's release late enough for the KERNAL's
       // key repeat (seen: PRIIINT on a loaded machine), so a line that does not come back
       // as typed is typed again, on a fresh line, at most KEY_TRIES times; only the last
@@ -242,7 +254,7 @@ async function runCase(context, origin, c, ours, log) {
       if (!typed) {
         throw new Error(`no "${c.keys.echo}" followed by ${c.keys.answer} within 15 s, typed ${tries} times (${base}-keys-frame.png)`);
       }
-      step = `${c.name}: contrast after the keys`;
+      setStep(`${c.name}: contrast after the keys`);
       contrastLook(`${base}-keys`, keysFrame, c.mode, look.fit.glyphs);
       log.push(`${c.name}: typed ${JSON.stringify(c.keys.type)}${tries > 1 ? ` (${tries} times)` : ""}, read "${c.keys.echo}" and its answer`);
     }
@@ -260,8 +272,8 @@ async function runCase(context, origin, c, ours, log) {
  * VICE's screen must match `bac run`'s glyph for glyph (matchScreen); then the keys of
  * the step are typed and the screen must match `bac run`'s after the same keys.
  */
-async function runPlatform(context, origin, c, plat, log) {
-  step = `${c.name}: load the page`;
+async function runPlatform(context, origin, c, plat, log, setStep) {
+  setStep(`${c.name}: load the page`);
   const page = await context.newPage();
   const consoleLines = [];
   page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
@@ -271,8 +283,9 @@ async function runPlatform(context, origin, c, plat, log) {
   try {
     const t0 = Date.now();
     await page.goto(`${origin}/?disk=/disk/${c.disk}&video=${c.video}&autostart=0`, { timeout: START_TIMEOUT });
-    step = `${c.name}: start the x128 core`;
+    setStep(`${c.name}: start the x128 core`);
     await page.waitForFunction(() => window.VICE_CHECK.started, null, { timeout: START_TIMEOUT, polling: 250 });
+    await setWarp(page, true);
     const started = Date.now() - t0;
     const states = [{ name: "drawn", ours: plat[c.ours] }];
     if (c.keys) states.push({ name: "keys", ours: plat[c.keys] });
@@ -287,11 +300,11 @@ async function runPlatform(context, origin, c, plat, log) {
         return { ...look, text: readText(grid, plat.glyphs) };
       };
       if (state.name === "keys") {
-        step = `${c.name}: type ${plat.keys} into the canvas`;
-        await canvas.click({ timeout: 10_000 });
+        setStep(`${c.name}: type ${plat.keys} into the canvas`);
+        await atRealSpeed(page, () => canvas.click({ timeout: 10_000 }));
         await typeKeys(page, scriptKeys(plat.keys));
       }
-      step = `${c.name}: wait for ${state.name === "drawn" ? "the program's screen" : "the keys' codes"}`;
+      setStep(`${c.name}: wait for ${state.name === "drawn" ? "the program's screen" : "the keys' codes"}`);
       const deadline = Date.now() + (state.name === "drawn" ? PLATFORM_TIMEOUT : KEYS_TIMEOUT);
       let look, frameBytes;
       while (Date.now() < deadline) {
@@ -301,19 +314,19 @@ async function runPlatform(context, origin, c, plat, log) {
         look = judgeFrame(decodePng(frameBytes));
         if (look.ok) break;
       }
-      step = `${c.name}: compare the canvas with the core's frame${suffix}`;
+      setStep(`${c.name}: compare the canvas with the core's frame${suffix}`);
       const last = await finalLook(page, canvas, c.mode, look, frameBytes, judgeFrame);
       ({ look } = last);
       const canvasDiff = last.canvasDiff;
       keepLook(`${base}${suffix}`, last);
-      step = `${c.name}: check the pictures are not blank${suffix}`;
+      setStep(`${c.name}: check the pictures are not blank${suffix}`);
       notBlankLook(`${base}${suffix}`, last);
-      step = `${c.name}: compare with bac run${suffix}`;
+      setStep(`${c.name}: compare with bac run${suffix}`);
       if (!look?.ok) {
         const wait = (state.name === "drawn" ? PLATFORM_TIMEOUT : KEYS_TIMEOUT) / 1000;
         throw new Error(`${look ? look.why : "no frame"} after ${wait} s (${base}${suffix}-frame.png, ${ours.file})`);
       }
-      step = `${c.name}: compare the canvas with the core's frame${suffix}`;
+      setStep(`${c.name}: compare the canvas with the core's frame${suffix}`);
       if (canvasDiff.length) {
         throw new Error(`the canvas and the frame differ in blankness at ${canvasDiff.slice(0, 10).join(", ")}${canvasDiff.length > 10 ? ", ..." : ""} (${base}${suffix}-canvas.png)`);
       }
@@ -390,31 +403,47 @@ async function main() {
   const disks = [["bac.d81", args.disk], ["noboot.d81", args.noboot], ["platform.d81", args.platform]];
   for (const c of GAME_CASES) if (!disks.some(([name]) => name === c.disk)) disks.push([c.disk, path.join(args["game-dir"], c.disk)]);
   const server = await startServer(new Map(disks.map(([name, file]) => [name, path.resolve(file)])));
+  // The steps are independent (each boots its own disk in a new page), so JOBS of them run
+  // side by side, each in a Chromium of its own (two renderer processes, not two tabs
+  // that may share one), the longest first so that they end together.
+  const cases = [...CASES, ...PLATFORM_CASES, ...LOAD_CASES, ...GAME_CASES].filter((c) => !args.only || args.only.split(",").includes(c.name));
+  const queue = [...cases].sort((x, y) => weight(y) - weight(x));
+  const jobs = Math.max(1, Math.min(JOBS, queue.length));
   step = "launch Chromium";
-  const { context, blocked } = await launchBrowser(chromiumPath, path.join(args.out, "chromium-profile"));
-  const log = [];
+  const browsers = [];
+  for (let j = 0; j < jobs; j++) browsers.push(await launchBrowser(chromiumPath, path.join(args.out, `chromium-profile-${j}`)));
+  const logs = new Map(cases.map((c) => [c.name, []]));
   let passed = 0;
   const failures = [];
-  try {
-    for (const c of [...CASES, ...PLATFORM_CASES, ...LOAD_CASES, ...GAME_CASES]) {
-      if (args.only && !args.only.split(",").includes(c.name)) continue;
+  const worker = async ({ context }) => {
+    for (let c = queue.shift(); c; c = queue.shift()) {
+      const at = { step: `${c.name}: start` };
+      const setStep = (s) => (at.step = s);
+      const log = logs.get(c.name);
       try {
-        if (c.load) await runLoad(context, server.origin, c, game[c.title].title.grid, glyphs, args.out, (s) => (step = s), log);
-        else if (c.game) await runGame(context, server.origin, c, game[c.name], gameGlyphs, args.out, (s) => (step = s), log);
-        else if (c.platform) await runPlatform(context, server.origin, c, plat, log);
-        else await runCase(context, server.origin, c, ours[c.ours], log);
+        if (c.load) await runLoad(context, server.origin, c, game[c.title].title.grid, glyphs, args.out, setStep, log);
+        else if (c.game) await runGame(context, server.origin, c, game[c.name], gameGlyphs, args.out, setStep, log);
+        else if (c.platform) await runPlatform(context, server.origin, c, plat, log, setStep);
+        else await runCase(context, server.origin, c, ours[c.ours], log, setStep);
         passed++;
       } catch (e) {
-        failures.push(`${step}: ${e.message}`);
-        console.error(`FAILED ${step}: ${e.message}`);
+        failures.push(`${at.step}: ${e.message}`);
+        console.error(`FAILED ${at.step}: ${e.message}`);
       }
     }
+  };
+  const t0 = Date.now();
+  try {
+    await Promise.all(browsers.map(worker));
   } finally {
-    await context.close().catch(() => {});
+    for (const { context } of browsers) await context.close().catch(() => {});
     await server.close();
     fs.writeFileSync(path.join(args.out, "server.log"), server.log.join("\n") + "\n");
-    fs.writeFileSync(path.join(args.out, "blocked.log"), blocked.join("\n") + "\n");
+    fs.writeFileSync(path.join(args.out, "blocked.log"), browsers.flatMap((b) => b.blocked).join("\n") + "\n");
   }
+  const blocked = browsers.flatMap((b) => b.blocked);
+  const log = cases.flatMap((c) => logs.get(c.name));
+  log.push(`${cases.length} steps, ${jobs} at a time: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   for (const l of log) console.log(`  ${l}`);
   for (const mode of ["40", "80"]) {
     const lowest = LOWEST_CONTRAST[mode];

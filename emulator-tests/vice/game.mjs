@@ -16,7 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { LAYOUTS, BANNER, notBlank, readGrid, readText, learnGlyphs, matchScreen } from "./cells.mjs";
-import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, contrastLook, frameNum } from "./page.mjs";
+import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, contrastLook, frameNum, setWarp, atRealSpeed, pausedShot, runFrames } from "./page.mjs";
 import { scriptKeys } from "./keys.mjs";
 
 /**
@@ -31,10 +31,14 @@ export function gameSteps(scenario) {
 const STAKE = 500;
 const START_BANKROLL = 1000;
 
-// Real-time budgets. VICE runs at real speed or below: 15-50 frames a second here.
+// Real-time budgets, for VICE at real speed or below (15-50 frames a second here); from the
+// KERNAL's banner on it runs in warp, but for the keys and the canvas (page.mjs).
 const BOOT_TIMEOUT = 90_000; // core running to the title (boot, two files from the 1581)
 const STATE_TIMEOUT = 45_000; // the last key of a step to its state on the screen
-const POLL = 400;
+const POLL = 200;
+// Emulated frames between two looks while a state is awaited (bac run's scripts wait 80 to
+// 600 frames for a state; a banner shows for about 150).
+const LOOK_FRAMES = 20;
 // Emulated frames: a key that changed nothing in this many is typed again (the game
 // reads the keyboard between its drawing, so a press while it draws can be missed).
 const RETYPE_FRAMES = 150;
@@ -242,7 +246,7 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
       let retyped = 0;
       if (step.keys.length) {
         setStep(`${c.name}: type ${step.keys.join(" ")} for the ${step.state} screen`);
-        await canvas.click({ timeout: 10_000 });
+        await atRealSpeed(page, () => canvas.click({ timeout: 10_000 }));
         if (step.buffered) {
           // At BASIC's READY. the cursor blinks, so the screen never settles between keys:
           // they are typed in one go (the KERNAL's keyboard buffer keeps ten).
@@ -257,19 +261,25 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
       const judge = judgeFor(step, ours, c.mode, { ...glyphs, rom }, Boolean(c.scenario.samples));
       let verdict;
       let frameBytes;
+      // Looked at every LOOK_FRAMES frames with the emulation paused for each look
+      // (pausedShot), so that a state the game shows for a moment is not run past in warp
+      // between two slow looks (seen: chemin-80's coup on a loaded machine).
       while (Date.now() < deadline) {
-        await page.waitForTimeout(POLL);
-        frameBytes = await frameShot(page);
+        frameBytes = (await pausedShot(page)).bytes;
         const frame = decodePng(frameBytes);
         if (n === 0 && !rom) {
           // The KERNAL's banner shows for a moment before the game clears the screen.
           try {
             rom = learnGlyphs(readGrid(frame, layout), BANNER);
           } catch {}
+          // At real speed until then: in warp the banner could come and go between looks.
+          if (rom) await setWarp(page, true);
         }
         verdict = judge(frame);
         if (verdict.ok) break;
+        await runFrames(page, LOOK_FRAMES);
       }
+      await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(1));
       if (n === 0 && !rom) throw new Error("the KERNAL's power-on banner was never seen before the title (needed to read READY. later)");
       const last = await finalLook(page, canvas, c.mode, verdict, frameBytes, judge);
       ({ look: verdict } = last);

@@ -11,6 +11,31 @@ export async function frameNum(page) {
 }
 
 /**
+ * Runs the core unthrottled (`on`) or at real speed. Every wait of the check is counted in
+ * emulated frames, so warp changes how long a step takes, not what it sees; what needs
+ * the pace of a real machine (keys held for some frames, the canvas and the frame taken
+ * at one moment) runs at real speed through `atRealSpeed`.
+ */
+export async function setWarp(page, on) {
+  await page.evaluate((warp) => window.VICE_CHECK.setWarp(warp), on);
+}
+
+/** Runs `body` with the core at real speed, and back in warp after if it was. */
+export async function atRealSpeed(page, body) {
+  const warp = await page.evaluate(() => window.VICE_CHECK.warp);
+  if (warp) {
+    await setWarp(page, false);
+    // A frame at real speed first: frames the host had queued in warp are run by then.
+    await waitFrames(page, 1);
+  }
+  try {
+    return await body();
+  } finally {
+    if (warp) await setWarp(page, true);
+  }
+}
+
+/**
  * Waits until VICE has run `frames` more frames. Counted in emulated frames, not
  * milliseconds: VICE runs at 15-50 frames a second here, with the host's load, and the
  * C128 only sees a key in the frames it is down. Gives up after 10 s of wall clock
@@ -30,19 +55,93 @@ async function waitFrames(page, frames) {
  * frames and then up for two: the KERNAL and the game's key interrupt scan the matrix
  * once a frame, and a program that reads its key ring only between its drawing still
  * finds the key there. Fewer frames than the KERNAL's repeat delay (16), so a key typed at
- * READY. comes once.
+ * READY. comes once. Typed at real speed (in warp a key's milliseconds would be many frames).
  */
 export async function typeKeys(page, specs, holdFrames = 4) {
-  for (const spec of specs) {
-    const keys = spec.split("+");
-    for (const k of keys) {
-      await page.keyboard.down(k);
-      await page.waitForTimeout(30);
+  await atRealSpeed(page, () => typeKeysNow(page, specs, holdFrames));
+}
+
+async function typeKeysNow(page, specs, holdFrames) {
+  // The emulation is paused whenever a key goes down or up, and runs its frames in the
+  // page (runFrames): a key is held exactly holdFrames frames whatever the round trip to
+  // the browser costs (on a loaded machine it lasted many frames, and the KERNAL repeated
+  // the key: PRIIINT).
+  await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(0));
+  try {
+    for (const spec of specs) {
+      const keys = spec.split("+");
+      for (const [i, k] of keys.entries()) {
+        if (i > 0) await runFrames(page, 1);
+        await page.keyboard.down(k);
+      }
+      await runFrames(page, holdFrames);
+      for (const k of keys.reverse()) await page.keyboard.up(k);
+      await runFrames(page, 2);
     }
-    await waitFrames(page, holdFrames);
-    for (const k of keys.reverse()) await page.keyboard.up(k);
-    await waitFrames(page, 2);
+  } finally {
+    await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(1));
   }
+}
+
+/**
+ * Runs the paused emulation for `frames` frames and pauses it again, counting them in
+ * the page (a check every millisecond or so, a frame being 20 ms at real speed), within
+ * 10 s of wall clock.
+ */
+export async function runFrames(page, frames) {
+  await page.evaluate(async (n) => {
+    const gm = window.EJS_emulator.gameManager;
+    const start = gm.getFrameNum();
+    const deadline = Date.now() + 10_000;
+    gm.toggleMainLoop(1);
+    try {
+      while (gm.getFrameNum() - start < n) {
+        if (Date.now() > deadline) throw new Error(`VICE ran fewer than ${n} frames in 10 s`);
+        await new Promise((ok) => setTimeout(ok, 1));
+      }
+    } finally {
+      gm.toggleMainLoop(0);
+    }
+  }, frames);
+}
+
+/**
+ * The core's own frame taken with the emulation paused around it: paused, the screenshot
+ * asked for, the core run until the file is there (watched in the page: a frame or two)
+ * and paused again. Returns the PNG bytes and the frame numbers before and after, which
+ * bracket the frame taken however long the round trips to the browser take; the
+ * emulation stays paused (runFrames goes on).
+ */
+export async function pausedShot(page) {
+  const shot = await page.evaluate(async () => {
+    const gm = window.EJS_emulator.gameManager;
+    gm.toggleMainLoop(0);
+    const before = gm.getFrameNum();
+    try {
+      gm.FS.unlink("screenshot.png");
+    } catch {}
+    gm.functions.screenshot();
+    gm.toggleMainLoop(1);
+    const deadline = Date.now() + 10_000;
+    try {
+      for (;;) {
+        try {
+          gm.FS.stat("/screenshot.png");
+          break;
+        } catch {}
+        if (Date.now() > deadline) throw new Error("the core's screenshot took over 10 s");
+        await new Promise((ok) => setTimeout(ok, 0));
+      }
+    } finally {
+      gm.toggleMainLoop(0);
+    }
+    const at = gm.getFrameNum();
+    const bytes = gm.FS.readFile("/screenshot.png");
+    let text = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return { before, at, base64: btoa(text) };
+  });
+  return { bytes: Buffer.from(shot.base64, "base64"), before: shot.before, at: shot.at };
 }
 
 /** The core's own frame (the libretro screenshot) as PNG bytes, within 10 s. */
@@ -61,8 +160,13 @@ export async function frameShot(page) {
  * The canvas and the core's frame at one moment: the emulation is paused just after the
  * frame is taken, the canvas screenshotted, and the cells compared for blankness; tried up
  * to five times while they differ (the cursor blinks) or `judgeFrame` rejects the frame.
+ * At real speed: in warp the cursor would blink between the two.
  */
 export async function canvasAndFrame(page, canvas, mode, judgeFrame) {
+  return atRealSpeed(page, () => canvasAndFrameNow(page, canvas, mode, judgeFrame));
+}
+
+async function canvasAndFrameNow(page, canvas, mode, judgeFrame) {
   let look, frameBytes, canvasBytes;
   let canvasDiff = ["not compared"];
   for (let attempt = 0; attempt < 5 && canvasDiff.length; attempt++) {

@@ -72,6 +72,33 @@ pub fn parse_rounds(output: &str) -> Result<Vec<RoundResult>> {
     Ok(rounds)
 }
 
+/// Runs `plan`'s rounds on as many emulated C128s as the host has cores, each a
+/// consecutive share of them (a round is independent of the others: its own shoe, seed
+/// and bankroll), and returns their results in round order.
+fn on_every_core(prg: &[u8], plan: &Plan) -> Result<Vec<RoundResult>> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let share = plan.rounds.div_ceil(cores.clamp(1, plan.rounds));
+    let shares: Vec<Plan> = (0..plan.rounds)
+        .step_by(share as usize)
+        .map(|first| Plan { first_round: first, rounds: share.min(plan.rounds - first), ..*plan })
+        .collect();
+    let results: Vec<Result<Vec<RoundResult>>> = std::thread::scope(|scope| {
+        let runs: Vec<_> =
+            shares.iter().map(|part| scope.spawn(move || parse_rounds(&run_on_c128(prg, part)?))).collect();
+        runs.into_iter().map(|run| run.join().expect("a verify thread panicked")).collect()
+    });
+    let mut rounds = Vec::with_capacity(plan.rounds as usize);
+    for (part, result) in shares.iter().zip(results) {
+        let got =
+            result.with_context(|| format!("rounds {} to {}", part.first_round, part.first_round + part.rounds - 1))?;
+        if let Some(r) = got.iter().zip(part.first_round..).find(|(r, n)| r.round != *n) {
+            bail!("the C128 reported round {} where round {} was due", r.0.round, r.1);
+        }
+        rounds.extend(got);
+    }
+    Ok(rounds)
+}
+
 fn host_events(plan: &Plan, round: u32) -> Vec<String> {
     let mut lines = Vec::new();
     play_round(plan, round, &mut |event| {
@@ -90,7 +117,7 @@ pub fn run(args: VerifyArgs) -> Result<()> {
         None => crate::firmware::build("verify-prg", "verify")?,
     };
     let plan = Plan { seed: args.seed, first_round: 0, rounds: args.rounds, coups: args.coups, verbose: false };
-    let c128 = parse_rounds(&run_on_c128(&prg, &plan)?)?;
+    let c128 = on_every_core(&prg, &plan)?;
     for round in 0..args.rounds {
         let host = play_round(&plan, round, &mut |_| {});
         let Some(theirs) = c128.get(round as usize) else {

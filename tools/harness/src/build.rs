@@ -19,15 +19,40 @@ pub fn program(crate_dir: &str, name: &str, target: &Path) -> Result<BuildReport
 
 /// [`program`] for the bin target `bin` of a crate with several (`None`: its only one).
 pub fn bin(crate_dir: &str, bin: Option<&str>, name: &str, target: &Path) -> Result<BuildReport, PipelineError> {
+    program_into(crate_dir, bin, &target.join(format!("{name}.prg")), target)
+}
+
+/// Builds the bin target `bin` (`None`: the only one) of the crate in `crate_dir`
+/// (relative to the repository root) into `out` (with its `.map`, `.lst` and any bank-1
+/// file beside it), with `target_dir` as cargo's target directory: programs built in one
+/// target directory share their `core` (see [`shared_target`]).
+pub fn program_into(
+    crate_dir: &str,
+    bin: Option<&str>,
+    out: &Path,
+    target_dir: &Path,
+) -> Result<BuildReport, PipelineError> {
     let options = BuildOptions {
         manifest_path: repo_root().join(crate_dir).join("Cargo.toml"),
         bin: bin.map(str::to_string),
-        out: Some(target.join(format!("{name}.prg"))),
-        target_dir: Some(target.to_path_buf()),
+        out: Some(out.to_path_buf()),
+        target_dir: Some(target_dir.to_path_buf()),
         quiet: true,
         ..Default::default()
     };
     build_prg(&options)
+}
+
+/// The target directory under `tmp` that every test build of `manifest`'s kind shares, so
+/// that a run builds `core` for `avr-none` once per profile instead of once per program:
+/// one per panic strategy, since the strategy is a flag in the build's RUSTFLAGS and
+/// cargo rebuilds what a change of RUSTFLAGS touches (programs that alternated in one
+/// directory would rebuild `core` each time).
+pub fn shared_target(tmp: &Path, manifest: &Path) -> Result<PathBuf, PipelineError> {
+    Ok(tmp.join(match avr2mos::pipeline::panic_strategy(manifest)? {
+        avr2mos::pipeline::PanicStrategy::Message => "avr-panic-message",
+        avr2mos::pipeline::PanicStrategy::ImmediateAbort => "avr-panic-immediate-abort",
+    }))
 }
 
 /// The game's disk as `bac disk build` makes it: `disk/bac.toml` with `prg` (the built

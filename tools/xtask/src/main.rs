@@ -1,6 +1,8 @@
 //! `cargo xtask`: the project's chores.
 //!
 //! - `cargo xtask test`: installs what the tests need on a fresh machine, then runs them.
+//! - `cargo xtask test --quick`: the edit-compile loop's tests, in a minute or two: every
+//!   crate's unit tests and a few programs in the emulator (`QUICK` below). CI runs them all.
 //! - `cargo xtask ci`: what CI runs: formatting, clippy, the tests, and the AVR build of the
 //!   rules crate with its check that no floating-point or 64-bit division helpers creep in.
 //! - `cargo xtask avr`: only the AVR build check.
@@ -21,6 +23,9 @@ use std::process::{Command, ExitCode};
 fn main() -> ExitCode {
     let task = std::env::args().nth(1).unwrap_or_default();
     let result = match task.as_str() {
+        "test" if std::env::args().nth(2).as_deref() == Some("--quick") => {
+            setup::system_packages().and_then(|()| quick_test())
+        }
         "test" => setup::system_packages().and_then(|()| test()),
         "ci" => ci(),
         "avr" => avr::check(),
@@ -29,7 +34,7 @@ fn main() -> ExitCode {
         "vice" => vice(),
         "setup" => setup::system_packages(),
         _ => {
-            eprintln!("usage: cargo xtask <test|ci|avr|firmware|doc|vice|setup>");
+            eprintln!("usage: cargo xtask <test [--quick]|ci|avr|firmware|doc|vice|setup>");
             return ExitCode::from(2);
         }
     };
@@ -66,15 +71,64 @@ fn test() -> Result<()> {
     cargo(&["test", "--workspace", "--all-targets"])
 }
 
+/// The tests `--quick` runs besides the unit tests (package, test binary, name filters),
+/// a few seconds each once built: translated instructions against the AVR simulator, a
+/// program built through the whole pipeline and run on the emulated C128 with its disk,
+/// and the game on it.
+const QUICK: &[(&str, &str, &[&str])] = &[
+    (
+        "avr2mos",
+        "instructions",
+        &["loads_and_stores_in_every_pointer_mode", "multiplies", "push_pop_and_stack_pointer"],
+    ),
+    (
+        "emulator-tests",
+        "harness",
+        &["platform::every_driver_on_a_good_disk", "c128_game::the_last_card_face_comes_on_with_its_screen"],
+    ),
+];
+
+/// `cargo xtask test --quick`: the unit tests of every crate (`--lib --bins`) and the
+/// tests of [`QUICK`].
+fn quick_test() -> Result<()> {
+    cargo(&["test", "--workspace", "--lib", "--bins"])?;
+    for (package, binary, filters) in QUICK {
+        let mut args = vec!["test", "--package", package, "--test", binary, "--"];
+        args.extend_from_slice(filters);
+        cargo(&args)?;
+    }
+    Ok(())
+}
+
+/// A stage of CI.
+type Stage = fn() -> Result<()>;
+
+/// CI's stages in order, each timed; the times are printed at the end (and so far, when a
+/// stage fails), the figures the docs give for `.ci/run`.
 fn ci() -> Result<()> {
-    setup::system_packages()?;
-    cargo(&["fmt", "--all", "--check"])?;
-    cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
-    firmware::check()?;
-    doc()?;
-    test()?;
-    avr::check()?;
-    vice()
+    let stages: &[(&str, Stage)] = &[
+        ("setup", setup::system_packages),
+        ("fmt", || cargo(&["fmt", "--all", "--check"])),
+        ("clippy", || cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])),
+        ("firmware", firmware::check),
+        ("doc", doc),
+        ("test", test),
+        ("avr", avr::check),
+        ("vice", vice),
+    ];
+    let mut times = Vec::new();
+    let start = std::time::Instant::now();
+    let mut result = Ok(());
+    for (name, stage) in stages {
+        let t = std::time::Instant::now();
+        result = stage();
+        times.push(format!("{name} {:.0} s", t.elapsed().as_secs_f64()));
+        if result.is_err() {
+            break;
+        }
+    }
+    eprintln!("xtask ci: {} (total {:.1} min)", times.join(", "), start.elapsed().as_secs_f64() / 60.0);
+    result
 }
 
 /// The workspace's documentation with rustdoc's warnings (broken links among them) denied.
