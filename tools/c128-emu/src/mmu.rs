@@ -127,7 +127,7 @@ impl Mmu {
     }
 
     /// Sets the page map after a register change: a map built before for the same
-    /// registers, or one computed now ([`Mmu::compute`]) and kept.
+    /// registers, or one computed now (by `Mmu::compute`) and kept.
     pub fn rebuild(&mut self) {
         let key = self.map_key();
         if let Some((_, maps)) = self.built.iter().find(|(k, _)| *k == key) {
