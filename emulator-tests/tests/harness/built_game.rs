@@ -12,11 +12,11 @@ use crate::build;
 pub struct Built {
     /// `bac.d81` as `bac disk build` makes it.
     pub image: Vec<u8>,
-    /// The 6502 address of `<C128 as Platform>::key`.
+    /// The 6502 address of `<C128 as Keys>::key`.
     pub key_routine: u16,
-    /// The 6502 address of `<C128 as Platform>::ticks`, the shuffle's seed.
+    /// The 6502 address of `<C128 as Clock>::ticks`, the shuffle's seed.
     pub ticks_routine: u16,
-    /// The 6502 address of `<C128 as Platform>::frame`, the wait for the next frame.
+    /// The 6502 address of `<C128 as Clock>::frame`, the wait for the next frame.
     pub frame_routine: u16,
     /// The program's layout, for a profiler.
     pub code_map: CodeMap,

@@ -32,9 +32,9 @@ fn a_profiled_settle_accounts_for_every_cycle() {
     assert!(p.items.iter().all(|i| !i.name.ends_with("App>::deal_and_settle")), "{:#?}", p.items);
     // Text is drawn a row at a time, translated: after the last card only its total (the
     // settled screen was drawn in the card's pause, behind the held screen).
-    let text = item("<C128 as Platform>::put_text");
+    let text = item("<C128 as Screen>::put_text");
     assert!(!text.interpreted && text.calls >= 1, "{text:?}");
-    let show = item("<C128 as Platform>::show");
+    let show = item("<C128 as Screen>::show");
     assert_eq!(show.calls, 1, "the settled screen shown with the last card: {show:?}");
     assert!(!show.interpreted, "{show:?}");
     let saves = item("rt_pushrun");

@@ -194,14 +194,14 @@ mod tests {
             }
         };
         add("a::cold", true, 5, 0);
-        add("<C128 as Platform>::hurry", true, 900, 0);
+        add("<C128 as Keys>::hurry", true, 900, 0);
         add("rt_poprun", false, 10_000, 0);
         add("(frame waits)", false, 10_000, 0);
         add("b::drawn", false, 900, 40);
         let text = audit_text("40", 100, &measured);
         assert!(text.starts_with("# The measure behind firmware/game-prg/placement.toml"), "{text}");
         let names: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("name = ")).collect();
-        assert_eq!(names, ["\"b::drawn\"", "\"<C128 as Platform>::hurry\"", "\"a::cold\""]);
+        assert_eq!(names, ["\"b::drawn\"", "\"<C128 as Keys>::hurry\"", "\"a::cold\""]);
         assert!(text.contains(
             "name = \"b::drawn\"\nplaced = \"translated\"\ncoup_cycles = 900\nsettle_cycles = 40\ncoup_calls = 1\n"
         ));

@@ -23,20 +23,20 @@ const AVR_R22: u16 = avr2mos::mmap::REGS as u16 + 22;
 /// Frames the game may take to answer one key before it is called stuck.
 pub const MAX_FRAMES_PER_KEY: u64 = 3_000;
 
-/// The address of `<C128 as Platform>::key` in the game's symbol map (`bac.map`).
+/// The address of `<C128 as Keys>::key` in the game's symbol map (`bac.map`).
 pub fn key_routine(map: &str) -> Option<u16> {
-    symbol(map, |name| name.contains("C128") && name.ends_with("Platform3key"))
+    symbol(map, |name| name.contains("C128") && name.ends_with("Keys3key"))
 }
 
-/// The address of `<C128 as Platform>::frame` (the game's wait for the next frame) in the
+/// The address of `<C128 as Clock>::frame` (the game's wait for the next frame) in the
 /// symbol map.
 pub fn frame_routine(map: &str) -> Option<u16> {
-    symbol(map, |name| name.contains("C128") && name.ends_with("Platform5frame"))
+    symbol(map, |name| name.contains("C128") && name.ends_with("Clock5frame"))
 }
 
-/// The address of `<C128 as Platform>::ticks` (the shuffle's seed) in the symbol map.
+/// The address of `<C128 as Clock>::ticks` (the shuffle's seed) in the symbol map.
 pub fn ticks_routine(map: &str) -> Option<u16> {
-    symbol(map, |name| name.contains("C128") && name.ends_with("Platform5ticks"))
+    symbol(map, |name| name.contains("C128") && name.ends_with("Clock5ticks"))
 }
 
 /// The first symbol of a map (`addr name` lines) whose name passes `wanted`.

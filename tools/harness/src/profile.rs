@@ -359,12 +359,28 @@ impl Profiler {
 }
 
 /// A symbol's name as a person reads it: demangled, hashes dropped, and the game's long
-/// platform type shortened (`App<bac::c128::C128>` reads `App`).
+/// platform type shortened (`App<bac::c128::C128>` reads `App`, and
+/// `<bac::c128::C128 as bac_game::platform::keys::Keys>` reads `<C128 as Keys>`).
 pub fn short_name(symbol: &str) -> String {
-    avr2mos::interp::demangle(symbol)
-        .replace("<bac::c128::C128>", "")
-        .replace("<bac::c128::C128 as bac_game::platform::Platform>", "<C128 as Platform>")
+    let mut name = avr2mos::interp::demangle(symbol).replace("<bac::c128::C128>", "");
+    for (module, part) in PLATFORM_PARTS {
+        name = name.replace(
+            &format!("<bac::c128::C128 as bac_game::platform::{module}::{part}>"),
+            &format!("<C128 as {part}>"),
+        );
+    }
+    name
 }
+
+/// The game's platform traits, by the module that defines each.
+const PLATFORM_PARTS: [(&str, &str); 6] = [
+    ("screen", "Screen"),
+    ("keys", "Keys"),
+    ("clock", "Clock"),
+    ("speaker", "Speaker"),
+    ("storage", "Storage"),
+    ("witness", "Witness"),
+];
 
 #[cfg(test)]
 mod tests {
