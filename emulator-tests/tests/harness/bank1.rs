@@ -5,9 +5,9 @@
 //! output and exit code must be the same three ways, the machine must come back to BASIC
 //! with its RAM configuration, and a missing bank-1 file is reported, not run.
 
+use avr2mos::input::program::AvrProgram;
 use avr2mos::mmap::{BANK1_START, MemoryMode};
 use avr2mos::pipeline::translate_elf_with;
-use avr2mos::program::AvrProgram;
 use avr2mos::{Options, Translation};
 use c128_emu::disk::{FileType, MemoryDrive};
 use c128_emu::{ExitKind, Program, RunOptions, start};
@@ -41,7 +41,7 @@ fn run(t: &Translation, budget: u64) -> (String, u8, ExitKind, u8) {
 /// Every other function, by demangled name.
 fn half(elf: &std::path::Path) -> Vec<String> {
     let prog = AvrProgram::from_elf(&std::fs::read(elf).unwrap()).unwrap();
-    prog.functions.iter().skip(1).step_by(2).map(|f| avr2mos::interp::demangle(&f.name)).collect()
+    prog.functions.iter().skip(1).step_by(2).map(|f| avr2mos::runtime::interp::demangle(&f.name)).collect()
 }
 
 fn same_three_ways(name: &str, budget: u64) -> String {

@@ -29,7 +29,7 @@ fn interpreted(mixed: bool) -> avr2mos::Translation {
     let elf = &report().elf;
     let interpret = if mixed {
         let prog = avr2mos::AvrProgram::from_elf(&std::fs::read(elf).unwrap()).unwrap();
-        prog.functions.iter().skip(1).step_by(2).map(|f| avr2mos::interp::demangle(&f.name)).collect()
+        prog.functions.iter().skip(1).step_by(2).map(|f| avr2mos::runtime::interp::demangle(&f.name)).collect()
     } else {
         vec!["*".to_string()]
     };

@@ -23,7 +23,7 @@ fn main() {
     let mut by_crate = std::collections::BTreeMap::<String, usize>::new();
     for (k, f) in prog.functions.iter().enumerate() {
         let end = prog.functions.get(k + 1).map_or(prog.text.len() as u32, |n| n.addr);
-        let name = avr2mos::interp::demangle(&f.name);
+        let name = avr2mos::runtime::interp::demangle(&f.name);
         let krate = name.trim_start_matches('<').split("::").next().unwrap_or("").to_string();
         *by_crate.entry(krate).or_default() += (end - f.addr) as usize;
     }

@@ -61,7 +61,7 @@ fn main() {
                     && syms.iter().filter(|x| x.1 > s.1).all(|x| x.1 > pc)
             })
         {
-            let insn = avr2mos::decode::decode(&prog.text, a as usize, 0).map_or("?".into(), |i| i.to_string());
+            let insn = avr2mos::input::decode::decode(&prog.text, a as usize, 0).map_or("?".into(), |i| i.to_string());
             *by_op.entry(insn.split_whitespace().next().unwrap_or("?").to_string()).or_default() += c;
         }
     }
@@ -75,7 +75,7 @@ fn main() {
     let mut v: Vec<_> = by_insn.into_iter().collect();
     v.sort_by_key(|e| std::cmp::Reverse(e.1));
     for (a, c) in v.iter().take(30) {
-        let insn = avr2mos::decode::decode(&prog.text, *a as usize, 0).map_or("?".into(), |i| i.to_string());
+        let insn = avr2mos::input::decode::decode(&prog.text, *a as usize, 0).map_or("?".into(), |i| i.to_string());
         println!("{:5.1}% {c:>10} {} {insn}", 100.0 * *c as f64 / total as f64, prog.locate(*a));
     }
     let mut v: Vec<_> = by_fn.into_iter().collect();

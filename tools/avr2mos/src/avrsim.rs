@@ -7,7 +7,7 @@
 //! routines ([`crate::runtime::NATIVE`]: the multiplies, divisions, `mem*` functions and
 //! the KERNAL gateway) are implemented here in Rust with their documented conventions.
 
-use crate::decode::{self, Insn, Mode, Op};
+use crate::input::decode::{self, Insn, Mode, Op};
 use crate::runtime::{NATIVE, Routine};
 
 /// Why the interpreter stopped.

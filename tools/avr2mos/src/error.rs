@@ -88,7 +88,7 @@ pub enum TranslateError {
     Settings(String),
     /// Entries of the `interpret` setting ([`crate::Options::interpret`]) that place no
     /// function of the program (input problem: a function was renamed, inlined or
-    /// removed; see [`crate::interp::unmatched`]).
+    /// removed; see [`crate::runtime::interp::unmatched`]).
     #[error("the interpret setting's {} place no function: {}", if patterns.len() == 1 { "entry" } else { "entries" }, quoted(patterns))]
     StalePlacement {
         /// The stale entries, in the setting's order (`!` marks an exception).
@@ -97,7 +97,7 @@ pub enum TranslateError {
     /// The program has no entry point (`_start` or `main`).
     #[error("no entry point: the ELF file defines neither `_start` nor `main`")]
     NoEntry,
-    /// A save or restore moved by [`crate::sink_saves`] fell on an instruction the
+    /// A save or restore moved by [`crate::frames::sink_saves`] fell on an instruction the
     /// lowering fused with another. Never returned by [`crate::translate()`], which then
     /// translates again without moving saves; a bug if seen.
     #[error("a moved save at instruction {at} falls inside a fused sequence")]
@@ -131,7 +131,7 @@ pub enum PipelineError {
     },
     /// Entries of the crate's placement file that place no function of the program
     /// (input problem: a function was renamed, inlined or removed, and the entry would
-    /// silently stop placing it; see [`crate::interp::unmatched`]).
+    /// silently stop placing it; see [`crate::runtime::interp::unmatched`]).
     #[error(
         "{file} (the placement of {manifest}): {} no function of the program: {}; a function was renamed, \
          inlined or removed, so change or delete the entry",

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::error::{PipelineError, TranslateError};
+use crate::input::program::AvrProgram;
 use crate::mmap::MemoryMode;
-use crate::program::AvrProgram;
 use crate::runtime::NATIVE;
 use crate::translate::{Options, Stats, Translation, translate_with};
 
@@ -340,7 +340,7 @@ pub fn build_elf(opts: &BuildOptions) -> Result<PathBuf, PipelineError> {
 /// Which functions run interpreted from their AVR bytes rather than translated: the
 /// placement file that `[package.metadata.c128] placement` names, beside the manifest.
 /// Each list holds demangled name prefixes, `"*"` for every function, a whole name when
-/// it ends in `$` (see [`crate::interp::selected`]):
+/// it ends in `$` (see [`crate::runtime::interp::selected`]):
 ///
 /// ```toml
 /// # placement.toml

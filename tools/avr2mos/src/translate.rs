@@ -1,15 +1,17 @@
 //! The translator's driver: runs the passes in order (see [`translate_with`]) and holds
 //! what they produce, [`Translation`], and how they are asked, [`Options`].
 
-use crate::callgraph::RegSet;
+use crate::analysis::callgraph::RegSet;
+use crate::analysis::flags;
+use crate::emit::{image, report};
 use crate::error::TranslateError;
-use crate::flags;
-use crate::flow::Flow;
-use crate::frame_plan::{self, FlagFacts, FramePlan, Settings};
+use crate::frames::frame_plan::{self, FlagFacts, FramePlan, Settings};
+use crate::input::flow::Flow;
+use crate::input::program::AvrProgram;
 use crate::lower::Ctx;
+use crate::lower::codegen;
 use crate::mmap::{BANK1_START, MemoryMode};
-use crate::program::AvrProgram;
-use crate::{codegen, image, interp, report};
+use crate::runtime::interp;
 
 /// Sizes of a translation, for reports and benchmarks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -108,12 +110,12 @@ pub struct Translation {
     /// The AVR code with every relocated immediate and address rewritten to its C128
     /// value: what [`crate::avrsim`] runs to compare with the translation.
     pub relocated_text: Vec<u8>,
-    /// The translated functions with symbolic operands ([`crate::symbolic`]): what the
+    /// The translated functions with symbolic operands ([`crate::emit::symbolic`]): what the
     /// precise-output tests compare.
     pub symbolic: String,
     /// The registers live before each AVR instruction, by address, sorted
-    /// ([`crate::liveness`], after [`crate::saves`]), less a pointer copy's pair where its
-    /// uses read the source instead ([`crate::ptr_copies`]): the lockstep compares only these.
+    /// ([`crate::analysis::liveness`], after [`crate::frames::saves`]), less a pointer copy's pair where its
+    /// uses read the source instead ([`crate::avr_rewrites::ptr_copies`]): the lockstep compares only these.
     pub live_in: Vec<(u32, RegSet)>,
 }
 
@@ -149,7 +151,7 @@ pub struct Options {
     /// The memory mode (`[package.metadata.c128] memory`): what is mapped while the
     /// program runs and how far its image may reach ([`crate::mmap`]).
     pub memory: MemoryMode,
-    /// Functions to interpret rather than translate ([`crate::interp::selected`]): prefixes
+    /// Functions to interpret rather than translate ([`crate::runtime::interp::selected`]): prefixes
     /// of demangled names (`"bac_game::"`), or `"*"` for all; `!` before an entry keeps what
     /// it matches translated (a crate's placement file, [`crate::pipeline::Placement`]).
     /// Empty: translate everything. An entry that places nothing is an error
@@ -202,17 +204,18 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
     translate_with(prog, &Options::default())
 }
 
-/// Translates with explicit [`Options`]: decodes ([`crate::flow`]), finds the live flags
-/// ([`crate::flags`]) and the call graph ([`crate::callgraph`]), plans frames and saves
-/// ([`crate::frame_plan`]), generates the code ([`crate::codegen`]), places it
-/// ([`crate::image`]) and describes it ([`crate::report`]).
+/// Translates with explicit [`Options`]: decodes ([`crate::input::flow`]), finds the live flags
+/// ([`crate::analysis::flags`]) and the call graph ([`crate::analysis::callgraph`]), plans frames and saves
+/// ([`crate::frames::frame_plan`]), generates the code ([`crate::lower::codegen`]), places it
+/// ([`crate::emit::image`]) and describes it ([`crate::emit::report`]).
 ///
 /// Saves in static slots make code faster and larger: when the program with them does
 /// not fit, it is translated again without them (the plan already leaves them out where
 /// they would push `.bss` out of the low area it has below a high stack).
 pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, TranslateError> {
     let flow = Flow::new(prog)?;
-    let inert = crate::sreg_saves::inert_sreg_pairs(&flow.insns, &flow.succs, &flow.is_target, &flow.entries);
+    let inert =
+        crate::avr_rewrites::sreg_saves::inert_sreg_pairs(&flow.insns, &flow.succs, &flow.is_target, &flow.entries);
     let live_out = flags::live_out(&flow.insns, &flow.succs, &inert);
     let names: Vec<&str> = prog.functions.iter().map(|f| f.name.as_str()).collect();
     let stale = interp::unmatched(&opts.interpret, &names);
@@ -221,7 +224,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     }
     let interp_fn: Vec<bool> = prog.functions.iter().map(|f| interp::selected(&opts.interpret, &f.name)).collect();
     let adjusts: Vec<bool> = flow.reads_sp.iter().map(|&r| r || opts.adjust_all).collect();
-    let summaries = crate::callgraph::analyse(prog, &flow.insns, &flow.func_of, &interp_fn, &adjusts);
+    let summaries = crate::analysis::callgraph::analyse(prog, &flow.insns, &flow.func_of, &interp_fn, &adjusts);
     let facts = FlagFacts { live_out: &live_out, inert: &inert };
     // Static frames need SP-relative code to be only where the AVR has it; the lockstep
     // setting (every function keeps the footprint, Y compared with the simulator's) and
@@ -235,9 +238,9 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         high_stack: opts.stack,
         sink_saves,
     };
-    let heat = crate::cold::heat(prog, &flow);
-    let cold: Vec<bool> = heat.iter().map(|&h| h == crate::cold::Heat::Cold).collect();
-    let r1_zero = crate::zero_reg::known_zero(
+    let heat = crate::analysis::cold::heat(prog, &flow);
+    let cold: Vec<bool> = heat.iter().map(|&h| h == crate::analysis::cold::Heat::Cold).collect();
+    let r1_zero = crate::analysis::zero_reg::known_zero(
         &flow.insns,
         &flow.addrs,
         &flow.succs,
@@ -248,7 +251,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let plan_with = |slots: bool, sink: bool| {
         frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, &cold, adjusts.clone(), settings(slots, sink))
     };
-    let live_abi = crate::dead_stores::abi_liveness(prog, &flow, &summaries);
+    let live_abi = crate::mos_rewrites::dead_stores::abi_liveness(prog, &flow, &summaries);
     let stage = Stage {
         live_abi: &live_abi,
         prog,
@@ -279,13 +282,13 @@ struct Stage<'a> {
     flow: &'a Flow,
     facts: &'a FlagFacts<'a>,
     interp_fn: &'a [bool],
-    summaries: &'a [crate::callgraph::Summary],
-    /// How often each instruction runs ([`crate::cold::heat`]).
-    heat: &'a [crate::cold::Heat],
-    /// Where r1 is known to be zero ([`crate::zero_reg`]).
+    summaries: &'a [crate::analysis::callgraph::Summary],
+    /// How often each instruction runs ([`crate::analysis::cold::heat`]).
+    heat: &'a [crate::analysis::cold::Heat],
+    /// Where r1 is known to be zero ([`crate::analysis::zero_reg`]).
     r1_zero: &'a [bool],
     /// The registers live after each instruction under the calling convention, for
-    /// [`crate::dead_stores`].
+    /// [`crate::mos_rewrites::dead_stores`].
     live_abi: &'a [RegSet],
 }
 
@@ -365,8 +368,8 @@ fn check_settings(opts: &Options, any_interpreted: bool) -> Result<(), Translate
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::program::{Function, Reloc, RelocKind, Target};
     use crate::mmap::{KEY_LINES, LOAD_ADDR, LOW_BSS_START};
-    use crate::program::{Function, Reloc, RelocKind, Target};
     use mos_asm::asm::op;
     use std::collections::BTreeMap;
 

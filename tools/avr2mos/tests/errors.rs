@@ -1,7 +1,7 @@
 //! Bad input gives a typed error naming the function, the offset and the instruction;
 //! nothing panics and nothing half-written is left behind.
 
-use avr2mos::program::{AvrProgram, Function};
+use avr2mos::input::program::{AvrProgram, Function};
 use avr2mos::{TranslateError, translate};
 
 fn prog(words: &[u16]) -> AvrProgram {

@@ -8,7 +8,7 @@
 mod common;
 
 use avr2mos::avrsim::{Avr, Stop};
-use avr2mos::program::{AvrProgram, Function};
+use avr2mos::input::program::{AvrProgram, Function};
 
 /// Registers that hold the probe results; tests never use them as operands.
 const PROBE: [u8; 6] = [19, 20, 21, 22, 23, 2];
@@ -696,7 +696,7 @@ fn native_routines_change_only_the_registers_the_liveness_names() {
         if matches!(name, "__c128_kernal" | "__c128_exit" | "__mulosi4" | "__mulodi4") {
             continue; // a KERNAL call, the exit, and two the liveness takes as call-used
         }
-        let writes = avr2mos::liveness::native_writes(name);
+        let writes = avr2mos::analysis::liveness::native_writes(name);
         let mut rng = Rng(0x5EED ^ u64::from(addr));
         for case in 0..24 {
             let mut regs = [0u8; 32];

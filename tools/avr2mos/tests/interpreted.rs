@@ -1,4 +1,4 @@
-//! The 6502 interpreter of AVR code (`avr2mos::interp`) on whole programs: each test
+//! The 6502 interpreter of AVR code (`avr2mos::runtime::interp`) on whole programs: each test
 //! program of `emulator-tests/programs/` runs translated, fully interpreted (`["*"]`) and
 //! mixed (every other function interpreted, so that calls cross between translated and
 //! interpreted code in both directions, through vtables and function pointers too); the
@@ -9,8 +9,8 @@ mod common;
 
 use std::path::PathBuf;
 
+use avr2mos::input::program::{AvrProgram, Function};
 use avr2mos::pipeline::{BuildOptions, build_prg, translate_elf_with};
-use avr2mos::program::{AvrProgram, Function};
 use avr2mos::{Options, TranslateError};
 
 fn elf(name: &str) -> PathBuf {
@@ -33,7 +33,7 @@ fn elf(name: &str) -> PathBuf {
 /// Every other function of the program, as exact name prefixes (demangled).
 fn half(elf: &std::path::Path) -> Vec<String> {
     let prog = AvrProgram::from_elf(&std::fs::read(elf).unwrap()).unwrap();
-    prog.functions.iter().skip(1).step_by(2).map(|f| avr2mos::interp::demangle(&f.name)).collect()
+    prog.functions.iter().skip(1).step_by(2).map(|f| avr2mos::runtime::interp::demangle(&f.name)).collect()
 }
 
 /// Runs a fully interpreted program to its end: its cycles and the number of AVR

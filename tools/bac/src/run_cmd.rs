@@ -44,7 +44,7 @@ pub struct RunArgs {
 /// instruction each 6502 address came from, so that a crash report says where in the Rust.
 fn listing_map(program: &std::path::Path) -> Option<c128_emu::SourceMap> {
     let listing = std::fs::read_to_string(program.with_extension("lst")).ok()?;
-    Some(Box::new(move |pc| avr2mos::listing::origin_of(&listing, pc).map(|origin| origin.to_string())))
+    Some(Box::new(move |pc| avr2mos::emit::listing::origin_of(&listing, pc).map(|origin| origin.to_string())))
 }
 
 /// A `.d81` is recognised by its size, whatever its name.

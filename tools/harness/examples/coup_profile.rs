@@ -97,7 +97,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let insns = by_insn
         .into_iter()
         .map(|(a, c)| {
-            let text = avr2mos::decode::decode(&avr.text, a as usize, 0).map_or("?".into(), |i| i.to_string());
+            let text = avr2mos::input::decode::decode(&avr.text, a as usize, 0).map_or("?".into(), |i| i.to_string());
             (format!("{a:05x} {} {text}", avr.locate(a)), c)
         })
         .collect();
@@ -107,6 +107,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// The mnemonic of the AVR instruction at `a`, `?` where it does not decode.
 fn mnemonic(avr: &AvrProgram, a: u32) -> String {
-    let text = avr2mos::decode::decode(&avr.text, a as usize, 0).map_or("?".into(), |i| i.to_string());
+    let text = avr2mos::input::decode::decode(&avr.text, a as usize, 0).map_or("?".into(), |i| i.to_string());
     text.split_whitespace().next().unwrap_or("?").to_string()
 }

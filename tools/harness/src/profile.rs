@@ -10,7 +10,7 @@
 //!
 //! Guarantees, per 6502 instruction executed while a [`Profiler`] watches:
 //! - its cycles go to the function whose code it is; inside the interpreter, to the
-//!   interpreted function whose AVR code the interpreter's PC ([`avr2mos::interp::IPC`])
+//!   interpreted function whose AVR code the interpreter's PC ([`avr2mos::runtime::interp::IPC`])
 //!   points into when it last fetched an instruction (at `rt_interp_next`);
 //! - a function's calls are the times the PC reaches its first byte (a translated
 //!   function's entry or an interpreted function's stub, which every call and tail call
@@ -252,8 +252,8 @@ impl Profiler {
             if pc == self.map.next {
                 self.interpreted += 1;
                 let ipc = u16::from_le_bytes([
-                    m.bus().ram_peek(0, u16::from(avr2mos::interp::IPC)),
-                    m.bus().ram_peek(0, u16::from(avr2mos::interp::IPC) + 1),
+                    m.bus().ram_peek(0, u16::from(avr2mos::runtime::interp::IPC)),
+                    m.bus().ram_peek(0, u16::from(avr2mos::runtime::interp::IPC) + 1),
                 ]);
                 self.current = self.map.copy_containing(ipc);
                 self.ipc = ipc;
@@ -362,7 +362,7 @@ impl Profiler {
 /// platform type shortened (`App<bac::c128::C128>` reads `App`, and
 /// `<bac::c128::C128 as bac_game::platform::keys::Keys>` reads `<C128 as Keys>`).
 pub fn short_name(symbol: &str) -> String {
-    let mut name = avr2mos::interp::demangle(symbol).replace("<bac::c128::C128>", "");
+    let mut name = avr2mos::runtime::interp::demangle(symbol).replace("<bac::c128::C128>", "");
     for (module, part) in PLATFORM_PARTS {
         name = name.replace(
             &format!("<bac::c128::C128 as bac_game::platform::{module}::{part}>"),

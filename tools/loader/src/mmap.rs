@@ -16,16 +16,16 @@
 //! | `$0032`        | AVR flags C, Z, V, N in 6502 `P` layout (bits 0, 1, 6, 7)        |
 //! | `$0033`        | AVR T flag (non-zero = set)                                      |
 //! | `$0034-$003F`  | scratch bytes of the runtime routines (T0..T11); the interpreter |
-//! |                | of AVR code keeps its PC and operands in T4..T11 (`avr2mos::interp`) |
+//! |                | of AVR code keeps its PC and operands in T4..T11 (`avr2mos::runtime::interp`) |
 //! | `$0040-$0059`  | scratch of the wide multiplies and the 32-bit signed division   |
 //! | `$005A-$008F`  | zero-page homes of the most used static slots                   |
-//! |                | (`avr2mos::zp_slots::ZP_HOMES`), as many as the program uses    |
+//! |                | (`avr2mos::frames::zp_slots::ZP_HOMES`), as many as the program uses    |
 //! | `$0100-$01FF`  | 6502 stack: return addresses of translated calls                |
 //! | `$0B80-$0B9A`, | `key_buffer = true`: the key buffer's state and its ring of key  |
 //! | `$0C00-$0CFF`  | matrix readings (see "The key buffer" below)                    |
 //! | `$1300-$1BFF`  | AVR software stack, growing down from `$1BFF`; with interpreted  |
 //! |                | functions `$1300-$13FF` is the interpreter's return stack       |
-//! |                | (`avr2mos::interp::SHADOW`) and the AVR stack ends at `$1400`    |
+//! |                | (`avr2mos::runtime::interp::SHADOW`) and the AVR stack ends at `$1400`    |
 //! | `$1C01-$1C0C`  | BASIC 7.0 stub `10 SYS 7181`                                     |
 //! | `$1C0D-`       | start-up code, runtime routines (the KERNAL trampoline and the  |
 //! |                | interrupt handlers of `all-ram` among them) and save area,      |
@@ -52,7 +52,7 @@
 //!
 //! # Interpreted functions in RAM bank 1
 //! With `[package.metadata.c128] bank1 = "NAME"` (all-RAM mode only), the AVR bytes of the
-//! interpreted functions (`avr2mos::interp`) are not in the image but in a second file,
+//! interpreted functions (`avr2mos::runtime::interp`) are not in the image but in a second file,
 //! NAME, packed by bac-pack, loaded by the start-up code (KERNAL LOAD, `SETBNK 1`, at
 //! 2 MHz) to RAM bank 1 where the packer placed it, and unpacked there in place from
 //! [`BANK1_START`] ([`crate::unpack`]). While the program runs, $D506 makes the bottom 16 KB common RAM, so the
@@ -96,7 +96,7 @@ pub const TEMP: u8 = 0x34;
 /// First zero-page byte saved at start-up and restored on exit.
 pub const ZP_SAVE_START: u8 = 0x10;
 /// Number of zero-page bytes saved, at least: more when the program has zero-page homes
-/// past `$5F` (`avr2mos::zp_slots`).
+/// past `$5F` (`avr2mos::frames::zp_slots`).
 pub const ZP_SAVE_LEN: u8 = 0x50;
 /// Load address of the `.prg` (start of BASIC text on the C128).
 pub const LOAD_ADDR: u16 = 0x1C01;

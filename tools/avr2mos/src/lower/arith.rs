@@ -1,6 +1,6 @@
 //! Lowering of the arithmetic instructions: additions, subtractions, compares, negation,
 //! increments, 16-bit steps and the multiplies (by a constant without the runtime,
-//! [`crate::const_mul`]).
+//! [`crate::avr_rewrites::const_mul`]).
 
 use super::*;
 
@@ -121,7 +121,7 @@ impl Ctx<'_> {
             Op::Mul
                 if self.optimise
                     && let Some((x, k)) = self.constant_operand(i)
-                    && crate::const_mul::mul8_by(a, x, k) =>
+                    && crate::avr_rewrites::const_mul::mul8_by(a, x, k) =>
             {
                 kind = Kind::Mul { fmul: false };
             }
@@ -145,7 +145,7 @@ impl Ctx<'_> {
     }
 
     /// For a `mul` at `i` with one operand set by an `ldi` just before: the other
-    /// operand and the constant ([`crate::const_mul`]).
+    /// operand and the constant ([`crate::avr_rewrites::const_mul`]).
     fn constant_operand(&self, i: usize) -> Option<(u8, u8)> {
         let insn = self.insns[i];
         let known = |r: u8| {

@@ -76,8 +76,8 @@ impl Ctx<'_> {
                     && self.prog.native_at(k).and_then(Routine::for_symbol) == Some(Routine::Memset)
                     && let Some(n) = self.constant_word_before(i, 20)
                     && (self.frame_pointer_before(i).is_some_and(|(base, off)| {
-                        crate::inline_mem::memset_at(a, n, |j| base.operand(Part::Word, off + j))
-                    }) || crate::inline_mem::memset_by(a, n))
+                        crate::avr_rewrites::inline_mem::memset_at(a, n, |j| base.operand(Part::Word, off + j))
+                    }) || crate::avr_rewrites::inline_mem::memset_by(a, n))
                 {
                 } else {
                     a.to(JSR, self.callee(i, k)?);
@@ -114,11 +114,11 @@ impl Ctx<'_> {
     }
 
     /// Where r25:r24 points before call `i` when a copy of Y in a folded static frame
-    /// ([`crate::frame_slots`], with its step folded by [`crate::frame_steps`]) set it in
+    /// ([`crate::frames::frame_slots`], with its step folded by [`crate::frames::frame_steps`]) set it in
     /// the run just before (nothing between is a jump target or writes r24 or r25): the
     /// frame and the offset from its first byte.
-    fn frame_pointer_before(&self, i: usize) -> Option<(crate::frames::FrameBase, i32)> {
-        use crate::frame_slots::{Action, Half};
+    fn frame_pointer_before(&self, i: usize) -> Option<(crate::frames::static_frames::FrameBase, i32)> {
+        use crate::frames::frame_slots::{Action, Half};
         let base = self.static_frame(i)?;
         let mut m = i;
         while m > 0 && !self.is_target[m] && i - m < 8 {

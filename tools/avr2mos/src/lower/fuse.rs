@@ -4,7 +4,7 @@
 //! (across moves that keep the flags it reads), without the flags byte; a pointer copy
 //! and its constant step become one 16-bit addition.
 //!
-//! Assumes: the flags liveness of [`crate::flags`] (`live_out`), and that nothing jumps
+//! Assumes: the flags liveness of [`crate::analysis::flags`] (`live_out`), and that nothing jumps
 //! into the middle of a fused run (every function here checks `is_target`).
 //! Guarantees: a fused run leaves the registers, the memory and the flags that are read
 //! afterwards as the AVR instructions one by one would; it is refused (and each
@@ -15,7 +15,7 @@ use super::*;
 impl Ctx<'_> {
     /// Whether instruction `m` only moves a byte, as loads and stores (`LDA`/`STA`), which
     /// keep C and V: `ldi`, `mov`, `movw`, and at the full level a load or store of a
-    /// static frame's slot ([`crate::frame_slots`]), which is an absolute `LDA`/`STA`.
+    /// static frame's slot ([`crate::frames::frame_slots`]), which is an absolute `LDA`/`STA`.
     pub(super) fn is_move(&self, m: usize) -> bool {
         let n = self.insns[m];
         match n.op {
@@ -23,7 +23,7 @@ impl Ctx<'_> {
             Op::Ld(..) | Op::St(..) => {
                 self.optimise
                     && self.static_frame(m).is_some()
-                    && matches!(self.slots[m], crate::frame_slots::Action::Slot(_))
+                    && matches!(self.slots[m], crate::frames::frame_slots::Action::Slot(_))
             }
             _ => false,
         }
@@ -101,7 +101,7 @@ impl Ctx<'_> {
 
     /// The register compare `m` tests against zero, for equality: `cpi rd, 0`, and at the
     /// full level `cp`/`cpc` of a register with r1 where r1 is known zero
-    /// ([`crate::zero_reg`]), either way round.
+    /// ([`crate::analysis::zero_reg`]), either way round.
     fn zero_compare(&self, m: usize) -> Option<u8> {
         let c = self.insns[m];
         let r1_zero = self.optimise && self.r1_zero[m];
@@ -282,13 +282,13 @@ impl Ctx<'_> {
     /// the copy, without first storing the copy. Returns the number of instructions
     /// folded into `i`.
     pub(super) fn copy_plus_constant(&self, i: usize, a: &mut Asm) -> Result<Option<usize>, TranslateError> {
-        use crate::frame_slots::Action;
+        use crate::frames::frame_slots::Action;
         let mv = self.insns[i];
         let plain = |m: usize| {
             m < self.insns.len()
                 && !self.is_target[m]
                 && self.slots[m] == Action::Keep
-                && self.copies[m] == crate::ptr_copies::Copy::Keep
+                && self.copies[m] == crate::avr_rewrites::ptr_copies::Copy::Keep
                 && !self.frame_set_up[m]
         };
         if !self.optimise || !plain(i + 1) {

@@ -3,9 +3,9 @@
 //! (or through Z, with a displacement). On the 6502 that is `LDX ri; LDA table+q,X;
 //! STA rd`: 11 cycles instead of about 40, and no pointer in zero page.
 //!
-//! Assumes: the register liveness of [`crate::liveness`] (`live_regs`: a register not
+//! Assumes: the register liveness of [`crate::analysis::liveness`] (`live_regs`: a register not
 //! in it is never read before it is written again) and the flag liveness of
-//! [`crate::flags`]; the table is a `.data` or `.bss` symbol (RAM below the I/O area, so
+//! [`crate::analysis::flags`]; the table is a `.data` or `.bss` symbol (RAM below the I/O area, so
 //! the 6502's extra read of `LDA abs,X` on a page crossing reads RAM).
 //! Guarantees: the run is fused only when no instruction but its first can be jumped
 //! to, none of them is taken over by another pass (frame slots, pointer copies), the
@@ -14,18 +14,18 @@
 //! other register read afterwards is as the AVR leaves it.
 
 use super::*;
-use crate::decode::Ptr;
+use crate::input::decode::Ptr;
 
 impl Ctx<'_> {
     /// `mov p, ri; eor p+1, p+1 (or ldi p+1, 0); subi p, lo; sbci p+1, hi; ld rd, P(+q)`
     /// with P the X or Z pair at p and `-(hi:lo)` a data symbol: one `LDA abs,X`.
     /// Returns the number of instructions folded into `i`.
     pub(super) fn indexed_load(&self, i: usize, a: &mut Asm) -> Result<Option<usize>, TranslateError> {
-        use crate::frame_slots::Action;
+        use crate::frames::frame_slots::Action;
         let plain = |m: usize| {
             m < self.insns.len()
                 && self.slots[m] == Action::Keep
-                && self.copies[m] == crate::ptr_copies::Copy::Keep
+                && self.copies[m] == crate::avr_rewrites::ptr_copies::Copy::Keep
                 && !self.frame_set_up[m]
                 && self.func_of[m] == self.func_of[i]
         };

@@ -28,7 +28,7 @@ impl Ctx<'_> {
             }
             Op::Ld(p, mode) | Op::St(p, mode) => {
                 let pr = match self.copies[i] {
-                    crate::ptr_copies::Copy::Through(src) => r(src),
+                    crate::avr_rewrites::ptr_copies::Copy::Through(src) => r(src),
                     _ => r(p.reg()),
                 };
                 if mode == Mode::PreDec {
@@ -59,7 +59,7 @@ impl Ctx<'_> {
                 let mut n = 1usize;
                 while let Some(next) = self.insns.get(i + n)
                     && !self.is_target[i + n]
-                    && self.slots[i + n] == crate::frame_slots::Action::Keep
+                    && self.slots[i + n] == crate::frames::frame_slots::Action::Keep
                     && !(self.dropped_saves[i + n] && !(self.keep_stack && next.op == Op::Push))
                     && self.save_slots[i + n].is_none()
                     && next.op == insn.op

@@ -48,6 +48,7 @@ use crate::mmap::{MemoryMode, ZP_SAVE_LEN, ZP_SAVE_START, reg, temp};
 use mos_asm::asm::{Asm, Label, Locals};
 
 pub mod divide;
+pub mod interp;
 pub mod interrupts;
 pub mod kernal;
 pub mod memory;
@@ -164,7 +165,7 @@ fn t(n: u8) -> u8 {
 /// high stack). `key_buffer`: run with interrupts on and keep the key buffer (all-RAM mode
 /// only; see [`crate::mmap`]). `fastload`: with a bank-1 file, try the 1581 loader of
 /// [`c128_loader::fastload`] before the KERNAL's LOAD. `zp_end` is the first zero-page byte after the
-/// last the program uses ([`crate::zp_slots`]): the start-up saves BASIC's zero page from
+/// last the program uses ([`crate::frames::zp_slots`]): the start-up saves BASIC's zero page from
 /// [`ZP_SAVE_START`] up to it, and at least [`ZP_SAVE_LEN`] bytes. `packer`: the bank-1
 /// file's format.
 #[allow(clippy::too_many_arguments)] // Each is one setting of the machine the routines serve.

@@ -216,8 +216,8 @@ pub fn lockstep_program(
         let zp = &m.cpu.memory.mem[0x10..0x30];
         // An inert SREG save leaves r0 (LLVM's scratch register) unwritten on the 6502.
         let saved_sreg = trace.iter().any(|&a| {
-            avr2mos::decode::decode(&prog.text, a as usize, 0)
-                .is_ok_and(|i| i.op == avr2mos::decode::Op::In && i.k == 0x3F && i.d == 0)
+            avr2mos::input::decode::decode(&prog.text, a as usize, 0)
+                .is_ok_and(|i| i.op == avr2mos::input::decode::Op::In && i.k == 0x3F && i.d == 0)
         });
         if saved_sreg {
             avr.r[0] = zp[0];
@@ -269,7 +269,10 @@ pub fn parse_avr(path: &std::path::Path, text: &str) -> Result<(avr2mos::AvrProg
             continue;
         }
         if let Some(name) = code.trim().strip_prefix("fn ") {
-            functions.push(avr2mos::program::Function { name: name.trim().to_string(), addr: 2 * words.len() as u32 });
+            functions.push(avr2mos::input::program::Function {
+                name: name.trim().to_string(),
+                addr: 2 * words.len() as u32,
+            });
             continue;
         }
         if functions.is_empty() {
@@ -282,14 +285,14 @@ pub fn parse_avr(path: &std::path::Path, text: &str) -> Result<(avr2mos::AvrProg
                 let bad = || format!("{}:{}: {r:?} is not -lo:ADDR or -hi:ADDR", path.display(), n + 1);
                 let (kind, at) = r.split_once(':').ok_or_else(bad)?;
                 let kind = match kind {
-                    "-lo" => avr2mos::program::RelocKind::Lo8LdiNeg,
-                    "-hi" => avr2mos::program::RelocKind::Hi8LdiNeg,
+                    "-lo" => avr2mos::input::program::RelocKind::Lo8LdiNeg,
+                    "-hi" => avr2mos::input::program::RelocKind::Hi8LdiNeg,
                     _ => return Err(bad()),
                 };
                 let at = u32::from_str_radix(at, 16).map_err(|_| bad())?;
                 let offset = 2 * words.len() as u32;
-                let target = avr2mos::program::Target::Data(at);
-                relocs.insert(offset, avr2mos::program::Reloc { offset, kind, target });
+                let target = avr2mos::input::program::Target::Data(at);
+                relocs.insert(offset, avr2mos::input::program::Reloc { offset, kind, target });
             }
             let v = u16::from_str_radix(w, 16)
                 .map_err(|e| format!("{}:{}: {w:?} is not a hex word: {e}", path.display(), n + 1))?;

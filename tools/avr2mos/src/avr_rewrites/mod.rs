@@ -1,0 +1,11 @@
+//! Rewrites at the AVR level, before lowering: copies propagated, constant multiplies,
+//! branches over jumps, SREG saves that change nothing, small memsets inlined, runtime
+//! calls specialised.
+
+pub mod branch_over;
+pub mod const_mul;
+pub mod data_copies;
+pub mod inline_mem;
+pub mod ptr_copies;
+pub mod specialise;
+pub mod sreg_saves;

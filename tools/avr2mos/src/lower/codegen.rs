@@ -1,0 +1,241 @@
+//! Code generation: the runtime routines, the interpreter and its stubs, and every AVR
+//! instruction lowered, as chunks of symbolic 6502 code ready for [`mos_asm::link`].
+//!
+//! Assumes the settings were checked (a bank-1 file only in the all-RAM mode and with
+//! interpreted functions) and the lowering's context ([`Ctx`]) planned. Guarantees: one
+//! chunk per AVR instruction, in order, each opening with the instruction's label (an
+//! instruction folded into the one before it gets an empty chunk with its label); an
+//! interpreted function is one chunk, its stub, under its first instruction's label;
+//! runtime routines that nothing calls are left out; the bank-1 copies fit below
+//! [`BANK1_END`]; at the optimising level, subroutines outlined from cold code
+//! ([`crate::mos_rewrites::outline`]) follow the instructions' chunks.
+
+use crate::error::TranslateError;
+use crate::lower::{Ctx, insn_label, save_copy};
+use crate::mmap::{BANK1_END, BANK1_START};
+use crate::runtime::interp;
+use crate::runtime::{self, Routine};
+use crate::{OptLevel, Options};
+use mos_asm::asm::Locals;
+use mos_asm::asm::{Item, Label, Part, Sym};
+use mos_asm::link::{Chunk, Owner};
+
+/// The generated code.
+pub struct Code {
+    /// The chunks: runtime routines, the interpreter, then the program's instructions.
+    pub chunks: Vec<Chunk>,
+    /// Operands of the interpreter's tables and of the interpreted copies, resolved once
+    /// everything is placed.
+    pub patches: Vec<interp::Patch>,
+    /// The first instruction of each interpreted function.
+    pub interp_chunks: Vec<usize>,
+    /// The interpreted copies that go to bank 1: each one's label and bytes, one after
+    /// another from [`BANK1_START`].
+    pub far_copies: Vec<(Label, Vec<u8>)>,
+    /// The bytes of the start-up's save area when it goes after `.bss` and the frames,
+    /// not in the program's file (codegen takes it out of the code).
+    pub save_area: Option<u16>,
+    /// The registers whose zero-page byte does not hold the AVR's value at the start of
+    /// each instruction, though they are live there: the value passes in A
+    /// ([`crate::mos_rewrites::dead_stores::run`]).
+    pub stale: Vec<crate::analysis::callgraph::RegSet>,
+}
+
+/// Generates the code of the program `ctx` describes, starting at instruction `entry`;
+/// the start-up code sets the AVR stack to `stack_top`. `heat` says how often each
+/// instruction runs ([`crate::analysis::cold::heat`]): repeated runs of code that is not hot are
+/// outlined. `live` holds the registers live after each instruction for
+/// [`crate::mos_rewrites::dead_stores`] ([`crate::mos_rewrites::dead_stores::abi_liveness`]).
+pub fn generate(
+    ctx: &Ctx,
+    opts: &Options,
+    entry: usize,
+    stack_top: u16,
+    heat: &[crate::analysis::cold::Heat],
+    live: &[crate::analysis::callgraph::RegSet],
+) -> Result<Code, TranslateError> {
+    let insns = ctx.insns;
+    let place = match opts.bank1 {
+        Some(_) => interp::CopyPlace::Bank1 { home: opts.memory.mmu_config() },
+        None => interp::CopyPlace::Inline,
+    };
+    let mut far_copies: Vec<(Label, Vec<u8>)> = Vec::new();
+    let mut far_at = u32::from(BANK1_START);
+
+    let mut chunks = Vec::new();
+    let mut loc = Locals::default();
+    for (routine, mut a) in runtime::emit(
+        insn_label(entry),
+        &mut loc,
+        opts.memory,
+        opts.bank1.as_deref(),
+        stack_top,
+        ctx.zp_homes.end(),
+        opts.key_buffer,
+        opts.fastload,
+        opts.packer,
+    ) {
+        a.items.insert(0, Item::Label(routine.label()));
+        chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });
+    }
+    let mut patches = Vec::new();
+    let mut interp_uses = Vec::new();
+    let mut interp_chunks = Vec::new();
+    if ctx.interp.iter().any(|&b| b) {
+        let (a, p) = interp::emit(&mut loc, place);
+        chunks.push(Chunk { owner: Owner::Runtime("rt_interp".into()), items: a.items });
+        patches.extend(p);
+    }
+    let mut i = 0;
+    let mut cpu_carry = false;
+    // The instructions whose code is in the chunk of the one before.
+    let mut folded = vec![false; insns.len()];
+    // The registers each instruction's chunk restores for a save moved off the prologue.
+    let pinned: Vec<crate::analysis::callgraph::RegSet> =
+        ctx.sunk.iter().map(|cs| cs.iter().filter(|c| !c.save).fold(0, |acc, c| acc | 1 << c.reg)).collect();
+    while i < insns.len() {
+        if let Some(f) = ctx.func_of[i]
+            && ctx.interp[f]
+        {
+            // The whole function: a stub, then its AVR bytes for the interpreter.
+            let end = (i..insns.len()).find(|&j| ctx.func_of[j] != Some(f)).unwrap_or(insns.len());
+            let copy = interp::copy_function(ctx, f, i, end)?;
+            interp_chunks.push(i);
+            let jsr = Item::Ins(mos_asm::asm::op::JSR, mos_asm::asm::Arg::Sym(Sym::Code(interp::ENTER), Part::Word, 0));
+            let items = if opts.bank1.is_some() {
+                // The stub names the copy's bank-1 address.
+                let at = far_at as u16;
+                far_at += copy.bytes.len() as u32;
+                if far_at > u32::from(BANK1_END) {
+                    return Err(TranslateError::TooLarge {
+                        what: "interpreted functions in bank 1".into(),
+                        end: far_at,
+                        limit: u32::from(BANK1_END),
+                    });
+                }
+                far_copies.push((interp::copy_label(f), copy.bytes));
+                vec![Item::Label(insn_label(i)), jsr, Item::Bytes(at.to_le_bytes().to_vec())]
+            } else {
+                vec![Item::Label(insn_label(i)), jsr, Item::Label(interp::copy_label(f)), Item::Bytes(copy.bytes)]
+            };
+            chunks.push(Chunk { owner: Owner::Insn(i), items });
+            patches.extend(copy.patches);
+            interp_uses.extend(copy.uses);
+            cpu_carry = false;
+            i = end;
+            continue;
+        }
+        let lowered = ctx.lower(i, cpu_carry)?;
+        if let Some(at) = (i + 1..=i + lowered.consumed).find(|&m| !ctx.sunk[m].is_empty()) {
+            return Err(TranslateError::SunkSaveFused { at });
+        }
+        let (before, after): (Vec<_>, Vec<_>) =
+            ctx.sunk[i].iter().partition(|c| c.place == crate::frames::sink_saves::Place::Before);
+        if lowered.consumed > 0 && !after.is_empty() {
+            return Err(TranslateError::SunkSaveFused { at: i });
+        }
+        let mut items = vec![Item::Label(insn_label(i))];
+        items.extend(
+            before
+                .into_iter()
+                .flat_map(|c: &crate::frames::sink_saves::Copy| save_copy(ctx.zp_homes, c.slot, c.reg, c.save)),
+        );
+        items.extend(lowered.asm.items);
+        items.extend(
+            after
+                .into_iter()
+                .flat_map(|c: &crate::frames::sink_saves::Copy| save_copy(ctx.zp_homes, c.slot, c.reg, c.save)),
+        );
+        if ctx.optimise {
+            crate::mos_rewrites::dead_stores::prune(&mut items, live[i + lowered.consumed], pinned[i]);
+        }
+        chunks.push(Chunk { owner: Owner::Insn(i), items });
+        for f in 1..=lowered.consumed {
+            folded[i + f] = true;
+            chunks.push(Chunk { owner: Owner::Insn(i + f), items: vec![Item::Label(insn_label(i + f))] });
+        }
+        cpu_carry = lowered.carry_out;
+        i += 1 + lowered.consumed;
+    }
+
+    drop_unused_routines(&mut chunks, &interp_uses);
+    let save_area = if opts.stack.is_none() && opts.bank1.is_none() { save_area_apart(&mut chunks) } else { None };
+    let mut stale = vec![0; insns.len()];
+    if opts.opt_level == OptLevel::Full {
+        let stores = crate::mos_rewrites::dead_stores::stores(&chunks);
+        crate::mos_rewrites::peephole::run(&mut chunks, ctx.is_target);
+        crate::mos_rewrites::nz_reuse::run(&mut chunks, ctx.is_target);
+        let hidden_reads: Vec<crate::analysis::callgraph::RegSet> = (0..insns.len())
+            .map(|i| match ctx.copies[i] {
+                crate::avr_rewrites::ptr_copies::Copy::Drop { .. } => 0b11 << insns[i].r,
+                _ => 0,
+            })
+            .collect();
+        let facts = crate::mos_rewrites::dead_stores::Facts {
+            live,
+            folded: &folded,
+            is_target: ctx.is_target,
+            pinned: &pinned,
+            hidden_reads: &hidden_reads,
+        };
+        stale = crate::mos_rewrites::dead_stores::run(&mut chunks, &facts, &stores);
+        crate::mos_rewrites::dead_loads::run(&mut chunks);
+        crate::mos_rewrites::outline::run(&mut chunks, heat, ctx.is_target);
+        crate::mos_rewrites::branch_chain::run(&mut chunks);
+    }
+    Ok(Code { chunks, patches, interp_chunks, far_copies, save_area, stale })
+}
+
+/// Takes the start-up's save area (BASIC's zero page while the program runs: bytes that
+/// start as nothing) out of the code, and gives its size: [`crate::emit::image`] places it after
+/// `.bss` and the frames, so the file does not carry it. Not under a high stack, where
+/// `.bss` and the frames may have the low area and the room after the image is the
+/// stack's; nor with a bank-1 file: the unpacker reads the loaded file's end from the save
+/// area with bank 1 mapped ([`c128_loader::unpack`]), and only the bottom 16 KB, where the area
+/// is as code, is the same RAM in both banks (after `.bss` it read bank 1's bytes, a
+/// garbage trailer, and the start-up never finished: the hang of `harness -- bank1::`).
+fn save_area_apart(chunks: &mut Vec<Chunk>) -> Option<u16> {
+    let at = chunks.iter().position(|c| c.items.first() == Some(&Item::Label(Routine::Save.label())))?;
+    let len = chunks[at].items.iter().map(|it| if let Item::Bytes(b) = it { b.len() } else { 0 }).sum::<usize>();
+    chunks.remove(at);
+    Some(len as u16)
+}
+
+/// Leaves out runtime routines that nothing calls (the wide multiplies are large and
+/// most programs never use them).
+fn drop_unused_routines(chunks: &mut Vec<Chunk>, extra: &[mos_asm::asm::Label]) {
+    use mos_asm::asm::{Arg, Label, Sym};
+    use std::collections::HashSet;
+    let uses = |c: &Chunk| -> Vec<Label> {
+        c.items
+            .iter()
+            .filter_map(|it| match it {
+                Item::Ins(_, Arg::Sym(Sym::Code(l), _, _)) | Item::Branch(_, l) => Some(*l),
+                _ => None,
+            })
+            .collect()
+    };
+    let own = |c: &Chunk| match c.items.first() {
+        Some(Item::Label(l)) => Some(*l),
+        _ => None,
+    };
+    let mut used: HashSet<Label> = extra.iter().copied().collect();
+    for c in chunks.iter().filter(|c| matches!(c.owner, Owner::Insn(_))) {
+        used.extend(uses(c));
+    }
+    for r in [Routine::Start, Routine::Exit, Routine::Save] {
+        used.insert(r.label());
+    }
+    loop {
+        let before = used.len();
+        for c in chunks.iter().filter(|c| matches!(c.owner, Owner::Runtime(_))) {
+            if own(c).is_some_and(|l| used.contains(&l)) {
+                used.extend(uses(c));
+            }
+        }
+        if used.len() == before {
+            break;
+        }
+    }
+    chunks.retain(|c| matches!(c.owner, Owner::Insn(_)) || own(c).is_some_and(|l| used.contains(&l)));
+}

@@ -1,0 +1,408 @@
+//! Dead register stores: the lowering writes every AVR register an instruction defines to
+//! its zero-page byte, also when no later code reads that byte (`ldi r24, 1; std Y+47,
+//! r24` with r24 dead after the `std` is `LDA #1; STA r24; STA slot`, and once
+//! [`crate::mos_rewrites::peephole`] has dropped the reload, nothing reads `r24`). A `STA` of a
+//! register's byte goes when no code on any path from it reads the byte before it is
+//! written again. Two passes: [`prune`], on each chunk as it is lowered, and [`run`],
+//! across chunks after the peephole passes, when the loads that A made redundant are gone.
+//!
+//! Assumes: a chunk is the code of AVR instructions `i..=j` (an instruction and those
+//! folded into it), and `live` holds the registers live after each instruction
+//! ([`abi_liveness`]: a register not in it is never read, on any path, before it is
+//! written again); an instruction's code reads a register's byte only where the AVR
+//! instruction reads the register, but for the exceptions the caller names: the source
+//! pair of a copy another pass left out, whose uses read the source instead
+//! ([`Facts::hidden_reads`]), and the restores [`crate::frames::sink_saves`] moved ahead of their
+//! `pop` ([`Facts::pinned`]). Y (r28, r29) is left alone: [`crate::frames::frame_slots`] may
+//! leave its writes out of the code. The clean-ups may drop a load (the value comes from
+//! A) or a store of a byte that "already holds" A ([`crate::mos_rewrites::values`]): the code after that
+//! store then relies on the byte written before it, so [`run`] keeps a store whose path
+//! reaches a chunk that lost a store of the same byte.
+//!
+//! Guarantees: a store goes only when nothing can read what it wrote. Along the code after
+//! it, chunk after chunk as long as each falls through to the next: no instruction reads
+//! the byte (directly, as half of a `(zp),Y` pointer, through an index or an absolute
+//! address that may reach zero page), calls, returns, jumps anywhere but to an AVR
+//! instruction, or holds data; and either a plain store writes the byte again before any
+//! branch, or the register is dead after a chunk (which covers every branch out of the
+//! chunks passed: a chunk's branches are its instructions' own, and liveness joins their
+//! targets). A chunk with a loop inside it (a backward branch) keeps its stores, and so
+//! are r0 and r1 (the multiply's result and the zero register, which runtime code may
+//! read) and bytes that are no register's. Between such a store and the reads that now
+//! take the value from A, the register's byte is stale: [`run`] says where, and the
+//! lockstep comparison with the AVR simulator leaves it out there
+//! ([`crate::Translation::live_in`]).
+
+use crate::analysis::callgraph::RegSet;
+use crate::mmap::REGS;
+use mos_asm::asm::{Arg, Item, Mode, mnemonic, op::*};
+use mos_asm::link::{Chunk, Owner};
+
+/// The registers live after each instruction when every function gives back every
+/// callee-saved register (the AVR convention): what the passes here read. The liveness the
+/// saves are planned on ([`crate::frames::saves::exits`]) leaves the callee-saved registers out of
+/// a vouched function's returns, because [`crate::frames::saves`] works out what its callers need
+/// itself; there a restoring pop's store would look dead. Here a callee-saved register is
+/// live at every return, which also keeps a store that reaches a return after its save
+/// was left out (no caller reads it then; keeping it costs a little, never correctness).
+/// The program's entry hands every register back to the start-up code: what it leaves is
+/// what a test harness reads.
+pub fn abi_liveness(
+    prog: &crate::AvrProgram,
+    flow: &crate::input::flow::Flow,
+    sums: &[crate::analysis::callgraph::Summary],
+) -> Vec<RegSet> {
+    use crate::analysis::liveness::{ALL, CALLEE_SAVED, RETURNS, ZERO_REG};
+    let mut exits = vec![ZERO_REG | RETURNS | CALLEE_SAVED; sums.len()];
+    if let Some(&entry) = flow.func_starts.get(&prog.entry) {
+        exits[entry] = ALL;
+    }
+    crate::analysis::liveness::of_program(prog, &flow.addrs, &flow.insns, &flow.succs, &flow.func_of, sums, &exits)
+        .live_out
+}
+
+/// Removes the dead register stores from one chunk's `items` as it is lowered; `live`
+/// are the registers live after the chunk's last AVR instruction, and the stores of
+/// `pinned` stay (see [`Facts::pinned`]). Returns the bytes saved.
+pub fn prune(items: &mut Vec<Item>, live: RegSet, pinned: RegSet) -> usize {
+    if has_loop(items) {
+        return 0;
+    }
+    let locals = local_labels(items);
+    let mut saved = 0;
+    let mut k = 0;
+    while k < items.len() {
+        if let Item::Ins(STA_ZP, Arg::Byte(z)) = items[k]
+            && let Some(n) = register_of(z)
+            && pinned & (1 << n) == 0
+        {
+            let mut path = Path::default();
+            if path.scan(&items[k + 1..], z, &locals).unwrap_or(live & (1 << n) == 0) {
+                items.remove(k);
+                saved += 2;
+                continue;
+            }
+        }
+        k += 1;
+    }
+    saved
+}
+
+/// The registers whose bytes each chunk stores to: taken before the clean-ups, so that
+/// [`run`] knows which chunks lost a store.
+pub fn stores(chunks: &[Chunk]) -> Vec<RegSet> {
+    chunks
+        .iter()
+        .map(|c| {
+            c.items.iter().fold(0, |acc, it| match it {
+                Item::Ins(STA_ZP, Arg::Byte(z)) => acc | register_of(*z).map_or(0, |n| 1 << n),
+                _ => acc,
+            })
+        })
+        .collect()
+}
+
+/// How far [`run`] follows the code after a store, in chunks.
+const MAX_CHUNKS: usize = 48;
+
+/// What [`run`] knows of each AVR instruction.
+#[derive(Debug, Clone, Copy)]
+pub struct Facts<'a> {
+    /// The registers live after each instruction ([`abi_liveness`]).
+    pub live: &'a [RegSet],
+    /// The instructions whose code is in the chunk of the one before.
+    pub folded: &'a [bool],
+    /// The instructions reached other than from the one before.
+    pub is_target: &'a [bool],
+    /// Registers whose stores in the instruction's chunk stay: restores that
+    /// [`crate::frames::sink_saves`] moved there from a later `pop`, which liveness counts as the
+    /// write.
+    pub pinned: &'a [RegSet],
+    /// Registers the code from the instruction on reads where the AVR code does not: the
+    /// source pair of a copy that [`crate::avr_rewrites::ptr_copies`] or [`crate::avr_rewrites::data_copies`] left out,
+    /// whose uses read the source instead of the copy.
+    pub hidden_reads: &'a [RegSet],
+}
+
+/// Removes the register stores that nothing reads, following the code from chunk to
+/// chunk (see the module doc); `before` is what [`stores`] gave before the clean-ups.
+/// Returns, for each instruction, the registers live at its start whose byte no longer
+/// holds the AVR's value there (it passes in A from the store that went to its reads).
+pub fn run(chunks: &mut [Chunk], facts: &Facts, before: &[RegSet]) -> Vec<RegSet> {
+    let Facts { live, folded, is_target, pinned, hidden_reads } = *facts;
+    let after = stores(chunks);
+    let lost: Vec<RegSet> = before.iter().zip(&after).map(|(b, a)| b & !a).collect();
+    // The chunk of each instruction, and the last instruction whose code each holds.
+    let mut chunk_of = vec![None; live.len()];
+    for (c, chunk) in chunks.iter().enumerate() {
+        if let Owner::Insn(i) = chunk.owner {
+            chunk_of[i] = Some(c);
+        }
+    }
+    let last_of = |i: usize| (i + 1..folded.len()).find(|&j| !folded[j]).map_or(folded.len() - 1, |j| j - 1);
+    // What the code of instructions i..=last reads that the AVR code does not.
+    let hidden = |i: usize, last: usize| hidden_reads[i..=last].iter().fold(0, |acc, r| acc | r);
+    let info: Vec<Option<(usize, Vec<mos_asm::asm::Label>)>> = chunks
+        .iter()
+        .map(|c| match c.owner {
+            Owner::Insn(i) if !has_loop(&c.items) => Some((last_of(i), local_labels(&c.items))),
+            _ => None,
+        })
+        .collect();
+    // Whether the code from instruction `i` on, entered only by falling in, reaches a
+    // chunk that lost its store of register `n` before anything else stores it: that
+    // chunk's code relies on the byte as the code before left it.
+    let relied_on = |mut i: usize, n: u8| {
+        for _ in 0..MAX_CHUNKS {
+            let Some(Some(d)) = chunk_of.get(i) else { return false };
+            if is_target[i] {
+                return false;
+            }
+            if before[*d] & (1 << n) != 0 {
+                return lost[*d] & (1 << n) != 0;
+            }
+            match &info[*d] {
+                Some((last, _)) => i = last + 1,
+                None => return true,
+            }
+        }
+        true
+    };
+    let mut stale = vec![0; live.len()];
+    for c in 0..chunks.len() {
+        let Some((last, locals)) = &info[c] else { continue };
+        let Owner::Insn(first) = chunks[c].owner else { continue };
+        let mut k = 0;
+        while k < chunks[c].items.len() {
+            let Item::Ins(STA_ZP, Arg::Byte(z)) = chunks[c].items[k] else {
+                k += 1;
+                continue;
+            };
+            let Some(n) = register_of(z).filter(|n| pinned[first] & (1 << n) == 0) else {
+                k += 1;
+                continue;
+            };
+            let mut path = Path::default();
+            let mut verdict = path.scan(&chunks[c].items[k + 1..], z, locals);
+            if verdict.is_none() && hidden(first, *last) & (1 << n) != 0 {
+                verdict = Some(false);
+            }
+            let mut end = *last;
+            for _ in 0..MAX_CHUNKS {
+                if verdict.is_some() {
+                    break;
+                }
+                if live[end] & (1 << n) == 0 {
+                    verdict = Some(!relied_on(end + 1, n));
+                    break;
+                }
+                // Live after this chunk: follow the fall-through, if it is the only way on.
+                let next = chunk_of.get(end + 1).copied().flatten();
+                let Some((next, Some((next_last, next_locals)))) = next.map(|d| (d, info[d].as_ref())) else { break };
+                let Owner::Insn(next_first) = chunks[next].owner else { break };
+                if path.exits || (lost[next] | hidden(next_first, *next_last)) & (1 << n) != 0 {
+                    break;
+                }
+                verdict = path.scan(&chunks[next].items, z, next_locals);
+                end = *next_last;
+            }
+            if verdict == Some(true) {
+                chunks[c].items.remove(k);
+                for s in &mut stale[last + 1..=end] {
+                    *s |= 1 << n;
+                }
+            } else {
+                k += 1;
+            }
+        }
+    }
+    stale
+}
+
+/// The register whose home is zero-page byte `z`, if it is one whose stores the passes
+/// may remove: not r0 and r1 (the multiply's result and the zero register, which runtime
+/// code reads), nor Y, r28 and r29, whose writes [`crate::frames::frame_slots`] may leave out of
+/// the code while the code after them still reads the byte as written before (the frame's
+/// start), so that liveness, which counts those writes, does not speak for the code.
+fn register_of(z: u8) -> Option<u8> {
+    let n = z.checked_sub(REGS)?;
+    (2..28).contains(&n).then_some(n)
+}
+
+/// The local labels a chunk defines (branches to them stay inside it).
+fn local_labels(items: &[Item]) -> Vec<mos_asm::asm::Label> {
+    items.iter().filter_map(|it| if let Item::Label(l) = it { Some(*l) } else { None }).collect()
+}
+
+/// Whether the chunk loops: a branch back to an earlier label of its own or a
+/// fixed-offset branch backwards.
+fn has_loop(items: &[Item]) -> bool {
+    items.iter().enumerate().any(|(k, it)| match it {
+        Item::Ins(o, Arg::Byte(b)) => matches!(mnemonic(*o), Some((_, Mode::Rel))) && *b >= 0x80,
+        Item::Branch(_, l) => items[..k].contains(&Item::Label(*l)),
+        _ => false,
+    })
+}
+
+/// Labels at or above this are local to a routine or a chunk; below, an AVR instruction's.
+const LOCAL_LABELS: u32 = 0x4000_0000;
+
+/// What one item does to zero-page byte `z`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Effect {
+    /// May read it, or go where code may.
+    Reads,
+    /// Writes it without reading it.
+    Writes,
+    /// A branch inside the chunk: paths part here.
+    Splits,
+    /// A branch or jump to an AVR instruction's code: liveness speaks for what it reads.
+    Exits,
+    /// Neither.
+    None,
+}
+
+fn effect(item: &Item, z: u8, locals: &[mos_asm::asm::Label]) -> Effect {
+    let to_insn = |l: &mos_asm::asm::Label| l.0 < LOCAL_LABELS;
+    let (o, arg) = match item {
+        Item::Ins(o, arg) => (*o, arg),
+        Item::Branch(_, l) if locals.contains(l) => return Effect::Splits,
+        Item::Branch(_, l) if to_insn(l) => return Effect::Exits,
+        Item::Label(_) => return Effect::None,
+        _ => return Effect::Reads,
+    };
+    let Some((_, mode)) = mnemonic(o) else { return Effect::Reads };
+    match (o, mode, arg) {
+        (JMP, _, Arg::Sym(mos_asm::asm::Sym::Code(l), _, _)) if to_insn(l) => Effect::Exits,
+        (JSR | JMP | JMP_IND | RTS | RTI, _, _) => Effect::Reads,
+        (_, Mode::Rel, _) => Effect::Splits,
+        (STA_ZP | STX_ZP | STY_ZP, Mode::Zp, Arg::Byte(b)) if *b == z => Effect::Writes,
+        (_, Mode::Zp, Arg::Byte(b)) if *b == z => Effect::Reads,
+        (_, Mode::Izy, Arg::Byte(b)) if *b == z || b.wrapping_add(1) == z => Effect::Reads,
+        (_, Mode::Zpx, _) => Effect::Reads,
+        (_, Mode::Abs | Mode::Abx | Mode::Aby, arg) if may_reach_zero_page(arg) => Effect::Reads,
+        _ => Effect::None,
+    }
+}
+
+/// Whether an absolute operand may address zero page (or reach it through an index): a
+/// literal address below $200 may; a data symbol (a frame or save slot, `.data`, `.bss`)
+/// is placed above it ([`crate::mmap`]).
+fn may_reach_zero_page(arg: &Arg) -> bool {
+    match arg {
+        Arg::Word(w) => *w < 0x200,
+        Arg::Sym(mos_asm::asm::Sym::Data(_) | mos_asm::asm::Sym::Bss(_), _, _) => false,
+        _ => true,
+    }
+}
+
+/// The way from a store on through the code after it.
+#[derive(Debug, Default)]
+struct Path {
+    /// A branch has been passed: a later store may not run on every path.
+    split: bool,
+    /// A branch or jump out to other code has been passed.
+    exits: bool,
+}
+
+impl Path {
+    /// Follows `items` after a store to `z`: `Some(true)` if they write the byte again
+    /// before anything may read it on every path, `Some(false)` if something may read it,
+    /// `None` if neither happens before their end.
+    fn scan(&mut self, items: &[Item], z: u8, locals: &[mos_asm::asm::Label]) -> Option<bool> {
+        for it in items {
+            match effect(it, z, locals) {
+                Effect::Reads => return Some(false),
+                Effect::Writes if !self.split => return Some(true),
+                Effect::Splits => self.split = true,
+                Effect::Exits => {
+                    self.split = true;
+                    self.exits = true;
+                }
+                Effect::Writes | Effect::None => {}
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mos_asm::asm::{Label, Part, Sym};
+
+    const R24: u8 = REGS + 24;
+    const R25: u8 = REGS + 25;
+
+    fn lda(k: u8) -> Item {
+        Item::Ins(LDA_IMM, Arg::Byte(k))
+    }
+    fn sta(z: u8) -> Item {
+        Item::Ins(STA_ZP, Arg::Byte(z))
+    }
+    fn slot(n: u32) -> Item {
+        Item::Ins(STA_ABS, Arg::Sym(Sym::Bss(n), Part::Word, 0))
+    }
+
+    #[test]
+    fn a_store_of_a_dead_register_goes_and_of_a_live_one_stays() {
+        let mut items = vec![lda(1), sta(R24), slot(0x200)];
+        assert_eq!(prune(&mut items, 0, 0), 2);
+        assert_eq!(items, vec![lda(1), slot(0x200)]);
+        let mut items = vec![lda(1), sta(R24), slot(0x200)];
+        assert_eq!(prune(&mut items, 1 << 24, 0), 0, "r24 is read later");
+        assert_eq!(items.len(), 3);
+    }
+
+    #[test]
+    fn a_read_inside_the_chunk_keeps_the_store() {
+        let reads = [
+            Item::Ins(ADC_ZP, Arg::Byte(R24)),
+            Item::Ins(LDA_IZY, Arg::Byte(R24)),
+            Item::Ins(LDA_IZY, Arg::Byte(R24 - 1)),
+            Item::Ins(INC_ZP, Arg::Byte(R24)),
+            Item::Ins(LDA_ZPX, Arg::Byte(0)),
+            Item::Ins(LDA_ABS, Arg::Word(R24.into())),
+            Item::Ins(JSR, Arg::Word(0x1c8a)),
+            Item::Ins(RTS, Arg::None),
+            Item::Bytes(vec![0]),
+        ];
+        for read in reads {
+            let mut items = vec![lda(1), sta(R24), read.clone()];
+            assert_eq!(prune(&mut items, 0, 0), 0, "{read:?} may read r24");
+        }
+        // A read of another byte, or a store through a data symbol, does not.
+        let mut items = vec![lda(1), sta(R24), Item::Ins(ADC_ZP, Arg::Byte(R25)), slot(0x300)];
+        assert_eq!(prune(&mut items, 0, 0), 2);
+    }
+
+    #[test]
+    fn a_store_overwritten_before_any_branch_goes_even_when_live() {
+        let mut items = vec![lda(1), sta(R24), lda(2), sta(R24)];
+        assert_eq!(prune(&mut items, 1 << 24, 0), 2);
+        assert_eq!(items, vec![lda(1), lda(2), sta(R24)]);
+        // A branch between them: the second store may not run.
+        let skip = Item::Ins(BEQ, Arg::Byte(2));
+        let mut items = vec![lda(1), sta(R24), skip.clone(), lda(2), sta(R24)];
+        assert_eq!(prune(&mut items, 1 << 24, 0), 0);
+        let mut items = vec![lda(1), sta(R24), skip, lda(2), sta(R24)];
+        assert_eq!(prune(&mut items, 0, 0), 4, "both dead when r24 is dead after the chunk");
+    }
+
+    #[test]
+    fn loops_r0_r1_and_other_bytes_are_left_alone() {
+        let back = Item::Ins(BNE, Arg::Byte(0xFA));
+        let mut items = vec![lda(1), sta(R24), back];
+        assert_eq!(prune(&mut items, 0, 0), 0, "a loop inside the chunk may come back to a read");
+        let l = Label(0x4000_0001);
+        let mut items = vec![Item::Label(l), lda(1), sta(R24), Item::Branch(BNE, l)];
+        assert_eq!(prune(&mut items, 0, 0), 0);
+        let mut items = vec![lda(0), sta(REGS + 1), sta(REGS), sta(crate::mmap::temp(0))];
+        assert_eq!(prune(&mut items, 0, 0), 0, "r0, r1 and scratch bytes");
+        let mut items = vec![lda(0), sta(REGS + 28), sta(REGS + 29)];
+        assert_eq!(prune(&mut items, 0, 0), 0, "Y, whose writes frame slots may leave out");
+        let mut items = vec![lda(0), sta(R24), sta(R25)];
+        assert_eq!(prune(&mut items, 0, 1 << 24), 2, "a restore moved here stays");
+        assert_eq!(items, vec![lda(0), sta(R24)]);
+    }
+}

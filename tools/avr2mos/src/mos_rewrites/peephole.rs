@@ -1,0 +1,141 @@
+//! Local clean-ups on the emitted 6502 code, straight line by straight line (the
+//! optimising level only).
+//!
+//! Assumes each chunk is one AVR instruction's code or one runtime routine, and that N and
+//! Z never pass from one AVR instruction's code to the next (flags that outlive an
+//! instruction go to the flags byte; fused branches and compare chains are in their
+//! setter's chunk); only the carry passes. Guarantees: nothing is changed across a chunk
+//! that can be jumped to, or across a label inside a chunk; a removed instruction's effect
+//! is one that no later instruction reads (a load of what A or the zero-page byte already
+//! holds, whose N and Z are set again before anything reads them), and a `LDY #q` becomes
+//! `INY`/`DEY` only where Y is known to hold q-1 or q+1.
+
+use mos_asm::asm::Item;
+use mos_asm::link::{Chunk, Owner};
+
+/// Local clean-ups on straight-line code (nothing crosses a label that can be jumped
+/// to): a `LDA zp` that reloads what was just stored there is removed when the next
+/// instruction sets N and Z itself; a `LDY #q` becomes `INY`/`DEY` or disappears when Y
+/// already holds q-1, q+1 or q (consecutive `ldd`/`std` through one pointer).
+pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
+    use mos_asm::asm::{Arg, op::*};
+    let sets_nz = |it: Option<&Item>| match it {
+        Some(Item::Ins(o, _)) => matches!(
+            *o,
+            ADC_IMM
+                | ADC_ZP
+                | SBC_IMM
+                | SBC_ZP
+                | AND_IMM
+                | AND_ZP
+                | ORA_IMM
+                | ORA_ZP
+                | EOR_IMM
+                | EOR_ZP
+                | CMP_IMM
+                | CMP_ZP
+                | ASL_A
+                | LSR_A
+                | ROL_A
+                | ROR_A
+        ),
+        _ => false,
+    };
+    // Whether the N and Z a removed load would set are never read: later in the chunk an
+    // instruction sets them again, or the chunk ends, before anything (a branch, PHP, a
+    // call or jump) could read them. Only instructions that neither read N/Z nor change A
+    // may come first. (N and Z never pass from one AVR instruction's code to the next:
+    // flags that outlive an instruction go to the flags byte, and fused branches and
+    // compare chains are in their setter's chunk. Only the carry passes, which LDA keeps.)
+    let nz_dead = |rest: &[Item]| {
+        for it in rest {
+            if sets_nz(Some(it)) {
+                return true;
+            }
+            match it {
+                Item::Ins(LDA_IMM | LDA_ZP | LDX_IMM | LDX_ZP | LDY_IMM | LDY_ZP | INX | INY | DEX | DEY, _) => {
+                    return true;
+                }
+                Item::Ins(STA_ZP | STX_ZP | STY_ZP | STA_ABS | CLC | SEC | CLV, _) => {}
+                _ => return false,
+            }
+        }
+        true
+    };
+    let mut stored: Option<u8> = None;
+    let mut y: Option<u8> = None;
+    let mut a_value = crate::mos_rewrites::values::AValue::default();
+    // The zero-page byte the last instruction incremented or decremented.
+    let mut counted: Option<u8> = None;
+    for c in chunks.iter_mut() {
+        let entry = match c.owner {
+            Owner::Insn(i) => is_target[i],
+            Owner::Runtime(_) => true,
+        };
+        if entry {
+            stored = None;
+            y = None;
+            counted = None;
+        }
+        a_value.enter_chunk(&c.items, entry, matches!(c.owner, Owner::Runtime(_)));
+        let mut k = 0;
+        while k < c.items.len() {
+            if a_value.redundant(&c.items[k]) && nz_dead(&c.items[k + 1..]) {
+                c.items.remove(k);
+                continue;
+            }
+            a_value.step(&c.items[k]);
+            let prev = counted.take();
+            match c.items[k] {
+                Item::Ins(INC_ZP | DEC_ZP, Arg::Byte(z)) => counted = Some(z),
+                Item::Label(mos_asm::asm::Label(l)) if l < 0x4000_0000 => counted = prev,
+                _ => {}
+            }
+            match c.items[k] {
+                Item::Ins(STA_ZP, Arg::Byte(z)) => stored = Some(z),
+                Item::Ins(CLC | SEC | CLV, Arg::None) => {}
+                Item::Ins(LDA_ZP, Arg::Byte(z)) if stored == Some(z) && nz_dead(&c.items[k + 1..]) => {
+                    c.items.remove(k);
+                    continue;
+                }
+                // `dec rX` / `cpi rX, 0` / branch: DEC already set N and Z from rX (A is
+                // not used after the branch: every instruction's code loads what it needs).
+                Item::Ins(LDA_ZP, Arg::Byte(z))
+                    if prev == Some(z)
+                        && matches!(c.items.get(k + 1), Some(Item::Branch(BNE | BEQ | BMI | BPL, _)))
+                        && !matches!(c.items.get(k + 2), Some(Item::Ins(..) | Item::Branch(..))) =>
+                {
+                    c.items.remove(k);
+                    stored = None;
+                    continue;
+                }
+                Item::Ins(LDY_IMM, Arg::Byte(q)) => {
+                    stored = None;
+                    let known = y;
+                    y = Some(q);
+                    if known == Some(q) {
+                        c.items.remove(k);
+                        continue;
+                    } else if known == Some(q.wrapping_sub(1)) {
+                        c.items[k] = Item::Ins(INY, Arg::None);
+                    } else if known == Some(q.wrapping_add(1)) {
+                        c.items[k] = Item::Ins(DEY, Arg::None);
+                    }
+                }
+                Item::Ins(LDA_IZY | STA_IZY | LDA_IMM | LDA_ZP | AND_IMM | ORA_IMM | EOR_IMM, _) => stored = None,
+                Item::Ins(STA_ABS | LDA_ABS, _) => stored = None,
+                Item::Label(mos_asm::asm::Label(l)) if l >= 0x4000_0000 => {
+                    stored = None;
+                    y = None;
+                }
+                Item::Label(_) => {}
+                Item::Branch(..) => stored = None,
+                _ => {
+                    stored = None;
+                    y = None;
+                }
+            }
+            k += 1;
+        }
+    }
+}
