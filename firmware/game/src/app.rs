@@ -493,6 +493,10 @@ impl<P: Platform> App<P> {
         let mut buf = [0u8; save::MAX_BYTES];
         let n = save::encode(&saved, &mut buf);
         loop {
+            // The disk takes seconds: the screen says what it is doing meanwhile.
+            face::clear_screen(&mut self.p);
+            let saving = self.t(Msg::Saving);
+            draw::centred(&mut self.p, 11, saving, INK);
             let result = self.replace_save(&buf[..n]);
             face::clear_screen(&mut self.p);
             let msg = match result {

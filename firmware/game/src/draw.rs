@@ -69,7 +69,8 @@ pub fn suit(s: Suit) -> (u8, Colour) {
     }
 }
 
-fn frame(p: &mut impl Platform, x: u8, y: u8, w: u8, h: u8, colour: Colour) {
+/// A frame of rounded corners round a rectangle of cells.
+pub fn frame(p: &mut impl Platform, x: u8, y: u8, w: u8, h: u8, colour: Colour) {
     p.put(x, y, glyph::TOP_LEFT, colour);
     p.fill(x + 1, y, w - 2, 1, glyph::LINE_H, colour);
     p.put(x + w - 1, y, glyph::TOP_RIGHT, colour);

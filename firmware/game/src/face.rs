@@ -7,7 +7,7 @@
 
 use bac_rules::{Card, Suit};
 
-use crate::draw::{clear_rows, glyph, suit, text, text_right};
+use crate::draw::{clear_rows, frame, glyph, suit, text, text_right};
 use crate::platform::{Colour, Platform, colour};
 
 /// A card's size in cells on a screen of `cols` columns: 4 x 4 in 40 columns (the
@@ -53,6 +53,30 @@ pub fn card(p: &mut impl Platform, slot: u8, x: u8, y: u8, card: Card) {
     if h == 5 {
         p.put(x + w / 2, y + 2, pip, ink);
     }
+}
+
+/// The ink of a card's back: light red, 5.3:1 on the VIC-IIe's black; on the VDC's white
+/// paper a label's dark red on white, 7.8:1 (c128-rt's `paper`).
+pub const BACK_INK: Colour = colour::LIGHT_RED;
+
+/// Draws a card face down ([`card_size`]): a white frame of rounded corners round a
+/// checkerboard in [`BACK_INK`]. Cells alone, with no face laid under them (`slot`'s is
+/// taken away), so that the back reads the same at both widths: on the 40-column black
+/// cloth, and on the 80-column one, where the frame is white on the cloth and the
+/// checkerboard a label (dark red on white).
+///
+/// ```text
+/// ╭──╮   ╭─────╮
+/// │▒▒│   │▒▒▒▒▒│
+/// │▒▒│   │▒▒▒▒▒│
+/// ╰──╯   │▒▒▒▒▒│
+///        ╰─────╯
+/// ```
+pub fn back(p: &mut impl Platform, slot: u8, x: u8, y: u8) {
+    let (w, h) = card_size(p.columns());
+    p.card_paper(slot, None);
+    frame(p, x, y, w, h, colour::WHITE);
+    p.fill(x + 1, y + 1, w - 2, h - 2, glyph::CHECKER, BACK_INK);
 }
 
 /// Blanks the whole screen, card faces too (on the VIC-IIe they are sprites, which no

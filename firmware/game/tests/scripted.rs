@@ -50,6 +50,8 @@ struct Stand {
     ledger: Option<Ledger>,
     /// Frames after which this run is a hang.
     max_frames: u64,
+    /// The screen as each file was written.
+    write_screens: Vec<String>,
 }
 
 impl Stand {
@@ -76,6 +78,7 @@ impl Stand {
             deal_frames: Vec::new(),
             ledger: None,
             max_frames: MAX_FRAMES,
+            write_screens: Vec::new(),
         }
     }
 
@@ -97,6 +100,8 @@ fn screen_char(code: u8) -> char {
         0x53 => '♥',
         0x58 => '♣',
         0x5A => '♦',
+        // The checkerboard of a card's back.
+        0x66 => '▒',
         _ => '#',
     }
 }
@@ -198,6 +203,7 @@ impl platform::Storage for Stand {
     }
 
     fn write(&mut self, name: &[u8], data: &[u8]) -> Result<(), DiskError> {
+        self.write_screens.push(self.screen());
         if self.write_protected {
             return Err(DiskError::WriteProtected);
         }
@@ -777,7 +783,7 @@ fn chemin_session(
         } else if m2 == "D: DRAW   S: STAND" {
             "S"
         } else {
-            " "
+            "{R}"
         };
         answer.to_string()
     }));
@@ -985,7 +991,7 @@ fn loadstar_shows_its_bank_moves_it_by_each_result_and_keeps_it_in_the_save() {
         } else if row(screen, 9) == "D: DRAW   S: STAND" {
             "S"
         } else {
-            " "
+            "{R}"
         };
         answer.to_string()
     }));
@@ -1046,7 +1052,7 @@ fn loadstar_a_player_breaks_the_bank_and_a_fresh_one_follows() {
         }
         if screen.contains("YOU BROKE THE BANK!") {
             broke = true;
-            return " ".into();
+            return "{R}".into();
         }
         if row(screen, 8).ends_with(": YOUR BETS") {
             let bank = (house_shown(screen).unwrap() / 100) as u32;
@@ -1054,7 +1060,7 @@ fn loadstar_a_player_breaks_the_bank_and_a_fresh_one_follows() {
             let stake = if broke { 1 } else { bank + u32::from(std::mem::take(&mut first)) };
             return format!("{}{{R}}", chips_for(stake, 'P'));
         }
-        if row(screen, 9) == "D: DRAW   S: STAND" { "S".into() } else { " ".into() }
+        if row(screen, 9) == "D: DRAW   S: STAND" { "S".into() } else { "{R}".into() }
     }));
     let stand = run(stand);
     let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
@@ -1078,13 +1084,13 @@ fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
     stand.player = Some(Box::new(|screen: &str, settled: usize| {
         let answer = if settled >= 200 {
             ""
-        } else if row(screen, 24) == "PRESS A KEY FOR THE NEXT COUP" && row(screen, 9).starts_with("TIE") {
+        } else if row(screen, 24) == "RETURN: NEW BETS   L: LAST BETS, DEAL" && row(screen, 9).starts_with("TIE") {
             // Leave at once: STOP at the bets, then Y to quit (and save).
-            " {S}Y"
+            "{S}Y"
         } else if row(screen, 8).ends_with(": YOUR BETS") {
             "1T{R}"
         } else {
-            " "
+            "{R}"
         };
         answer.to_string()
     }));
@@ -1092,7 +1098,7 @@ fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
     let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
     let tie = frames
         .iter()
-        .position(|s| row(s, 9).starts_with("TIE") && row(s, 24) == "PRESS A KEY FOR THE NEXT COUP")
+        .position(|s| row(s, 9).starts_with("TIE") && row(s, 24) == "RETURN: NEW BETS   L: LAST BETS, DEAL")
         .expect("a tie in 200 coups");
     let seat = frames[tie].lines().nth(12).unwrap();
     assert_eq!(cells(seat, 33..40), "+8", "the tie pays 8 to 1:\n{}", frames[tie]);
@@ -1364,7 +1370,7 @@ fn a_tie_stake_that_stays_goes_back_to_the_bankroll_at_another_game() {
                 phase = 3;
                 "{S}Y".into()
             }
-            _ => " ".into(),
+            _ => "{R}".into(),
         }
     }));
     let stand = run(stand);
@@ -1397,7 +1403,7 @@ fn a_save_after_leaving_sahara_with_a_tie_stake_loads() {
             done = true;
             "{S}O{G}{R}{S}Y".into()
         } else {
-            " ".into()
+            "{R}".into()
         }
     }));
     let stand = run(stand);
@@ -1533,4 +1539,270 @@ fn money_moves_only_by_settled_coups_across_presets_saves_and_rebuys() {
     );
     assert!(ledger.coups > 1_000 && ledger.saves > runs / 2, "too little was played");
     assert!(ledger.switches > 50 && ledger.switches_with_a_tie_stake > 0, "too few changes of game");
+}
+
+/// The cells of card `card` (0-2) of hand `hand` (0 Player, 1 Banker) on a 40-column
+/// screen: rows 3 to 6, four cells from column 1 or 21, five cells a card.
+fn card_cells(screen: &str, hand: usize, card: usize) -> String {
+    let x = [1, 21][hand] + 5 * card;
+    screen.lines().skip(3).take(4).map(|r| cells(r, x..x + 4)).collect::<Vec<_>>().join("|")
+}
+
+/// A card shows its face: a suit.
+fn face_up(cells: &str) -> bool {
+    cells.chars().any(|c| "♠♥♣♦".contains(c))
+}
+
+/// A card shows its back: the checkerboard, and no suit.
+fn face_down(cells: &str) -> bool {
+    cells.contains('▒') && !face_up(cells)
+}
+
+/// The total beside a hand's head (row 2, the head's column plus 8), if one shows.
+fn total_shown(screen: &str, hand: usize) -> Option<char> {
+    screen.lines().nth(2)?.chars().nth([1, 21][hand] + 8).filter(|c| c.is_ascii_digit())
+}
+
+/// A game of one person (DEE) who reads the screen: `bet` at each round of bets, S at each
+/// question, RETURN at anything else, for `coups` coups; every screen at a key and every
+/// frame kept.
+fn reading_session(options: &str, coups: usize, bet: &'static str) -> Stand {
+    let mut stand = Stand::new(&keys(&format!("{{R}}{options}{{R}}DEE{{R}}")));
+    stand.record_screens = true;
+    stand.record_frames = true;
+    stand.player = Some(Box::new(move |screen: &str, settled: usize| {
+        let answer = if settled >= coups {
+            ""
+        } else if row(screen, 8).ends_with(": YOUR BETS") {
+            bet
+        } else if row(screen, 9) == "D: DRAW   S: STAND" {
+            "S"
+        } else {
+            "{R}"
+        };
+        answer.to_string()
+    }));
+    run(stand)
+}
+
+/// Issue 31, defect 2. Seed 004 deals every card face down, and seed 003 turns a natural up
+/// at once; a person who chooses decides from what the rules let them see (their own two
+/// cards and a third card, dealt face up), and the other hand stays down until the choice
+/// is made. At Loadstar DEE, asked on 5, sees the Player hand and its total, the bank's
+/// backs and no total; at Chemin de fer the banker, asked, sees the bank's cards and the
+/// punter's third card only, and the punter on 5 the Player hand only. Where nobody
+/// chooses (Punto Banco) both hands are up before any third card, and every settled
+/// screen shows every card.
+#[test]
+fn cards_lie_face_down_until_the_rules_let_the_chooser_see_them() {
+    let stand = reading_session("", 80, "3P{R}");
+    let asked: Vec<&String> = stand.screens.iter().filter(|s| row(s, 9) == "D: DRAW   S: STAND").collect();
+    assert!(!asked.is_empty(), "no question on 5 in 80 Loadstar coups");
+    for s in &asked {
+        for card in 0..2 {
+            assert!(face_up(&card_cells(s, 0, card)), "the chooser's own card {card}:\n{s}");
+            assert!(face_down(&card_cells(s, 1, card)), "the bank's card {card} is covered:\n{s}");
+        }
+        assert_eq!((total_shown(s, 0), total_shown(s, 1)), (Some('5'), None), "the totals:\n{s}");
+    }
+    assert!(stand.frames_seen.iter().any(|(_, s)| s.contains('▒')), "no card was dealt face down");
+    for s in &stand.settled_screens {
+        assert!(!s.contains('▒'), "a settled coup shows every card:\n{s}");
+        for (hand, card) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            assert!(face_up(&card_cells(s, hand, card)), "hand {hand} card {card} settled:\n{s}");
+        }
+    }
+    assert!(stand.settled_screens.iter().any(|s| row(s, 8).starts_with("NATURAL")), "no natural in 80 coups");
+
+    let stand = reading_session("{G}{G}", 40, "1P{R}");
+    for (_, s) in
+        stand.frames_seen.iter().filter(|(_, s)| face_up(&card_cells(s, 0, 2)) || face_up(&card_cells(s, 1, 2)))
+    {
+        assert!(!s.contains('▒'), "a third card beside a covered hand at Punto Banco:\n{s}");
+    }
+
+    let frames = chemin_session(2, 30, || "3B{R}", || "1P{R}", "M");
+    let mut asked = [0; 2];
+    for (_, s) in &frames {
+        let m = row(s, 8);
+        if m.ends_with(": YOU HAVE 5") {
+            for card in 0..2 {
+                assert!(face_up(&card_cells(s, 0, card)) && face_down(&card_cells(s, 1, card)), "on 5:\n{s}");
+            }
+            asked[0] += 1;
+        } else if m.contains(": BANK HAS ") {
+            for card in 0..2 {
+                assert!(face_down(&card_cells(s, 0, card)) && face_up(&card_cells(s, 1, card)), "the bank:\n{s}");
+            }
+            assert_eq!(total_shown(s, 0), None, "the punter's total to the banker:\n{s}");
+            assert_eq!(m.contains(" AGAINST "), face_up(&card_cells(s, 0, 2)), "the punter's third card:\n{s}");
+            asked[1] += 1;
+        }
+    }
+    assert!(asked[0] > 0 && asked[1] > 0, "questions on 5 and to the bank: {asked:?}");
+}
+
+/// Issue 31, defect 7: HELP at a question comes back to the whole table (the heads, the
+/// seats, the cards as they lie and the chooser's total), and the coup's result after the
+/// answer shows every card under its hand's head.
+#[test]
+fn help_at_a_question_comes_back_to_the_whole_table() {
+    let mut stand = Stand::new(&keys("{R}{R}DEE{R}"));
+    stand.files.insert(b"BAC HELP".to_vec(), b"HELP TEXT\rSECOND LINE\r".repeat(3));
+    stand.record_screens = true;
+    let mut helped = (0, false);
+    stand.player = Some(Box::new(move |screen: &str, settled: usize| {
+        let answer = if helped.0 >= 3 || settled >= 100 {
+            ""
+        } else if row(screen, 24).ends_with("STOP: END") {
+            "{S}"
+        } else if row(screen, 8).ends_with(": YOUR BETS") {
+            "3P{R}"
+        } else if row(screen, 9) == "D: DRAW   S: STAND" {
+            helped.1 = !helped.1;
+            if helped.1 {
+                helped.0 += 1;
+                "{H}"
+            } else {
+                "S"
+            }
+        } else {
+            "{R}"
+        };
+        answer.to_string()
+    }));
+    let stand = run(stand);
+    let mut back = 0;
+    for (i, s) in stand.screens.iter().enumerate().skip(1) {
+        if !row(&stand.screens[i - 1], 24).ends_with("STOP: END") || row(s, 9) != "D: DRAW   S: STAND" {
+            continue;
+        }
+        back += 1;
+        let heads = s.lines().nth(2).unwrap();
+        assert!(heads.contains("PLAYER") && heads.contains("BANKER"), "the hands' heads after the help:\n{s}");
+        assert!(s.contains("BANKROLL") && s.lines().nth(12).unwrap().starts_with("DEE"), "the seats:\n{s}");
+        assert!(row(s, 0).starts_with("LOADSTAR 128"), "the head:\n{s}");
+        for card in 0..2 {
+            assert!(face_up(&card_cells(s, 0, card)) && face_down(&card_cells(s, 1, card)), "the cards:\n{s}");
+        }
+        assert_eq!(total_shown(s, 0), Some('5'), "the chooser's total:\n{s}");
+        let result = |s: &&String| ["PLAYER WINS", "BANKER WINS", "TIE  "].iter().any(|r| row(s, 9).starts_with(r));
+        let settled = stand.screens[i..].iter().find(result).unwrap();
+        let heads = settled.lines().nth(2).unwrap();
+        assert!(heads.contains("PLAYER") && heads.contains("BANKER"), "the result's heads:\n{settled}");
+        for (hand, card) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            assert!(face_up(&card_cells(settled, hand, card)), "hand {hand} card {card} at the result:\n{settled}");
+        }
+    }
+    assert_eq!(back, 3, "the question after each of three helps");
+}
+
+/// Issue 31, defect 6: every key at the settled screen acts or is ignored on purpose.
+/// SPACE (the hurry key) leaves the result on the screen; L stakes the last bets again and
+/// deals; a chip typed at the result is the first key of the bets; RETURN goes to the bets,
+/// where RETURN with nothing staked warns before it deals.
+#[test]
+fn the_settled_screen_keeps_its_keys_space_l_a_bet_typed_ahead_and_return() {
+    let script = "{R}{G}{G}{R}DEE{R}4P{R} L5B{R}{R}{R}{R}";
+    let mut stand = Stand::new(&keys(script));
+    stand.record_screens = true;
+    let stand = run(stand);
+    assert!(stand.settles.len() >= 4, "{} coups:\n{}", stand.settles.len(), stand.screen());
+    let key_line = "RETURN: NEW BETS   L: LAST BETS, DEAL";
+    let first = stand.screens.iter().position(|s| row(s, 24) == key_line).expect("a result");
+    assert_eq!(stand.screens[first + 1], stand.screens[first], "SPACE at the result changed the screen");
+    let seat = |coup: usize| stand.settled_screens[coup].lines().nth(12).unwrap().to_string();
+    let under = |coup: usize, range| cells(&seat(coup), range);
+    for coup in 0..2 {
+        let player = under(coup, 19..26);
+        assert!(["+100", "-100", "=100"].contains(&player.as_str()), "coup {coup}: {player:?}:\n{}", seat(coup));
+        assert_eq!(under(coup, 26..33), "", "coup {coup}: a bet on the Banker");
+    }
+    let banker = under(2, 26..33);
+    assert!(["+475", "-500", "=500"].contains(&banker.as_str()), "the 5 typed at the result: {banker:?}");
+    assert!(
+        stand.screens.iter().any(|s| row(s, 9) == "NO BET: RETURN AGAIN TO DEAL"),
+        "RETURN with nothing staked warns first"
+    );
+    assert_eq!((under(3, 19..26), under(3, 26..33)), (String::new(), String::new()), "a coup with no stake");
+}
+
+/// A card's rank as the seat's drawing for the bank shows it ("10♥", "K♠"), 1 to 13.
+fn rank_of(text: &str) -> Option<u8> {
+    let rank: String = text.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+    match rank.as_str() {
+        "A" => Some(1),
+        "J" => Some(11),
+        "Q" => Some(12),
+        "K" => Some(13),
+        n => n.parse().ok(),
+    }
+}
+
+/// Issue 31, defect 8: no silent moments. SAVING... shows while the save is written; the
+/// key line says SPACE hurries the deal while a coup is dealt; a tie for the highest card
+/// at the draw for the bank is said before the tied seats draw again.
+#[test]
+fn the_game_says_when_it_saves_hurries_and_draws_again_for_the_bank() {
+    let mut stand = Stand::new(&keys("{R}{R}ADA{R}4P{R}"));
+    stand.record_frames = true;
+    let stand = run(stand);
+    assert!(!stand.write_screens.is_empty(), "nothing saved");
+    for s in &stand.write_screens {
+        assert_eq!(row(s, 11), "SAVING...", "while the save is written:\n{s}");
+    }
+    assert!(
+        stand
+            .frames_seen
+            .iter()
+            .any(|(n, s)| *n == 0 && face_down(&card_cells(s, 0, 0)) && row(s, 24) == "SPACE: HURRY THE DEAL"),
+        "the hurry key while the cards are dealt"
+    );
+
+    let mut said = 0;
+    for seed in 1..=30u32 {
+        let mut stand = Stand::new(&keys(&chemin_people(4)));
+        stand.files.insert(bac_game::app::SEED_FILE.to_vec(), seed.to_le_bytes().to_vec());
+        stand.record_frames = true;
+        let stand = run(stand);
+        let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
+        let Some(again) = frames.iter().position(|s| row(s, 8) == "A TIE FOR THE HIGHEST CARD: DRAW AGAIN") else {
+            continue;
+        };
+        said += 1;
+        let ranks: Vec<u8> =
+            frames[again - 1].lines().skip(12).take(4).filter_map(|r| rank_of(&cells(r, 19..26))).collect();
+        let best = ranks.iter().max().copied().unwrap_or(0);
+        assert_eq!(ranks.len(), 4, "every seat's card is up before the tie is said:\n{}", frames[again - 1]);
+        assert!(ranks.iter().filter(|&&r| r == best).count() >= 2, "no tie:\n{}", frames[again - 1]);
+    }
+    assert!(said > 0, "no tie for the bank in 30 draws of four seats");
+}
+
+/// Issue 31, defects 6 and 8: the help (English and French) names the hurry key, the keys
+/// of the result and the three derived roads.
+#[test]
+fn the_help_names_the_hurry_key_the_results_keys_and_the_derived_roads() {
+    let en = include_str!("../../../disk/help.txt").replace("\n  ", " ");
+    let fr = include_str!("../../../disk/help.fr.txt").replace("\n  ", " ");
+    for words in [
+        "SPACE, tapped or held, hurries the deal",
+        "L (last bets)",
+        "face down",
+        "BIG EYE BOY",
+        "SMALL ROAD",
+        "COCKROACH",
+    ] {
+        assert!(en.contains(words), "help.txt: {words}");
+    }
+    for words in [
+        "ESPACE, tape ou tenu, accelere la donne",
+        "L (les memes)",
+        "face cachee",
+        "GRAND OEIL",
+        "PETITE ROUTE",
+        "CAFARD",
+    ] {
+        assert!(fr.contains(words), "help.fr.txt: {words}");
+    }
 }

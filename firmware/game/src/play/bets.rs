@@ -8,6 +8,12 @@ impl<P: Platform> App<P> {
     #[inline(never)]
     pub(super) fn house_bets(&mut self, table: &mut Table) -> Bets {
         self.view.results = [[None; 3]; crate::save::MAX_SAVED_SEATS];
+        if self.view.ahead == Some(REPEAT_KEY) {
+            self.view.ahead = None;
+            if self.repeat_bets(table) {
+                return Bets::Deal;
+            }
+        }
         let min = table.rules().min_bet;
         for id in 0..self.seats.count {
             // A person who can stake nothing (less than the table's minimum) and has nothing
@@ -80,6 +86,35 @@ impl<P: Platform> App<P> {
         Bets::Deal
     }
 
+    /// [`REPEAT_KEY`] at the settled screen: each person's stakes brought back up to the
+    /// last coup's, spot by spot (a Sahara tie stake that stayed counts as staked). True if
+    /// something is staked and the coup can be dealt; false if nothing was bet last time,
+    /// or the table refused a stake (the refusal is shown, the stakes placed stay, and the
+    /// bets go on as usual).
+    #[inline(never)]
+    fn repeat_bets(&mut self, table: &mut Table) -> bool {
+        let mut staked = false;
+        for id in 0..self.seats.count {
+            if !self.is_human(id) {
+                continue;
+            }
+            for spot in Spot::ALL {
+                let (last, now) = (self.view.last_bets[usize::from(id)][spot.index()], table.stake(id, spot));
+                if last > now {
+                    if let Err(e) = table.place(id, spot, last.saturating_sub(now)) {
+                        self.draw_seats(table, Some(id));
+                        self.sound(Sound::Error);
+                        self.refusal(e);
+                        self.pause(2 * DEAL_FRAMES);
+                        return false;
+                    }
+                    staked = true;
+                }
+            }
+        }
+        staked
+    }
+
     /// Seed 004: "The player who draws the highest card is the dealer". Each seat's card is
     /// turned in turn; the banker's mark shows only once every card is up.
     fn draw_for_bank(&mut self, table: &mut Table) {
@@ -89,8 +124,18 @@ impl<P: Platform> App<P> {
             return;
         }
         self.view.drawing_for_bank = true;
+        // The seats that drew in this round: one drawing again starts the next round, after
+        // a tie for the highest card.
+        let mut drawn = 0u8;
         for event in log.events() {
             if let Event::DrewForBank { seat, card } = *event {
+                let bit = 1 << (seat & 7);
+                if drawn & bit != 0 {
+                    drawn = 0;
+                    self.say(ROW_MSG, Msg::DrawAgain, HIGHLIGHT);
+                    self.pause(2 * DEAL_FRAMES);
+                }
+                drawn |= bit;
                 self.view.drew[usize::from(seat)] = Some(card);
                 self.draw_seats(table, None);
                 self.sound(Sound::Card);
@@ -234,6 +279,8 @@ impl<P: Platform> App<P> {
         };
         let mut redraw = true;
         let mut seats_changed = true;
+        // RETURN with nothing staked deals only when pressed again, after a warning.
+        let mut warned = false;
         loop {
             if redraw {
                 self.draw_head(table);
@@ -252,7 +299,11 @@ impl<P: Platform> App<P> {
                 self.draw_seats(table, Some(id));
             }
             let chip = self.view.typed.unwrap_or(Money::units(CHIPS[usize::from(self.view.chip)]));
-            let k = self.wait_key();
+            // A key typed at the settled screen is the first one here.
+            let k = match self.view.ahead.take() {
+                Some(k) => k,
+                None => self.wait_key(),
+            };
             if matches!(k, b'1'..=b'8' | key::RIGHT | key::LEFT) {
                 self.view.typed = None;
             }
@@ -292,6 +343,14 @@ impl<P: Platform> App<P> {
                 (b'P', Role::Banker) => return Bets::GiveUp,
                 (b'C', _) => table.clear(id),
                 (key::RETURN, Role::Banker) if table.bank_stake() == Money::ZERO => Err(TableError::NoBankStake),
+                (key::RETURN, Role::House)
+                    if !warned && Spot::ALL.iter().all(|&spot| table.stake(id, spot) == Money::ZERO) =>
+                {
+                    warned = true;
+                    self.sound(Sound::Error);
+                    self.say(ROW_MSG2, Msg::NoStake, HIGHLIGHT);
+                    continue;
+                }
                 (key::RETURN, _) => return Bets::Deal,
                 (key::HELP | key::F5, _) => {
                     help::show(&mut self.p, self.settings.lang);

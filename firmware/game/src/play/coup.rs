@@ -57,15 +57,11 @@ impl<P: Platform> App<P> {
             return;
         }
         self.clear_lines(ROW_MSG, 3);
-        // The betting keys are over: during the deal the only keys are a question's.
-        self.clear_lines(ROW_KEYS, 1);
+        // The betting keys are over: during the deal the only keys are SPACE's and a
+        // question's.
+        self.hurry_line();
         let l = layout(self.p.columns());
-        for x in [l.player_x, l.banker_x] {
-            self.p.fill(x, l.cards_y, 3 * l.card_step, l.card_h, glyph::SPACE, INK);
-        }
-        for slot in 0..6 {
-            self.p.card_paper(slot, None);
-        }
+        self.new_hands(l);
         self.draw_seats(table, None);
         let mut count = [0u8; 2];
         let mut total = [0u8; 2];
@@ -115,6 +111,7 @@ impl<P: Platform> App<P> {
                     if self.card_shown(l, i, card, &mut count, &mut total, drawn_ahead) {
                         return;
                     }
+                    self.turn_up_for(table, &step, count);
                     if count[0] == 3 && i == 0 {
                         // The Player hand's third card is known: the bank's rule now applies.
                         self.player_third = Some(card.points());
@@ -122,7 +119,7 @@ impl<P: Platform> App<P> {
                 }
                 &TableStep::Ask { question, asker } => {
                     let decision = match asker {
-                        Asker::Seat(id) if self.is_human(id) => self.ask(question, id),
+                        Asker::Seat(id) if self.is_human(id) => self.ask(table, question, id),
                         _ => {
                             let rules = table.rules();
                             let mut strategy = match optimal::solution(rules.draw, rules.decks) {
@@ -146,6 +143,7 @@ impl<P: Platform> App<P> {
                     if let Ok(TableStep::Settled(outcome)) = &step {
                         self.view.result_due(outcome.winner);
                     }
+                    self.turn_up_for(table, &step, count);
                 }
                 TableStep::Settled(outcome) => {
                     self.player_third = None;
@@ -161,6 +159,12 @@ impl<P: Platform> App<P> {
     /// settle, through the interpreter).
     #[inline(never)]
     pub(super) fn explain_draw(&mut self, side: Side, total: [u8; 2], player_drew: bool) {
+        if !self.view.up[usize::from(side == Side::Banker)] {
+            // A hand still face down (its holder's total is the banker's to guess, seed
+            // 004): the table says only that it draws, face up.
+            self.say(ROW_MSG, Msg::PlayerTakes, INK);
+            return;
+        }
         let (who, t) = match side {
             Side::Player => (Msg::PlayerDrawsOn, total[0]),
             Side::Banker => (Msg::BankerDrawsOn, total[1]),
@@ -212,7 +216,7 @@ impl<P: Platform> App<P> {
     }
 
     /// Asks a person to draw or stand.
-    pub(super) fn ask(&mut self, question: Question, id: SeatId) -> Decision {
+    pub(super) fn ask(&mut self, table: &Table, question: Question, id: SeatId) -> Decision {
         let name = self.seats.seats[usize::from(id)].name;
         match question {
             Question::PlayerOnFive => {
@@ -242,17 +246,142 @@ impl<P: Platform> App<P> {
                 b'S' | b'R' => return Decision::Stand,
                 key::HELP | key::F5 => {
                     help::show(&mut self.p, self.settings.lang);
-                    return self.ask_again(question, id);
+                    return self.ask_again(table, question, id);
                 }
                 _ => self.sound(Sound::Error),
             }
         }
     }
 
-    pub(super) fn ask_again(&mut self, question: Question, id: SeatId) -> Decision {
-        // The help screen wiped the table; the cards are not redrawn, the question is.
-        self.p.set_columns(self.p.columns(), BACKGROUND);
-        self.ask(question, id)
+    /// The question again after the help, which wiped the screen: the whole table comes
+    /// back first (heads, seats, scoreboard, the cards as they lie, face up or down, and
+    /// the totals of the hands turned up), then the question.
+    #[inline(never)]
+    pub(super) fn ask_again(&mut self, table: &Table, question: Question, id: SeatId) -> Decision {
+        self.draw_table(table);
+        self.draw_hands();
+        self.hurry_line();
+        self.ask(table, question, id)
+    }
+
+    /// The key line while a coup is dealt: SPACE hurries it.
+    pub(super) fn hurry_line(&mut self) {
+        self.say(ROW_KEYS, Msg::HurryKey, colour::LIGHT_GREY);
+    }
+
+    /// A new coup's hands: no cards, none turned up, the cards' rows and the totals blank.
+    #[inline(never)]
+    fn new_hands(&mut self, l: &Layout) {
+        self.view.hands = [[None; 3]; 2];
+        self.view.up = [false; 2];
+        for x in [l.player_x, l.banker_x] {
+            self.p.fill(x, l.cards_y, 3 * l.card_step, l.card_h, glyph::SPACE, INK);
+            self.p.put(x + TOTAL_AT, ROW_LABELS, glyph::SPACE, INK);
+        }
+        for slot in 0..6 {
+            self.p.card_paper(slot, None);
+        }
+    }
+
+    /// Card `n` of hand `i` (0 Player, 1 Banker) where it lies: face up when its hand is
+    /// turned up or it is a third card (seeds 003 and 004: "dealt face up"), else its back.
+    #[inline(never)]
+    fn draw_card(&mut self, l: &Layout, i: usize, n: u8) {
+        let Some(card) = self.view.hands[i][usize::from(n)] else {
+            return;
+        };
+        let x = [l.player_x, l.banker_x][i] + n * l.card_step;
+        let slot = 3 * i as u8 + n;
+        if self.view.up[i] || n == 2 {
+            face::card(&mut self.p, slot, x, l.cards_y, card);
+        } else {
+            face::back(&mut self.p, slot, x, l.cards_y);
+        }
+    }
+
+    /// The total of hand `i` beside its head, if the hand is turned up.
+    fn draw_total(&mut self, l: &Layout, i: usize) {
+        if !self.view.up[i] {
+            return;
+        }
+        let total = self.view.hands[i].iter().flatten().fold(0, |t, c| (t + c.points()) % 10);
+        let t = num::number(u32::from(total));
+        draw::text(&mut self.p, [l.player_x, l.banker_x][i] + TOTAL_AT, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
+    }
+
+    /// Both hands as they lie, with their totals: after the help.
+    #[inline(never)]
+    pub(super) fn draw_hands(&mut self) {
+        let l = layout(self.p.columns());
+        for i in 0..2 {
+            for n in 0..3 {
+                self.draw_card(l, i, n);
+            }
+            self.draw_total(l, i);
+        }
+    }
+
+    /// Turns hand `i` up, with its total.
+    #[inline(never)]
+    fn turn_up(&mut self, l: &Layout, i: usize) {
+        self.turn(l, i, true);
+    }
+
+    /// Turns hand `i` up or down: its first two cards and its total (a third card is face
+    /// up either way).
+    fn turn(&mut self, l: &Layout, i: usize, up: bool) {
+        if self.view.up[i] == up {
+            return;
+        }
+        self.view.up[i] = up;
+        self.draw_card(l, i, 0);
+        self.draw_card(l, i, 1);
+        let x = [l.player_x, l.banker_x][i] + TOTAL_AT;
+        self.p.put(x, ROW_LABELS, glyph::SPACE, INK);
+        self.draw_total(l, i);
+    }
+
+    /// What is shown when, once the first four cards are down (`count`) and the coup's next
+    /// `step` is known. Seed 004 deals all four face down, and a natural is turned up at
+    /// once (seed 003); a person who chooses decides from what the rules let them see:
+    /// their own two cards and a third card, dealt face up.
+    /// - A person asked to draw or stand (the Player hand's holder on 5, a Chemin de fer
+    ///   banker) has their own hand turned up, and the other is down (in hot seat the
+    ///   punter's hand, up for the punter's question, is turned down again for the
+    ///   banker's).
+    /// - A computer or the house choosing turns nothing up.
+    /// - The Player hand's third card, while a person who holds the bank has yet to choose
+    ///   (Chemin de fer), turns nothing up either: the banker sees that card alone.
+    /// - Anything else (a natural, a third card once every choice is made, the settle)
+    ///   turns both hands up: with no choice left to a person, the croupier turns them over
+    ///   and calls the totals (seed 000).
+    ///
+    /// There is no key to look at one's own cards: in hot seat the question names the
+    /// chooser's total (only the Player hand's 5 is asked, and every seat knows the rule),
+    /// so covering the chooser's cards from the others would hide nothing that counts.
+    #[inline(never)]
+    fn turn_up_for(&mut self, table: &Table, step: &Result<TableStep, TableError>, count: [u8; 2]) {
+        if count[0] < 2 || count[1] < 2 {
+            return;
+        }
+        let l = layout(self.p.columns());
+        let hands = match *step {
+            Ok(TableStep::Ask { question, asker: Asker::Seat(id) }) if self.is_human(id) => {
+                let own = usize::from(question != Question::PlayerOnFive);
+                self.turn(l, 1 - own, false);
+                own..own + 1
+            }
+            Ok(TableStep::Ask { .. }) => return,
+            Ok(TableStep::Card { side: Side::Player, .. })
+                if table.rules().banking == Banking::Seats && table.banker().is_some_and(|b| self.is_human(b)) =>
+            {
+                return;
+            }
+            _ => 0..2,
+        };
+        for i in hands {
+            self.turn_up(l, i);
+        }
     }
 
     /// Draws the settled screen in the last card's pause, behind the screen the player sees
@@ -290,7 +419,32 @@ impl<P: Platform> App<P> {
         if let Some(s) = sound {
             self.sound(s);
         }
-        self.wait_key();
+        self.settled_keys(None);
+    }
+
+    /// The keys of the settled screen, `first` the one already read: each acts or is
+    /// ignored on purpose.
+    /// - SPACE is ignored: it hurries the deal, and a tap too many must not skip the result.
+    /// - RETURN goes to the next coup's bets.
+    /// - [`REPEAT_KEY`] stakes the last coup's bets again and deals (`house_bets`).
+    /// - Any other key goes to the bets as the first key typed there (a chip, a spot, HELP,
+    ///   STOP...), where it acts as it would have: a bet typed ahead is never lost.
+    #[inline(never)]
+    fn settled_keys(&mut self, mut first: Option<u8>) {
+        loop {
+            let k = match first.take() {
+                Some(k) => k,
+                None => self.wait_key(),
+            };
+            match k {
+                key::SPACE => {}
+                key::RETURN => return,
+                k => {
+                    self.view.ahead = Some(k);
+                    return;
+                }
+            }
+        }
     }
 
     /// [`Self::settled_wait`] for a settled screen that came with the last card: the
@@ -301,19 +455,20 @@ impl<P: Platform> App<P> {
     fn settled_wait_after_card(&mut self, sound: Option<Sound>) {
         let mut frames = 0;
         let key_read = loop {
-            if self.p.key().is_some() {
-                break true;
+            if let Some(k) = self.p.key() {
+                break Some(k);
             }
             if frames == CARD_SOUND_FRAMES {
-                break false;
+                break None;
             }
             self.p.frame();
             frames += 1;
         };
-        if key_read {
+        if key_read.is_some() {
             if let Some(s) = sound {
                 self.sound(s);
             }
+            self.settled_keys(key_read);
         } else {
             self.settled_wait(sound);
         }
@@ -337,21 +492,29 @@ impl<P: Platform> App<P> {
         total: &mut [u8; 2],
         settled: Option<Option<Sound>>,
     ) -> bool {
-        let x = [l.player_x, l.banker_x][i];
-        face::card(&mut self.p, 3 * i as u8 + count[i], x + count[i] * l.card_step, l.cards_y, card);
+        self.lay_card(l, i, count[i], card);
         self.sound(Sound::Card);
         count[i] += 1;
         total[i] = (total[i] + card.points()) % 10;
-        let t = num::number(u32::from(total[i]));
-        draw::text(&mut self.p, x + TOTAL_AT, ROW_LABELS, t.as_bytes(), HIGHLIGHT);
         let Some(sound) = settled else {
             return false;
         };
-        // The last card and the settled screen show together.
+        // The last card and the settled screen show together, both hands turned up.
+        self.turn_up(l, 0);
+        self.turn_up(l, 1);
         self.p.show();
         self.player_third = None;
         self.settled_wait_after_card(sound);
         true
+    }
+
+    /// Lays `card` as card `n` of hand `i`: kept, drawn face up or down, and the hand's
+    /// total if it is turned up.
+    #[inline(never)]
+    fn lay_card(&mut self, l: &Layout, i: usize, n: u8, card: Card) {
+        self.view.hands[i][usize::from(n)] = Some(card);
+        self.draw_card(l, i, n);
+        self.draw_total(l, i);
     }
 
     /// The settled coup on the screen: how it ended, each seat's results and bankroll, the
@@ -412,7 +575,8 @@ impl<P: Platform> App<P> {
         self.draw_seats(table, None);
         self.draw_head(table);
         self.draw_board();
-        let next = self.t(Msg::NextCoup);
+        let keys = if table.rules().banking == Banking::Seats { Msg::SettledKeysChemin } else { Msg::SettledKeys };
+        let next = self.t(keys);
         self.message(ROW_KEYS, &[next], colour::LIGHT_GREY);
         if net_win {
             Some(Sound::Win)

@@ -54,6 +54,9 @@ const HURRIED_FRAMES: u8 = 2;
 /// for when it follows the last card at once.
 const CARD_SOUND_FRAMES: u8 = 2;
 const MAX_EVENTS: usize = 24;
+/// At the settled screen: the same bets again, and deal (house-banked games). L for "last
+/// bets" and "les memes": no screen of the game gives L a meaning of its own.
+const REPEAT_KEY: u8 = b'L';
 
 /// Where things go on a screen of 40 or 80 columns.
 struct Layout {
@@ -226,6 +229,18 @@ pub struct View {
     coups: u16,
     /// Whether a coup is being dealt, and at what pace.
     pace: Pace,
+    /// The coup's cards by hand (Player, Banker) as they were dealt, kept so that a screen
+    /// wiped by the help comes back with them (`draw_hands`).
+    hands: [[Option<Card>; 3]; 2],
+    /// Which hands are turned up: seed 004 deals every card face down (see
+    /// `App::turn_up_for`).
+    up: [bool; 2],
+    /// Each seat's stakes by spot (`Spot::index`) as the last coup was dealt: what L at the
+    /// settled screen stakes again.
+    last_bets: [[Money; 3]; crate::save::MAX_SAVED_SEATS],
+    /// The key that ended the settled screen, when it was not RETURN: L (the same bets
+    /// again), or a key for the bets, which the first seat to bet takes as typed.
+    ahead: Option<u8>,
 }
 
 /// The pace of the table's pauses.
@@ -269,6 +284,10 @@ impl View {
             typed: None,
             coups: 0,
             pace: Pace::Betting,
+            hands: [[None; 3]; 2],
+            up: [false; 2],
+            last_bets: [[Money::ZERO; 3]; crate::save::MAX_SAVED_SEATS],
+            ahead: None,
         }
     }
 }
@@ -330,6 +349,11 @@ impl<P: Platform> App<P> {
             };
             if let Bets::Leave(leave) = bets {
                 break leave;
+            }
+            for (id, bets) in self.view.last_bets[..usize::from(self.seats.count)].iter_mut().enumerate() {
+                for spot in Spot::ALL {
+                    bets[spot.index()] = table.stake(id as SeatId, spot);
+                }
             }
             self.deal_coup(&mut table);
             self.break_the_bank(&mut table);
