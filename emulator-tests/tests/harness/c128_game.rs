@@ -606,7 +606,7 @@ fn chemin_de_fer_makes_up_a_deficit_and_passes_the_bank_in_the_c128() {
         "3B{RETURN}",
         "1P{RETURN}",
         |m, m2| {
-            assert_eq!(m, "THE BANK IS SHORT BY 24", "{m2}");
+            assert_eq!(m, "THE PUNTS FALL SHORT BY 24", "{m2}");
             "M"
         },
         |text, banker| {

@@ -113,6 +113,7 @@ messages! {
     BelowMinimum => b"TABLE MINIMUM IS", b"MISE MINIMUM:";
     AboveMaximum => b"TABLE LIMIT IS", b"MISE MAXIMUM:";
     NotEnough => b"NOT ENOUGH MONEY", b"PAS ASSEZ D'ARGENT";
+    Ceiling => b"A BANKROLL STOPS AT", b"UN CAPITAL S'ARRETE A";
     BankHoldsOnly => b"THE BANK HOLDS ONLY", b"LA BANQUE N'A QUE";
     BankBroken => b"YOU BROKE THE BANK!", b"VOUS AVEZ FAIT SAUTER LA BANQUE!";
     FreshBank => b"A FRESH BANK OF ", b"NOUVELLE BANQUE DE ";
@@ -127,7 +128,7 @@ messages! {
     CallsBanco => b": BANCO!", b": BANCO !";
     GetsBack => b" GETS BACK ", b" REPREND ";
     GivesUpBank => b" GIVES UP THE BANK", b" PASSE LA MAIN";
-    BankShort => b"THE BANK IS SHORT BY ", b"IL MANQUE A LA BANQUE ";
+    BankShort => b"THE PUNTS FALL SHORT BY ", b"IL MANQUE AUX PONTES ";
     MakeUpKeys => b": M:MAKE IT UP  N:NO", b": M:COMPLETER  N:NON";
     MakesUp => b" MAKES UP ", b" COMPLETE DE ";
     BetsOver => b"BETS EXCEED THE BANK BY ", b"LES MISES DEPASSENT DE ";

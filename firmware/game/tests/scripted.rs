@@ -818,7 +818,7 @@ fn banker_on(screen: &str) -> Option<String> {
 #[test]
 fn chemin_de_fer_a_deficit_is_made_up_or_goes_back_on_screen() {
     let frames = chemin_session(2, 3, || "3B{R}", || "1P{R}", "M");
-    let asked = first_with(&frames, "THE BANK IS SHORT BY 24").expect("the deficit is shown");
+    let asked = first_with(&frames, "THE PUNTS FALL SHORT BY 24").expect("the deficit is shown");
     assert!(row(asked, 9).ends_with(": M:MAKE IT UP  N:NO"), "{asked}");
     assert!(!row(asked, 24).contains("BET"), "the betting keys while the bank is matched:\n{asked}");
     let made = first_with(&frames, " MAKES UP 24").expect("the deficit made up is shown");
@@ -1138,7 +1138,7 @@ fn a_typed_amount_is_staked_or_refused_with_a_message() {
     let staked = stand
         .screens
         .iter()
-        .find(|s| s.lines().nth(12).is_some_and(|r| cells(r, 19..26) == "100,000"))
+        .find(|s| s.lines().nth(12).is_some_and(|r| cells(r, 19..26) == "100K"))
         .expect("100,000 staked on PLAYER");
     assert_eq!(cells(staked.lines().nth(12).unwrap(), 9..19), "0", "{staked}");
 
@@ -1147,6 +1147,69 @@ fn a_typed_amount_is_staked_or_refused_with_a_message() {
     let stand = run(stand);
     assert!(stand.screens.iter().any(|s| row(s, 9) == "TABLE LIMIT IS 10,000"), "past the table limit");
     assert!(stand.screens.iter().any(|s| row(s, 10).ends_with("A:SUM")), "no amount in hand after a refusal");
+}
+
+/// Issue 31: large amounts ran into each other (`RICH 40,000+10,000-10,000-10,000` at 40
+/// columns, `100,0001,000,000` at 80), and a bankroll could grow past the 32-bit cents.
+/// In both widths, a Loadstar seat of 9,950,000 is refused a stake of 100,000 that could
+/// take it past the ceiling, then stakes 10,000: on every screen the seat's bankroll and
+/// stakes keep a blank (or the grid's bar) between their columns.
+#[test]
+fn large_amounts_keep_to_their_columns_and_a_bankroll_stops_at_the_ceiling() {
+    for cols in [40u8, 80] {
+        let mut settings = bac_game::settings::Settings::new(cols);
+        settings.normalise();
+        let mut seats = [bac_game::save::SavedSeat::BLANK; bac_game::save::MAX_SAVED_SEATS];
+        seats[0].name = bac_game::settings::Name::new(b"RICHARDSON");
+        seats[0].bankroll = bac_rules::Money::units(9_950_000);
+        let saved =
+            bac_game::save::Saved { settings, seats, count: 1, house: Some(bac_rules::Money::units(1_000_000)) };
+        let mut buf = [0u8; bac_game::save::MAX_BYTES];
+        let n = bac_game::save::encode(&saved, &mut buf);
+        let mut stand = Stand::new(&keys("{F1}A100000{R}PA10000{R}P{R}"));
+        stand.files.insert(b"BAC SAVE".to_vec(), buf[..n].to_vec());
+        stand.record_frames = true;
+        stand.player = Some(Box::new(|screen: &str, settled: usize| {
+            let asked = screen.lines().any(|r| r.trim() == "D: DRAW   S: STAND");
+            match (settled, asked) {
+                (0, true) => "S".into(),
+                (0, false) => "{R}".into(),
+                _ => String::new(),
+            }
+        }));
+        let stand = run(stand);
+        let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
+        assert!(
+            frames.iter().any(|s| s.lines().any(|r| r.trim() == "A BANKROLL STOPS AT 10,000,000")),
+            "{cols} columns: the stake past the ceiling is refused"
+        );
+        assert!(!stand.settles.is_empty(), "{cols} columns: the stake of 10,000 was dealt");
+        // Where the columns meet: after the name (a blank, or the banker's mark), and
+        // before each stake (a blank at 40 columns, the grid's bar at 80).
+        let (gaps, bars): (&[usize], &[usize]) =
+            if cols == 40 { (&[9, 19, 26, 33], &[]) } else { (&[11], &[24, 33, 42]) };
+        // The seat's row: its name from column 0 (40) or 1 (80), cut to the name's width.
+        let seat_row = if cols == 40 { "RICHARDSO" } else { " RICHARDSON" };
+        let mut rows_seen = 0;
+        for frame in &frames {
+            for r in frame.lines().filter(|r| r.starts_with(seat_row)) {
+                let c: Vec<char> = r.chars().collect();
+                for &g in gaps {
+                    assert_eq!(c[g], ' ', "{cols} columns: cell {g} of {r:?}");
+                }
+                for &b in bars {
+                    assert!(c[b] != ' ' && !c[b].is_ascii_alphanumeric(), "{cols} columns: the bar at {b} of {r:?}");
+                }
+                rows_seen += 1;
+            }
+        }
+        assert!(rows_seen > 3, "{cols} columns: the seat was on {rows_seen} screens");
+        let won_or_lost = frames.iter().flat_map(|f| f.lines()).any(|r| {
+            r.starts_with(seat_row)
+                && (r.contains("+10K") || r.contains("-10K") || r.contains("+10,000") || r.contains("-10,000"))
+        });
+        assert!(won_or_lost, "{cols} columns: the result of the stake of 10,000 is shown");
+    }
 }
 
 /// The help pages in both languages, as the original's dialogue was English and French:

@@ -101,7 +101,7 @@ impl<P: Platform> App<P> {
             for spot in Spot::ALL {
                 let (last, now) = (self.view.last_bets[usize::from(id)][spot.index()], table.stake(id, spot));
                 if last > now {
-                    if let Err(e) = table.place(id, spot, last.saturating_sub(now)) {
+                    if let Err(e) = Self::place(table, id, spot, last.saturating_sub(now)) {
                         self.draw_seats(table, Some(id));
                         self.sound(Sound::Error);
                         self.refusal(e);
@@ -327,9 +327,9 @@ impl<P: Platform> App<P> {
                     self.type_amount(table, id);
                     continue;
                 }
-                (b'P', Role::House | Role::Punter) => table.place(id, Spot::Player, chip),
-                (b'B', Role::House) => table.place(id, Spot::Banker, chip),
-                (b'T' | b'E', Role::House) => table.place(id, Spot::Tie, chip),
+                (b'P', Role::House | Role::Punter) => Self::place(table, id, Spot::Player, chip),
+                (b'B', Role::House) => Self::place(table, id, Spot::Banker, chip),
+                (b'T' | b'E', Role::House) => Self::place(table, id, Spot::Tie, chip),
                 (b'B', Role::Banker) => table.stake_bank(chip, &mut Log::new()),
                 (b'B', Role::Punter) => {
                     let mut log = Log::new();
@@ -387,6 +387,19 @@ impl<P: Platform> App<P> {
         }
     }
 
+    /// [`Table::place`] for the game's people, refused at a house-banked table when the
+    /// bet could take the seat past [`BANKROLL_CEILING`] if every stake won. A fresh bank
+    /// replaces every bank a player breaks, so without a ceiling a bankroll grows without
+    /// end, until the 32-bit cents of the save and of the table's sums overflow (issue 31:
+    /// past 42.9 million the bank showed 0 and the game looped between the options and the
+    /// title). At Chemin de fer the money only changes hands, so it needs none.
+    fn place(table: &mut Table, id: SeatId, spot: Spot, amount: Money) -> Result<(), TableError> {
+        if table.rules().banking != Banking::Seats && !within_ceiling(table, id, spot, amount) {
+            return Err(TableError::Overflow);
+        }
+        table.place(id, spot, amount)
+    }
+
     /// Says why a bet was refused.
     pub(super) fn refusal(&mut self, e: TableError) {
         let (msg, amount) = match e {
@@ -394,6 +407,9 @@ impl<P: Platform> App<P> {
             TableError::BelowMinimum(m) => (Msg::BelowMinimum, Some(m)),
             TableError::AboveMaximum(m) => (Msg::AboveMaximum, Some(m)),
             TableError::NotEnoughMoney(_) => (Msg::NotEnough, None),
+            // Only the ceiling's check (`App::place`) gives it: the rules' own sums cannot
+            // overflow below it.
+            TableError::Overflow => (Msg::Ceiling, Some(BANKROLL_CEILING)),
             TableError::BankCannotCover(house) => (Msg::BankHoldsOnly, Some(house)),
             TableError::BancoCalled => (Msg::BancoCalled, None),
             TableError::WrongSide => (Msg::WrongSide, None),
@@ -427,4 +443,32 @@ impl<P: Platform> App<P> {
             }
         }
     }
+}
+
+/// The most a seat may hold at a house-banked table: ten million units, so that three
+/// seats at the ceiling, their winnings and a fresh Punto Banco bank stay inside the 32-bit
+/// cents of [`Money`] (42.9 million units). Each column of the seats' grid fits it
+/// (`num::fitted`).
+pub(super) const BANKROLL_CEILING: Money = Money::units(10_000_000);
+
+/// Whether seat `id`, with `amount` more on `spot`, holds at most [`BANKROLL_CEILING`]
+/// should every stake of its win: its bankroll and stakes now, plus the most each stake
+/// can win.
+fn within_ceiling(table: &Table, id: SeatId, spot: Spot, amount: Money) -> bool {
+    let pays = table.rules().pays;
+    let mut most = table.bankroll(id).unwrap_or(Money::ZERO);
+    for each in Spot::ALL {
+        let now = table.stake(id, each);
+        let after = if each == spot { now.checked_add(amount) } else { Some(now) };
+        let wins = match after {
+            Some(Money::ZERO) => Some(Money::ZERO),
+            Some(after) => pays.max_winnings(each, after),
+            None => None,
+        };
+        match wins.and_then(|w| most.checked_add(now)?.checked_add(w)) {
+            Some(m) => most = m,
+            None => return false,
+        }
+    }
+    most <= BANKROLL_CEILING
 }

@@ -77,7 +77,13 @@ struct Layout {
     cards_y: u8,
     name_w: u8,
     roll_end: u8,
+    /// Characters a bankroll may take: from the banker's mark after the name to
+    /// `roll_end`.
+    roll_w: u8,
     stake_end: [u8; 3],
+    /// Characters a stake or a result may take: its column less the cell that keeps it
+    /// apart from the column before (a blank at 40 columns, a bar at 80).
+    stake_w: u8,
     /// The seats' grid lines: a rule under the heads and bars between the money columns
     /// (80 columns only; 40 have no cell to spare).
     grid: bool,
@@ -126,7 +132,9 @@ static LAYOUTS: [Layout; 2] = [
         cards_y: ROW_CARDS,
         name_w: 9,
         roll_end: 19,
+        roll_w: 9,
         stake_end: [26, 33, 40],
+        stake_w: 6,
         grid: false,
         bead_w: 12,
         road_x: 13,
@@ -142,7 +150,9 @@ static LAYOUTS: [Layout; 2] = [
         cards_y: ROW_CARDS + 1,
         name_w: 10,
         roll_end: 24,
+        roll_w: 12,
         stake_end: [33, 42, 51],
+        stake_w: 8,
         grid: true,
         bead_w: 0,
         road_x: 0,

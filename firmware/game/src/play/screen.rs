@@ -142,7 +142,8 @@ impl<P: Platform> App<P> {
             if chemin && table.banker() == Some(id) && !self.view.drawing_for_bank {
                 self.p.put(x + l.name_w, y, draw::screen_code(b'*'), HIGHLIGHT);
             }
-            let roll = num::money(table.bankroll(id).unwrap_or(Money::ZERO), self.settings.lang);
+            let lang = self.settings.lang;
+            let roll = num::fitted(table.bankroll(id).unwrap_or(Money::ZERO), 0, l.roll_w, lang);
             draw::text_right(&mut self.p, l.roll_end, y, roll.as_bytes(), ink);
             if let Some(card) = self.view.drew[usize::from(id)] {
                 // Drawing for the bank: the card shows in the first stake column.
@@ -162,11 +163,11 @@ impl<P: Platform> App<P> {
                 let stake = table.stake(id, spot);
                 let (text, ink) = match self.view.results[usize::from(id)][i] {
                     Some((_, BetResult::Won(w))) | Some((_, BetResult::WonAndStays(w))) => {
-                        (num::signed(w, b'+', self.settings.lang), colour::LIGHT_GREEN)
+                        (num::fitted(w, b'+', l.stake_w, lang), colour::LIGHT_GREEN)
                     }
-                    Some((s, BetResult::Lost)) => (num::signed(s, b'-', self.settings.lang), colour::LIGHT_RED),
-                    Some((s, BetResult::Push)) => (num::signed(s, b'=', self.settings.lang), colour::LIGHT_GREY),
-                    None if stake > Money::ZERO => (num::money(stake, self.settings.lang), ink),
+                    Some((s, BetResult::Lost)) => (num::fitted(s, b'-', l.stake_w, lang), colour::LIGHT_RED),
+                    Some((s, BetResult::Push)) => (num::fitted(s, b'=', l.stake_w, lang), colour::LIGHT_GREY),
+                    None if stake > Money::ZERO => (num::fitted(stake, 0, l.stake_w, lang), ink),
                     None => continue,
                 };
                 draw::text_right(&mut self.p, end, y, text.as_bytes(), ink);
