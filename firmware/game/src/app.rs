@@ -270,16 +270,26 @@ impl<P: Platform> App<P> {
         const LINES: u8 = 8;
         let mut line = 0u8;
         let before = self.settings;
+        // The whole screen is drawn when it was wiped (on entry, after the help, after a
+        // change of width or of language); a key that moves or changes one line redraws the
+        // lines alone, so the screen never blanks under the player's finger.
+        let mut whole = true;
         loop {
             self.settings.normalise();
-            self.draw_options(line);
+            self.draw_options(line, whole);
+            let lang = self.settings.lang;
+            let columns = self.settings.columns;
             match self.wait_key() {
                 key::DOWN => line = (line + 1) % LINES,
                 key::UP => line = (line + LINES - 1) % LINES,
                 key::RIGHT | key::SPACE | b'+' => self.change_option(line, true),
                 key::LEFT | b'-' => self.change_option(line, false),
                 key::RETURN | key::F1 => return true,
-                key::HELP | key::F5 => help::show(&mut self.p, self.settings.lang),
+                key::HELP | key::F5 => {
+                    help::show(&mut self.p, self.settings.lang);
+                    whole = true;
+                    continue;
+                }
                 key::STOP | key::ESC => {
                     let s = &mut self.settings;
                     (s.preset, s.decks, s.tie_pays, s.humans, s.computers) =
@@ -288,6 +298,7 @@ impl<P: Platform> App<P> {
                 }
                 _ => self.sound(Sound::Error),
             }
+            whole = self.settings.lang != lang || self.settings.columns != columns;
         }
     }
 
@@ -331,14 +342,34 @@ impl<P: Platform> App<P> {
         self.sound(Sound::Chip);
     }
 
-    fn draw_options(&mut self, selected: u8) {
+    /// Draws the options, the title and the keys too when `whole` (see [`Self::options`]).
+    fn draw_options(&mut self, selected: u8, whole: bool) {
+        const LABELS: [Msg; 8] = [
+            Msg::OptRules,
+            Msg::OptDecks,
+            Msg::OptTie,
+            Msg::OptPlayers,
+            Msg::OptComputers,
+            Msg::OptSound,
+            Msg::OptLanguage,
+            Msg::OptScreen,
+        ];
         let cols = self.p.columns();
-        face::clear_screen(&mut self.p);
-        let title = self.t(Msg::OptionsTitle);
-        draw::centred(&mut self.p, 1, title, HIGHLIGHT);
+        if whole {
+            face::clear_screen(&mut self.p);
+            let title = self.t(Msg::OptionsTitle);
+            draw::centred(&mut self.p, 1, title, HIGHLIGHT);
+            let keys = self.t(Msg::OptionsKeys);
+            draw::centred(&mut self.p, 22, keys, colour::LIGHT_GREY);
+            let keys2 = self.t(Msg::OptionsKeys2);
+            draw::centred(&mut self.p, 23, keys2, colour::LIGHT_GREY);
+        }
         let s = self.settings;
         let x = if cols == 80 { 20 } else { 2 };
-        let value_x = x + 17;
+        // The values start one column after the longest label of the language (French's
+        // `JOUEURS ORDINATEUR` is 18 long: a fixed 17 wrote the value over its last letter).
+        let longest = LABELS.iter().map(|&m| self.t(m).len()).max().unwrap_or(0) as u8;
+        let value_x = x + longest + 1;
         let yes_no = |on: bool| if on { Msg::On } else { Msg::Off };
         // Seeds 003 and 004 have no tie bet; seed 002 fixes it at 8 to 1.
         let tie = if s.rules().pays.tie.is_none() {
@@ -348,20 +379,21 @@ impl<P: Platform> App<P> {
         } else {
             Msg::TieFixed
         };
-        let rows: [(Msg, Msg, u32); 8] = [
-            (Msg::OptRules, Msg::preset(s.preset), 0),
-            (Msg::OptDecks, Msg::Empty, u32::from(s.decks)),
-            (Msg::OptTie, tie, u32::from(s.tie_pays)),
-            (Msg::OptPlayers, Msg::Empty, u32::from(s.humans)),
-            (Msg::OptComputers, if s.computers_allowed() { Msg::Empty } else { Msg::ChemOnly }, u32::from(s.computers)),
-            (Msg::OptSound, yes_no(s.sound), 0),
-            (Msg::OptLanguage, Msg::LanguageName, 0),
-            (Msg::OptScreen, Msg::Empty, u32::from(s.columns)),
+        let rows: [(Msg, u32); 8] = [
+            (Msg::preset(s.preset), 0),
+            (Msg::Empty, u32::from(s.decks)),
+            (tie, u32::from(s.tie_pays)),
+            (Msg::Empty, u32::from(s.humans)),
+            (if s.computers_allowed() { Msg::Empty } else { Msg::ChemOnly }, u32::from(s.computers)),
+            (yes_no(s.sound), 0),
+            (Msg::LanguageName, 0),
+            (Msg::Empty, u32::from(s.columns)),
         ];
-        for (i, (label, value, n)) in rows.iter().enumerate() {
+        for (i, ((value, n), label)) in rows.iter().zip(LABELS).enumerate() {
             let y = 4 + 2 * i as u8;
+            self.p.fill(x, y, cols - x, 1, draw::glyph::SPACE, INK);
             let ink = if i as u8 == selected { HIGHLIGHT } else { INK };
-            let label = self.t(*label);
+            let label = self.t(label);
             if i as u8 == selected {
                 draw::text_reversed(&mut self.p, x, y, label, ink);
             } else {
@@ -384,10 +416,6 @@ impl<P: Platform> App<P> {
                 draw::text(&mut self.p, at, y, v, if note { colour::LIGHT_GREY } else { ink });
             }
         }
-        let keys = self.t(Msg::OptionsKeys);
-        draw::centred(&mut self.p, 22, keys, colour::LIGHT_GREY);
-        let keys2 = self.t(Msg::OptionsKeys2);
-        draw::centred(&mut self.p, 23, keys2, colour::LIGHT_GREY);
     }
 
     /// Seats the players the options call for: people keep their names and bankrolls
@@ -457,7 +485,8 @@ impl<P: Platform> App<P> {
                 }
             }
         }
-        if name.as_bytes().is_empty() {
+        // A name of nothing but blanks would be a blank seat.
+        if name.as_bytes().iter().all(|&c| c == b' ') {
             let mut default = Name::new(self.t(Msg::DefaultName));
             default.push(b' ');
             default.push(b'1' + n);
@@ -472,8 +501,12 @@ impl<P: Platform> App<P> {
         let q = self.t(Msg::ReallyQuit);
         draw::centred(&mut self.p, 9, q, HIGHLIGHT);
         loop {
+            // Y, and in French O ("oui") too: the English question's O must not quit (it
+            // reads as "Options" there, and a player may try it).
+            let french = self.settings.lang == Lang::French;
             match self.wait_key() {
-                b'Y' | b'O' => return true,
+                b'Y' => return true,
+                b'O' if french => return true,
                 b'N' | key::STOP | key::ESC => return false,
                 _ => {}
             }

@@ -56,7 +56,7 @@ messages! {
     WriteProtected => b"DISK WRITE PROTECTED: NOT SAVED", b"DISQUE PROTEGE: PAS SAUVE";
     DiskFull => b"DISK FULL: NOT SAVED", b"DISQUE PLEIN: PAS SAUVE";
     Saved => b"BANKROLLS SAVED", b"CAISSES SAUVEES";
-    SaveRetry => b"RETURN: TRY AGAIN  STOP: QUIT UNSAVED", b"RETURN: REESSAYER  STOP: QUITTER";
+    SaveRetry => b"RETURN: TRY AGAIN  STOP: QUIT UNSAVED", b"RETURN: REESSAYER  STOP: SANS SAUVER";
     Goodbye => b"THANK YOU FOR PLAYING", b"MERCI D'AVOIR JOUE";
     ReallyQuit => b"QUIT TO BASIC? Y/N", b"RETOUR AU BASIC? O/N";
     OptionsTitle => b"TABLE OPTIONS", b"OPTIONS DE LA TABLE";
@@ -71,12 +71,13 @@ messages! {
     On => b"ON", b"OUI";
     Off => b"OFF", b"NON";
     LanguageName => b"ENGLISH", b"FRANCAIS";
-    ToOne => b" TO 1", b" POUR 1";
+    // "8 pour 1" counts the stake back (7 to 1): "contre" is "to".
+    ToOne => b" TO 1", b" CONTRE 1";
     NoTieBet => b"NO TIE BET", b"PAS DE MISE";
     TieFixed => b"(FIXED)", b"(FIXE)";
     ChemOnly => b"(CHEMIN DE FER)", b"(CHEMIN DE FER)";
-    OptionsKeys => b"CRSR UP/DOWN: CHOOSE  LEFT/RIGHT: CHANGE", b"CRSR HAUT/BAS: CHOIX  GAUCHE/DROITE";
-    OptionsKeys2 => b"RETURN: PLAY  HELP: RULES  STOP: BACK", b"RETURN: JOUER  HELP: REGLES  STOP";
+    OptionsKeys => b"CRSR UP/DOWN: CHOOSE  LEFT/RIGHT: CHANGE", b"HAUT/BAS: LIGNE  GAUCHE/DROITE: VALEUR";
+    OptionsKeys2 => b"RETURN: PLAY  HELP: RULES  STOP: BACK", b"RETURN:JOUER  HELP:REGLES  STOP:RETOUR";
     AskName => b"NAME OF PLAYER ", b"NOM DU JOUEUR ";
     NameKeys => b"TYPE A NAME, THEN RETURN", b"TAPEZ UN NOM, PUIS RETURN";
     DefaultName => b"PLAYER", b"JOUEUR";
@@ -105,9 +106,9 @@ messages! {
     PlaceBets => b"YOUR BETS", b"FAITES VOS JEUX";
     StakeBank => b"STAKE THE BANK", b"FAITES LA BANQUE";
     BancoOrBet => b"BANCO OR BET", b"BANCO OU MISE";
-    KeysHouse => b":BET 1-8:CHIP C:CLEAR RETURN:DEAL", b":MISE 1-8:JETON C:EFFACE RETURN";
-    KeysBank => b"B:STAKE P:PASS C:CLEAR RETURN:DONE", b"B:MISE P:PASSE C:EFFACE RETURN";
-    KeysPunter => b"B:BANCO P:BET C:CLEAR RETURN:DONE", b"B:BANCO P:MISE C:EFFACE RETURN";
+    KeysHouse => b":BET 1-8:CHIP C:CLEAR RETURN:DEAL", b":MISE 1-8:JETON C:VIDE RETURN:DONNE";
+    KeysBank => b"B:STAKE P:PASS C:CLEAR RETURN:DONE", b"B:MISE P:PASSE C:VIDE RETURN:FINI";
+    KeysPunter => b"B:BANCO P:BET C:CLEAR RETURN:DONE", b"B:BANCO P:MISE C:VIDE RETURN:FINI";
     LeavePrompt => b"Y:QUIT  O:OPTIONS  N:PLAY ON", b"Q:QUITTER  O:OPTIONS  N:REJOUER";
     SpotClosed => b"NO SUCH BET IN THIS GAME", b"PAS DE TELLE MISE ICI";
     BelowMinimum => b"TABLE MINIMUM IS", b"MISE MINIMUM:";
@@ -206,6 +207,42 @@ mod tests {
         for msg in [Msg::PlaceBets, Msg::StakeBank, Msg::BancoOrBet, Msg::YouHaveFive] {
             for lang in [Lang::English, Lang::French] {
                 assert!(10 + 2 + msg.text(lang).len() <= 40, "{msg:?} {lang:?}");
+            }
+        }
+    }
+
+    /// Issue 31: at 40 columns the French key lines stopped short (`C:EFFACE RETURN`, with
+    /// no word for RETURN). Each key line says what every key does in both languages: as
+    /// many `key:action` pairs in French as in English, on one 40-column line with the
+    /// spots' letters before it where the table puts them.
+    #[test]
+    fn key_lines_give_every_key_its_action_in_both_languages() {
+        let lines: [(&[u8], Msg); 11] = [
+            (b"P B T", Msg::KeysHouse),
+            (b"", Msg::KeysBank),
+            (b"", Msg::KeysPunter),
+            (b"", Msg::OptionsKeys),
+            (b"", Msg::OptionsKeys2),
+            (b"", Msg::SaveRetry),
+            (b"", Msg::LeavePrompt),
+            (b"", Msg::HelpKeys),
+            (b"", Msg::DrawOrStand),
+            (b"", Msg::SettledKeys),
+            (b"", Msg::MakeUpKeys),
+        ];
+        let pairs = |t: &[u8]| t.iter().filter(|&&c| c == b':').count();
+        for (spots, msg) in lines {
+            let (en, fr) = (msg.text(Lang::English), msg.text(Lang::French));
+            assert_eq!(
+                pairs(en),
+                pairs(fr),
+                "{msg:?}: {:?} against {:?}",
+                core::str::from_utf8(en),
+                core::str::from_utf8(fr)
+            );
+            for text in [en, fr] {
+                assert!(spots.len() + text.len() <= 40, "{msg:?} is {} long", spots.len() + text.len());
+                assert_ne!(text.last(), Some(&b':'), "{msg:?}");
             }
         }
     }

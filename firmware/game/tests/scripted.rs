@@ -32,6 +32,10 @@ struct Stand {
     /// The screen at every key the game asks for, when `record_screens` is set.
     screens: Vec<String>,
     record_screens: bool,
+    /// Cells written so far, and with `record_screens` the count as each screen was taken:
+    /// what a key cost the screen (a whole screen is 1,000 cells at 40 columns).
+    written: usize,
+    written_at_screens: Vec<usize>,
     /// With `record_frames`: each new screen a frame shows, with the coups settled by then.
     frames_seen: Vec<(usize, String)>,
     record_frames: bool,
@@ -69,6 +73,8 @@ impl Stand {
             settled_screens: Vec::new(),
             screens: Vec::new(),
             record_screens: false,
+            written: 0,
+            written_at_screens: Vec::new(),
             frames_seen: Vec::new(),
             record_frames: false,
             sounds: Vec::new(),
@@ -120,6 +126,7 @@ impl platform::Screen for Stand {
     fn put(&mut self, x: u8, y: u8, code: u8, _colour: u8) {
         if x < self.cols && y < 25 {
             self.cells[usize::from(y)][usize::from(x)] = code;
+            self.written += 1;
         }
     }
 
@@ -139,6 +146,7 @@ impl platform::Keys for Stand {
         }
         if self.record_screens {
             self.screens.push(self.screen());
+            self.written_at_screens.push(self.written);
         }
         if self.keys.is_empty() {
             let (screen, settled) = (self.screen(), self.settles.len());
@@ -954,9 +962,12 @@ fn cents(text: &str) -> i64 {
 
 /// The Loadstar house bank as the table's head shows it (row 1: "... BANK 1,000,000").
 fn house_shown(screen: &str) -> Option<i64> {
-    let head = screen.lines().nth(1)?;
-    let (_, bank) = head.rsplit_once("BANK ")?;
-    Some(cents(bank.trim()))
+    // Under the head at 40 columns, on it at 80 (left of the scoreboard panel's 28).
+    screen.lines().take(2).find_map(|head| {
+        let table: String = head.chars().take(52).collect();
+        let (_, bank) = table.rsplit_once("BANK ")?;
+        Some(cents(bank.trim()))
+    })
 }
 
 /// The chip keys that stake `units` on `spot` with the game's chips, largest first.
@@ -1034,7 +1045,13 @@ fn loadstar_shows_its_bank_moves_it_by_each_result_and_keeps_it_in_the_save() {
 /// and the table goes on with a fresh bank of 1,000,000.
 #[test]
 fn loadstar_a_player_breaks_the_bank_and_a_fresh_one_follows() {
-    let mut settings = bac_game::settings::Settings::new(40);
+    for cols in [40u8, 80] {
+        breaking_the_bank(cols);
+    }
+}
+
+fn breaking_the_bank(cols: u8) {
+    let mut settings = bac_game::settings::Settings::new(cols);
     settings.normalise();
     let mut seats = [bac_game::save::SavedSeat::BLANK; bac_game::save::MAX_SAVED_SEATS];
     seats[0].name = bac_game::settings::Name::new(b"DEE");
@@ -1054,19 +1071,27 @@ fn loadstar_a_player_breaks_the_bank_and_a_fresh_one_follows() {
             broke = true;
             return "{R}".into();
         }
-        if row(screen, 8).ends_with(": YOUR BETS") {
+        // The rows are read by what they say: at 80 columns the messages sit lower.
+        if screen.lines().any(|r| r.contains(": YOUR BETS")) {
             let bank = (house_shown(screen).unwrap() / 100) as u32;
             // The first time one unit past the bank: that last chip is refused.
             let stake = if broke { 1 } else { bank + u32::from(std::mem::take(&mut first)) };
             return format!("{}{{R}}", chips_for(stake, 'P'));
         }
-        if row(screen, 9) == "D: DRAW   S: STAND" { "S".into() } else { "{R}".into() }
+        if screen.lines().any(|r| r.contains("D: DRAW   S: STAND")) { "S".into() } else { "{R}".into() }
     }));
     let stand = run(stand);
     let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
-    assert!(frames.iter().any(|s| row(s, 9) == "THE BANK HOLDS ONLY 50"), "a stake past the bank is refused");
+    assert!(
+        frames.iter().any(|s| s.lines().any(|r| r.contains("THE BANK HOLDS ONLY 50"))),
+        "{cols} columns: a stake past the bank is refused"
+    );
     let broken = frames.iter().position(|s| s.contains("YOU BROKE THE BANK!")).expect("the bank broke in 40 coups");
-    assert!(frames[broken].contains("A FRESH BANK OF 1,000,000"), "{}", frames[broken]);
+    // Centred on the whole screen, as the line above it (issue 31: at 80 columns it was
+    // centred on the table's 52).
+    let fresh = "A FRESH BANK OF 1,000,000";
+    let line = frames[broken].lines().find(|r| r.contains(fresh)).unwrap_or_else(|| panic!("{}", frames[broken]));
+    assert_eq!(line.find(fresh), Some((usize::from(cols) - fresh.len()) / 2), "{cols} columns:\n{}", frames[broken]);
     let before = frames[..broken].iter().rev().find(|s| house_shown(s).is_some()).unwrap();
     assert_eq!(house_shown(before), Some(0), "the bank was empty:\n{before}");
     let after = frames[broken..].iter().find(|s| house_shown(s).is_some()).unwrap();
@@ -1185,9 +1210,10 @@ fn large_amounts_keep_to_their_columns_and_a_bankroll_stops_at_the_ceiling() {
         );
         assert!(!stand.settles.is_empty(), "{cols} columns: the stake of 10,000 was dealt");
         // Where the columns meet: after the name (a blank, or the banker's mark), and
-        // before each stake (a blank at 40 columns, the grid's bar at 80).
+        // before each stake (a blank at 40 columns, the grid's bar at 80, where Loadstar's
+        // one open spot, PLAYER, has a bar before it and none after).
         let (gaps, bars): (&[usize], &[usize]) =
-            if cols == 40 { (&[9, 19, 26, 33], &[]) } else { (&[11], &[24, 33, 42]) };
+            if cols == 40 { (&[9, 19, 26, 33], &[]) } else { (&[11, 33, 42], &[24]) };
         // The seat's row: its name from column 0 (40) or 1 (80), cut to the name's width.
         let seat_row = if cols == 40 { "RICHARDSO" } else { " RICHARDSON" };
         let mut rows_seen = 0;
@@ -1210,6 +1236,66 @@ fn large_amounts_keep_to_their_columns_and_a_bankroll_stops_at_the_ceiling() {
         });
         assert!(won_or_lost, "{cols} columns: the result of the stake of 10,000 is shown");
     }
+}
+
+/// Issue 31: the options screen blanked on every key, and in French the value of `JOUEURS
+/// ORDINATEUR` was written over its last letter. A key that moves or changes a line now
+/// redraws the lines (far fewer cells than a screen), every label keeps a blank before
+/// its value, and the tie pays "8 CONTRE 1" ("8 pour 1" would be 7 to 1).
+#[test]
+fn the_options_screen_redraws_its_lines_alone_and_keeps_labels_apart_from_values() {
+    let mut stand = Stand::new(&keys("{F7}{R}{D}{D}{D}{D}{G}{U}{U}{U}{U}{G}{G}{G}{G}{D}{D}"));
+    stand.record_screens = true;
+    let stand = run(stand);
+    let first = stand.screens.iter().position(|s| s.contains("OPTIONS DE LA TABLE")).expect("the options in French");
+    for i in first + 1..first + 16 {
+        let cost = stand.written_at_screens[i] - stand.written_at_screens[i - 1];
+        assert!(cost < 500, "key {} on the options screen wrote {cost} cells:\n{}", i - first, stand.screens[i]);
+        assert!(stand.screens[i].contains("OPTIONS DE LA TABLE"), "{}", stand.screens[i]);
+    }
+    let all: Vec<&str> = stand.screens[first..first + 16].iter().flat_map(|s| s.lines()).collect();
+    let computers = all.iter().find(|r| r.contains("JOUEURS ORDINATEUR")).expect("the computers' line");
+    assert!(computers.contains("JOUEURS ORDINATEUR "), "{computers:?}");
+    assert!(all.iter().any(|r| r.contains("EGALITE PAYEE") && r.contains(" CONTRE 1")), "the tie's odds in French");
+}
+
+/// Issue 31: a name of blanks gave a blank seat; it sits as PLAYER 1, as an empty one.
+#[test]
+fn a_blank_name_sits_as_player_1() {
+    let mut stand = Stand::new(&keys("{R}{R}   {R}"));
+    stand.record_screens = true;
+    let stand = run(stand);
+    assert!(
+        stand.screens.iter().any(|s| s.lines().any(|r| r.starts_with("PLAYER 1 ") && r.contains("100,000"))),
+        "the seat's row:\n{}",
+        stand.screens.last().unwrap()
+    );
+}
+
+/// Issue 31: O (the French "oui") quit at the English `QUIT TO BASIC? Y/N`. In English it
+/// is ignored and the question stays; Y quits.
+#[test]
+fn the_english_quit_question_is_answered_by_y_not_o() {
+    let mut stand = Stand::new(&keys("{S}O"));
+    stand.record_screens = true;
+    let stand = run(stand);
+    let asked = stand.screens.iter().position(|s| s.contains("QUIT TO BASIC? Y/N")).expect("the question");
+    let after_o = stand.screens.get(asked + 1).expect("the game still asks after O");
+    assert!(after_o.contains("QUIT TO BASIC? Y/N"), "{after_o}");
+}
+
+/// Issue 31: in hot seat, an amount typed by one person (A) was the next person's chip
+/// too, though it was checked against the first one's bankroll. Each person starts from
+/// the chips.
+#[test]
+fn a_typed_amount_stays_with_the_person_who_typed_it() {
+    let mut stand = Stand::new(&keys("{R}{D}{D}{D}{G}{R}ADA{R}BOB{R}A50{R}P{R}"));
+    stand.record_screens = true;
+    let stand = run(stand);
+    let bob = stand.screens.iter().find(|s| row(s, 8).starts_with("BOB: ")).expect("BOB's turn to bet");
+    assert!(row(bob, 10).ends_with("A:SUM"), "BOB's chips:\n{bob}");
+    let ada = stand.screens.iter().find(|s| row(s, 8).starts_with("ADA: ") && row(s, 10).ends_with(" 50"));
+    assert!(ada.is_some(), "ADA's typed amount in hand");
 }
 
 /// The help pages in both languages, as the original's dialogue was English and French:

@@ -71,6 +71,10 @@ pub(crate) fn draw(out: &mut impl Write, grid: &[Vec<Cell>], status: &str) -> Re
             }
             queue!(out, Print(cell.ch))?;
         }
+        // The rest of the terminal's row: a screen of 40 columns after one of 80 would
+        // otherwise leave the old right half standing.
+        queue!(out, SetBackgroundColor(Color::Reset), terminal::Clear(terminal::ClearType::UntilNewLine))?;
+        last = None;
     }
     let rows = grid.len();
     queue!(
@@ -140,5 +144,26 @@ pub fn play(mut machine: Machine, screen: Option<Screen>) -> Result<Machine> {
         }
         let shown = screen.unwrap_or(if machine.eighty_active() { Screen::Eighty } else { Screen::Forty });
         draw(&mut out, &cells(machine.bus(), shown), "Ctrl+Q or F12 quits")?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 31: after the game went from 80 columns to 40, the terminal kept the old
+    /// right half. Every row drawn now ends by clearing the rest of the terminal's line.
+    #[test]
+    fn a_narrower_screen_clears_what_a_wider_one_left() {
+        let cell = Cell { ch: 'A', fg: [255, 255, 255], bg: [0, 0, 0] };
+        let wide = vec![vec![cell; 80]; 25];
+        let narrow = vec![vec![cell; 40]; 25];
+        let mut out = Vec::new();
+        draw(&mut out, &wide, "").unwrap();
+        draw(&mut out, &narrow, "").unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let second = &text[text.rfind("\x1b[1;1H").unwrap()..];
+        let clears = second.matches("\x1b[K").count();
+        assert_eq!(clears, 25, "each of the 25 rows is cleared past its 40 cells");
     }
 }

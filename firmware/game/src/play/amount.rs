@@ -19,7 +19,13 @@ impl<P: Platform> App<P> {
             let prompt = self.t(Msg::TypeAmount);
             let n = num::number(units);
             let shown: &[u8] = if digits == 0 { b"" } else { n.as_bytes() };
-            self.message(ROW_MSG2, &[prompt, shown, b"_"], HIGHLIGHT);
+            // The cursor is a reversed blank, as in the name's field: `_` is a left arrow in
+            // the C128's character set.
+            self.message(ROW_MSG2, &[prompt, shown, b" "], HIGHLIGHT);
+            let l = layout(self.p.columns());
+            let len = (prompt.len() + shown.len()) as u8 + 1;
+            let cursor = l.width.saturating_sub(len) / 2 + len - 1;
+            self.p.put(cursor, l.row(ROW_MSG2), glyph::SPACE | glyph::REVERSE, HIGHLIGHT);
             match self.wait_key() {
                 k @ b'0'..=b'9' if digits < MAX_DIGITS && (digits > 0 || k != b'0') => {
                     units = units * 10 + u32::from(k - b'0');
@@ -45,6 +51,7 @@ impl<P: Platform> App<P> {
         match Self::amount_allowed(table, id, amount) {
             Ok(()) => {
                 self.view.typed = Some(amount);
+                self.view.typed_by = id;
                 self.draw_chips();
                 self.sound(Sound::Chip);
             }

@@ -260,6 +260,9 @@ impl<P: Platform> App<P> {
 
     #[inline(never)]
     pub(super) fn bet(&mut self, table: &mut Table, id: SeatId, role: Role) -> Bets {
+        if self.view.typed_by != id {
+            self.view.typed = None;
+        }
         let name = self.seats.seats[usize::from(id)].name;
         let prompt = match role {
             Role::House => Msg::PlaceBets,

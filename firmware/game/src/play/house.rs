@@ -61,9 +61,13 @@ impl<P: Platform> App<P> {
         self.sound(Sound::Win);
         let broken = self.t(Msg::BankBroken);
         draw::centred(&mut self.p, 10, broken, HIGHLIGHT);
+        // Centred on the whole screen, as the line above: `message` centres on the table,
+        // which at 80 columns is the 52 left of the scoreboard panel.
         let m = num::money(fresh, self.settings.lang);
         let then = self.t(Msg::FreshBank);
-        self.message(13, &[then, m.as_bytes()], INK);
+        let x = cols.saturating_sub(then.len() as u8 + m.len()) / 2;
+        let x = draw::text(&mut self.p, x, 13, then, INK);
+        draw::text(&mut self.p, x, 13, m.as_bytes(), INK);
         let next = self.t(Msg::NextCoup);
         draw::centred(&mut self.p, ROW_KEYS, next, colour::LIGHT_GREY);
         self.wait_key();

@@ -235,6 +235,9 @@ pub struct View {
     chip: u8,
     /// An amount typed in place of a chip (A at the bets), until a chip is chosen again.
     typed: Option<Money>,
+    /// The seat that typed it: in hot seat the next person starts from the chips, not from
+    /// an amount checked against someone else's bankroll.
+    typed_by: SeatId,
     /// Coups settled since the program started.
     coups: u16,
     /// Whether a coup is being dealt, and at what pace.
@@ -292,6 +295,7 @@ impl View {
             drawing_for_bank: false,
             chip: 0,
             typed: None,
+            typed_by: 0,
             coups: 0,
             pace: Pace::Betting,
             hands: [[None; 3]; 2],

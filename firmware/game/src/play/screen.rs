@@ -82,10 +82,13 @@ impl<P: Platform> App<P> {
     /// which read as one (`ADA  1,500`, as the VICE check reads a seat). Kept out of line so
     /// that the game's interpreted list can name it (translated: every `draw_seats` at 80
     /// columns runs it).
+    ///
+    /// Only the first `columns` stake columns are closed by a bar: Loadstar, which takes
+    /// bets on PLAYER alone, shows no empty BANKER and TIE columns.
     #[inline(never)]
-    fn draw_grid_lines(&mut self, l: &Layout, head: u8) {
+    fn draw_grid_lines(&mut self, l: &Layout, head: u8, columns: usize) {
         self.p.fill(0, head + 1, l.width, 1, glyph::LINE_H, colour::LIGHT_GREY);
-        for x in [l.roll_end, l.stake_end[0], l.stake_end[1]] {
+        for x in [l.roll_end, l.stake_end[0], l.stake_end[1]].into_iter().take(columns) {
             self.p.fill(x, head, 1, 2 + self.seats.count, glyph::LINE_V, colour::LIGHT_GREY);
             self.p.put(x, head + 1, glyph::CROSS, colour::LIGHT_GREY);
         }
@@ -125,7 +128,14 @@ impl<P: Platform> App<P> {
             draw::text_right(&mut self.p, *end, head, h, colour::LIGHT_GREY);
         }
         if l.grid {
-            self.draw_grid_lines(l, head);
+            // The stake columns in use: Chemin de fer's punt and bank, else up to the last
+            // spot the game takes bets on.
+            let columns = if chemin {
+                2
+            } else {
+                Spot::ALL.iter().rposition(|&spot| pays.odds(spot).is_some()).map_or(0, |i| i + 1)
+            };
+            self.draw_grid_lines(l, head, columns);
         }
         for id in 0..self.seats.count {
             let y = seats + id;
