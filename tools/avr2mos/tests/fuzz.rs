@@ -3,7 +3,7 @@
 //! every addressing mode, pushes, multiplies, calls between functions and to the runtime)
 //! run translated on the `mos6502` CPU and on the reference AVR simulator from the same
 //! registers and memory; every function's defined registers and flags, and the memory
-//! window, must agree. At both optimisation levels.
+//! window, must agree. At both optimisation levels, and with every function interpreted.
 //!
 //! The bounded run here takes [`CASES`] programs from [`SEED`]. A longer run:
 //! `FUZZ_CASES=100000 FUZZ_SEED=1 cargo test --release -p avr2mos --test fuzz`, or
@@ -23,17 +23,17 @@ mod run;
 #[path = "fuzz/shrink.rs"]
 mod shrink;
 
-use avr2mos::OptLevel;
+use run::Config;
 
 /// Programs in the bounded run of the normal test suite.
 const CASES: u64 = 200;
 /// The first seed of the bounded run.
 const SEED: u64 = 0xBAC_0128;
 
-/// Miscompiles the fuzzer found that are not fixed yet: `(seed, level, what)`. The bounded
+/// Miscompiles the fuzzer found that are not fixed yet: `(seed, configuration, what)`. The bounded
 /// run skips them (so the suite stays green while they wait) and
 /// [`known_miscompiles_still_fail`] checks that each still fails, so a fix removes its line.
-const KNOWN_MISCOMPILES: &[(u64, OptLevel, &str)] = &[];
+const KNOWN_MISCOMPILES: &[(u64, Config, &str)] = &[];
 
 /// The seeds to run: `FUZZ_SEED` (default [`SEED`]) and `FUZZ_CASES` (default [`CASES`]).
 fn settings() -> (u64, u64) {
@@ -50,24 +50,17 @@ fn settings() -> (u64, u64) {
     (var("FUZZ_SEED", SEED), var("FUZZ_CASES", CASES))
 }
 
-fn level_name(level: OptLevel) -> &'static str {
-    match level {
-        OptLevel::Plain => "--opt-level 0",
-        OptLevel::Full => "--opt-level 1",
-    }
-}
-
 /// The report of one failing case, its program shrunk first.
-fn report(seed: u64, level: OptLevel, p: &program::Program) -> String {
-    let small = shrink::shrink(p, |c| run::run(c, level).is_err());
-    let failure = match run::run(&small, level) {
+fn report(seed: u64, config: Config, p: &program::Program) -> String {
+    let small = shrink::shrink(p, |c| run::run(c, config).is_err());
+    let failure = match run::run(&small, config) {
         Err(f) => f,
         Ok(()) => unreachable!("the shrinker keeps only failing programs"),
     };
     format!(
         "seed {seed:#x} at {}: {}\n(run again: FUZZ_SEED={seed:#x} FUZZ_CASES=1 cargo test --release -p avr2mos --test fuzz)\n\
          registers at entry: {:02x?}\n\nAVR program (shrunk):\n{}\n6502 translation:\n{}",
-        level_name(level),
+        config.name(),
         failure.what,
         small.regs,
         failure.avr,
@@ -81,14 +74,14 @@ fn random_programs_run_alike_translated_and_simulated() {
     let mut failures = Vec::new();
     for seed in first..first + cases {
         let p = generate::program(seed);
-        for level in [OptLevel::Full, OptLevel::Plain] {
-            if KNOWN_MISCOMPILES.iter().any(|&(s, l, _)| s == seed && l == level) {
+        for config in Config::ALL {
+            if KNOWN_MISCOMPILES.iter().any(|&(s, l, _)| s == seed && l == config) {
                 continue;
             }
-            if run::run(&p, level).is_err() {
-                let text = report(seed, level, &p);
+            if run::run(&p, config).is_err() {
+                let text = report(seed, config, &p);
                 eprintln!("{text}\n");
-                failures.push(format!("seed {seed:#x} at {}", level_name(level)));
+                failures.push(format!("seed {seed:#x} at {}", config.name()));
             }
         }
     }
@@ -97,8 +90,187 @@ fn random_programs_run_alike_translated_and_simulated() {
 
 #[test]
 fn known_miscompiles_still_fail() {
-    for &(seed, level, what) in KNOWN_MISCOMPILES {
+    for &(seed, config, what) in KNOWN_MISCOMPILES {
         let p = generate::program(seed);
-        assert!(run::run(&p, level).is_err(), "seed {seed:#x} ({what}) passes now: take it off KNOWN_MISCOMPILES");
+        assert!(run::run(&p, config).is_err(), "seed {seed:#x} ({what}) passes now: take it off KNOWN_MISCOMPILES");
     }
+}
+
+/// Every construct the generator knows, by name, as [`features`] names them.
+const EXPECTED_FEATURES: &[&str] = &[
+    "add",
+    "adc",
+    "sub",
+    "sbc",
+    "and",
+    "or",
+    "eor",
+    "cp",
+    "cpc",
+    "mov",
+    "mul",
+    "muls",
+    "mulsu",
+    "fmul",
+    "fmuls",
+    "fmulsu",
+    "subi",
+    "sbci",
+    "andi",
+    "ori",
+    "cpi",
+    "ldi",
+    "com",
+    "neg",
+    "swap",
+    "inc",
+    "dec",
+    "asr",
+    "lsr",
+    "ror",
+    "movw",
+    "adiw",
+    "sbiw",
+    "bst",
+    "bld",
+    "ld X",
+    "ld X+",
+    "ld -X",
+    "ld Y+",
+    "ld -Y",
+    "ld Y+q",
+    "ld Z",
+    "ld Z+",
+    "ld -Z",
+    "ld Z+q",
+    "st X",
+    "st X+",
+    "st -X",
+    "st Y+",
+    "st -Y",
+    "st Y+q",
+    "st Z",
+    "st Z+",
+    "st -Z",
+    "st Z+q",
+    "lds",
+    "sts",
+    "in",
+    "out",
+    "bset",
+    "bclr",
+    "branch on 0",
+    "branch on 1",
+    "branch on 2",
+    "branch on 3",
+    "branch on 4",
+    "branch on 6",
+    "else",
+    "sbrc",
+    "sbrs",
+    "cpse",
+    "loop down",
+    "loop up",
+    "loop shift",
+    "loop word",
+    "push",
+    "call",
+    "__mulsi3",
+    "__udivmodqi4",
+    "__divmodqi4",
+    "__udivmodhi4",
+    "__divmodhi4",
+    "__udivmodsi4",
+    "__divmodsi4",
+    "anchor",
+    "mask",
+];
+
+/// The names of the constructs in `items` (an instruction by its mnemonic and addressing
+/// mode), added to `out`.
+fn features(items: &[program::Item], out: &mut std::collections::BTreeSet<String>) {
+    use program::{Item, LoopKind, SkipTest};
+    for it in items {
+        match it {
+            Item::I(i) | Item::Skip(_, i) => {
+                let text = i.to_string();
+                let mnemonic = text.split(' ').next().unwrap_or_default();
+                let name = match i {
+                    insn::Insn::Ld(..) | insn::Insn::St(..) => {
+                        let operand = text.split(' ').find(|w| w.contains(['X', 'Y', 'Z'])).unwrap_or_default();
+                        let operand = operand.trim_end_matches(',');
+                        let operand = if operand.contains('+') && !operand.ends_with('+') {
+                            format!("{}q", &operand[..operand.find('+').unwrap_or(0) + 1])
+                        } else {
+                            operand.to_string()
+                        };
+                        format!("{mnemonic} {operand}")
+                    }
+                    _ => mnemonic.to_string(),
+                };
+                out.insert(name);
+                if let Item::Skip(test, _) = it {
+                    out.insert(
+                        match test {
+                            SkipTest::Sbrc(..) => "sbrc",
+                            SkipTest::Sbrs(..) => "sbrs",
+                            SkipTest::Cpse(..) => "cpse",
+                        }
+                        .to_string(),
+                    );
+                }
+            }
+            Item::If { flag, then, els, .. } => {
+                out.insert(format!("branch on {flag}"));
+                if !els.is_empty() {
+                    out.insert("else".to_string());
+                }
+                features(then, out);
+                features(els, out);
+            }
+            Item::Loop(kind, body) => {
+                out.insert(
+                    match kind {
+                        LoopKind::Down(..) => "loop down",
+                        LoopKind::Up(..) => "loop up",
+                        LoopKind::Shift(_) => "loop shift",
+                        LoopKind::Word(_) => "loop word",
+                    }
+                    .to_string(),
+                );
+                features(body, out);
+            }
+            Item::Push(_, body, _) => {
+                out.insert("push".to_string());
+                features(body, out);
+            }
+            Item::Call(_) => {
+                out.insert("call".to_string());
+            }
+            Item::Native(name) => {
+                out.insert(name.to_string());
+            }
+            Item::Anchor(..) => {
+                out.insert("anchor".to_string());
+            }
+            Item::Mask(_) => {
+                out.insert("mask".to_string());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_generator_reaches_every_construct_in_the_bounded_run() {
+    // A rule of the checker that rejected every loop, or a weight that never fires, would
+    // leave the fuzzer testing less than it claims: the bounded run's programs must hold
+    // every construct of the list.
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in SEED..SEED + CASES {
+        for f in &generate::program(seed).funcs {
+            features(&f.items, &mut seen);
+        }
+    }
+    let missing: Vec<&str> = EXPECTED_FEATURES.iter().copied().filter(|f| !seen.contains(*f)).collect();
+    assert!(missing.is_empty(), "never generated: {missing:?} (seen: {seen:?})");
 }

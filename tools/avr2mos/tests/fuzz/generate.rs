@@ -13,6 +13,10 @@ use crate::program::{self, COMPARED, DATA, Func, Item, LoopKind, MAX_FUNCS, Prog
 /// time so that values flow between instructions instead of scattering over 32 bytes.
 const HOT: [u8; 12] = [24, 25, 22, 23, 18, 19, 20, 21, 16, 17, 30, 31];
 
+/// The most AVR instructions a function may run, calls included (with every function
+/// interpreted, about 100 6502 cycles each).
+const MAX_COST: u32 = 4000;
+
 /// The runtime routines a program may call (the memory routines are left out: their
 /// pointer arguments would need the window's bounds on lengths too).
 const NATIVES: [&str; 7] =
@@ -54,7 +58,8 @@ impl Gen<'_> {
             for _attempt in 0..8 {
                 let proposal = self.propose(s, depth);
                 let mut t = s.clone();
-                if proposal.iter().all(|it| program::item(&mut t, it, self.sums, self.me).is_ok()) {
+                let valid = proposal.iter().all(|it| program::item(&mut t, it, self.sums, self.me).is_ok());
+                if valid && t.cost <= MAX_COST {
                     *s = t;
                     out.extend(proposal);
                     break;

@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 
-use crate::insn::{ARITH, Imm, Insn, LOGIC, One, Rr, T};
+use crate::insn::{ARITH, Imm, Insn, LOGIC, One, Rr, S, T};
 
 /// The addresses a load or store through a pointer may reach.
 pub const ACCESS: std::ops::Range<i32> = 0x3F00..0x4500;
@@ -166,6 +166,9 @@ pub struct State {
     /// Registers that hold a copy of SREG (`in r, SREG`): defined but for H and I, which
     /// neither side computes alike, so only `out SREG` may read them.
     pub sreg_copies: u32,
+    /// The most instructions run so far (loops and calls multiplied out), which the
+    /// generator keeps small so the interpreted runs stay short.
+    pub cost: u32,
 }
 
 impl State {
@@ -181,6 +184,7 @@ impl State {
             pairs: [None; 16],
             reserved: 0,
             sreg_copies: 0,
+            cost: 0,
         }
     }
 
@@ -202,6 +206,7 @@ impl State {
             pairs,
             reserved: self.reserved,
             sreg_copies: self.sreg_copies & o.sreg_copies,
+            cost: self.cost.max(o.cost),
         }
     }
 
@@ -248,6 +253,8 @@ pub struct Summary {
     pub flags: u8,
     /// The callee-saved registers its prologue saves.
     pub saved: u32,
+    /// The most instructions its body runs.
+    pub cost: u32,
 }
 
 /// The abstract effect of one instruction; an error when it breaks a rule.
@@ -311,6 +318,12 @@ pub fn insn(s: &mut State, i: Insn) -> Result<(), String> {
         s.pairs[usize::from(p / 2)] = range;
     }
     s.flags |= i.flags_written();
+    if let Insn::Flag(2 | 3, _) = i {
+        // `sen`, `clv` and the like leave S as it was on the AVR; the translator keeps S as
+        // N xor V (and LLVM never sets N or V alone).
+        s.flags &= !S;
+    }
+    s.cost += 1;
     Ok(())
 }
 
@@ -360,7 +373,9 @@ pub fn item(s: &mut State, it: &Item, sums: &[Summary], me: usize) -> Result<(),
             // often as the loop can turn, so a pointer walk is checked to its end.
             let mut start = s.clone();
             start.reserved |= counter;
+            start.cost = 0;
             let mut exit = None;
+            let mut turn_cost = 0;
             for _ in 0..kind.turns() {
                 let mut x = start.clone();
                 items(&mut x, body, sums, me)?;
@@ -369,6 +384,8 @@ pub fn item(s: &mut State, it: &Item, sums: &[Summary], me: usize) -> Result<(),
                     insn(&mut x, i)?;
                 }
                 x.reserved = outer | counter;
+                turn_cost = turn_cost.max(x.cost + 1);
+                x.cost = 0;
                 let joined = start.join(&x);
                 let done = joined == start;
                 start = joined;
@@ -379,6 +396,7 @@ pub fn item(s: &mut State, it: &Item, sums: &[Summary], me: usize) -> Result<(),
             }
             let mut exit = exit.expect("a loop turns at least once");
             exit.reserved = outer;
+            exit.cost = s.cost + turn_cost * u32::from(kind.turns());
             *s = exit;
             Ok(())
         }
@@ -402,6 +420,7 @@ pub fn item(s: &mut State, it: &Item, sums: &[Summary], me: usize) -> Result<(),
                 return Err("a call inside a loop counted in a call-used register".into());
             }
             s.read(sums[g].args)?;
+            s.cost += sums[g].cost + 60;
             let must = sums[g].must & CALL_USED;
             s.defined = (s.defined & (CALLEE_SAVED | R1)) | must;
             s.local_def = (s.local_def & CALLEE_SAVED) | must;
@@ -429,6 +448,7 @@ pub fn item(s: &mut State, it: &Item, sums: &[Summary], me: usize) -> Result<(),
             }
             s.write(w)?;
             s.flags = 0;
+            s.cost += 100;
             Ok(())
         }
         Item::Anchor(lo, a) => {
@@ -476,7 +496,7 @@ pub fn summarise(body: &[Item], sums: &[Summary], me: usize) -> Result<Summary, 
     // The dump's `in r0, SREG` leaves r0 an SREG copy: written, not defined.
     let written = s.written | u32::from(flags != 0);
     let must = s.local_def & s.defined & !u32::from(flags != 0);
-    Ok(Summary { args: s.args, must, dumped: s.defined, flags, saved: written & CALLEE_SAVED })
+    Ok(Summary { args: s.args, must, dumped: s.defined, flags, saved: written & CALLEE_SAVED, cost: s.cost + 40 })
 }
 
 /// A branch's encoding: `brbs`/`brbc` flag, by a word offset.

@@ -6,6 +6,39 @@ use avr2mos::avrsim::{Avr, Stop};
 use avr2mos::input::program::{AvrProgram, Function};
 use avr2mos::{OptLevel, Options};
 
+/// How the program is translated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Config {
+    /// The default, everything the translator knows.
+    Full,
+    /// `--opt-level 0`.
+    Plain,
+    /// Every function run by the interpreter of AVR code (`interpret = ["*"]`).
+    Interpreted,
+}
+
+impl Config {
+    /// Every configuration, in the order the fuzzer tries them.
+    pub const ALL: [Config; 3] = [Config::Full, Config::Plain, Config::Interpreted];
+
+    fn options(self) -> Options {
+        match self {
+            Config::Full => Options::default(),
+            Config::Plain => Options { opt_level: OptLevel::Plain, ..Default::default() },
+            Config::Interpreted => Options { interpret: vec!["*".into()], ..Default::default() },
+        }
+    }
+
+    /// How a report names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Config::Full => "--opt-level 1",
+            Config::Plain => "--opt-level 0",
+            Config::Interpreted => "interpreted",
+        }
+    }
+}
+
 use crate::common;
 use crate::program::{self, COMPARED, Program};
 
@@ -41,16 +74,16 @@ pub fn avr_program(p: &Program) -> Result<(AvrProgram, program::Image, Vec<progr
     Ok((prog, image, sums))
 }
 
-/// Runs `p` both ways at `level`; `Err` describes the first difference.
-pub fn run(p: &Program, level: OptLevel) -> Result<(), Failure> {
+/// Runs `p` both ways in `config`; `Err` describes the first difference.
+pub fn run(p: &Program, config: Config) -> Result<(), Failure> {
     let (prog, image, sums) = avr_program(p).map_err(|e| Failure {
         what: format!("invalid program: {e}"),
         avr: String::new(),
         mos: String::new(),
     })?;
     let fail = |what: String, mos: &str| Failure { what, avr: image.listing.clone(), mos: mos.to_string() };
-    let opts = Options { opt_level: level, ..Default::default() };
-    let t = avr2mos::translate_with(&prog, &opts).map_err(|e| fail(format!("the translator refused it: {e}"), ""))?;
+    let t = avr2mos::translate_with(&prog, &config.options())
+        .map_err(|e| fail(format!("the translator refused it: {e}"), ""))?;
     if t.stats.end_addr as usize + 0x100 > COMPARED.start {
         return Err(fail(format!("the image reaches ${:04X}, into the compared memory", t.stats.end_addr), &t.listing));
     }
