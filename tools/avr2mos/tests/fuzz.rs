@@ -6,7 +6,7 @@
 //! window, must agree. At both optimisation levels, and with every function interpreted.
 //!
 //! The bounded run here takes [`CASES`] programs from [`SEED`]. A longer run:
-//! `FUZZ_CASES=100000 FUZZ_SEED=1 cargo test --release -p avr2mos --test fuzz`, or
+//! `FUZZ_CASES=100000 FUZZ_SEED=1 cargo test -p avr2mos --test fuzz`, or
 //! `cargo xtask fuzz --cases N --seed S`. A failure prints the seed, the shrunk program's
 //! AVR listing and the translator's listing of it; `FUZZ_SEED=<seed> FUZZ_CASES=1` runs that
 //! one case again.
@@ -58,7 +58,7 @@ fn report(seed: u64, config: Config, p: &program::Program) -> String {
         Ok(()) => unreachable!("the shrinker keeps only failing programs"),
     };
     format!(
-        "seed {seed:#x} at {}: {}\n(run again: FUZZ_SEED={seed:#x} FUZZ_CASES=1 cargo test --release -p avr2mos --test fuzz)\n\
+        "seed {seed:#x} at {}: {}\n(run again: FUZZ_SEED={seed:#x} FUZZ_CASES=1 cargo test -p avr2mos --test fuzz)\n\
          registers at entry: {:02x?}\n\nAVR program (shrunk):\n{}\n6502 translation:\n{}",
         config.name(),
         failure.what,

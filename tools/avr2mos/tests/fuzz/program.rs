@@ -419,6 +419,10 @@ pub fn item(s: &mut State, it: &Item, sums: &[Summary], me: usize) -> Result<(),
             if s.reserved & CALL_USED != 0 {
                 return Err("a call inside a loop counted in a call-used register".into());
             }
+            if s.sreg_copies & CALLEE_SAVED != 0 {
+                // The callee finds every callee-saved register defined (and dumps it).
+                return Err("a call with an SREG copy in a callee-saved register".into());
+            }
             s.read(sums[g].args)?;
             s.cost += sums[g].cost + 60;
             let must = sums[g].must & CALL_USED;
@@ -496,7 +500,10 @@ pub fn summarise(body: &[Item], sums: &[Summary], me: usize) -> Result<Summary, 
     // The dump's `in r0, SREG` leaves r0 an SREG copy: written, not defined.
     let written = s.written | u32::from(flags != 0);
     let must = s.local_def & s.defined & !u32::from(flags != 0);
-    Ok(Summary { args: s.args, must, dumped: s.defined, flags, saved: written & CALLEE_SAVED, cost: s.cost + 40 })
+    // An argument register the body never read may hold anything in a caller (say an
+    // SREG copy): the dump leaves it out.
+    let dumped = s.defined & (s.local_def | s.args | CALLEE_SAVED | R1);
+    Ok(Summary { args: s.args, must, dumped, flags, saved: written & CALLEE_SAVED, cost: s.cost + 40 })
 }
 
 /// A branch's encoding: `brbs`/`brbc` flag, by a word offset.
