@@ -274,3 +274,61 @@ fn the_generator_reaches_every_construct_in_the_bounded_run() {
     let missing: Vec<&str> = EXPECTED_FEATURES.iter().copied().filter(|f| !seen.contains(*f)).collect();
     assert!(missing.is_empty(), "never generated: {missing:?} (seen: {seen:?})");
 }
+
+#[test]
+fn the_checker_refuses_programs_that_break_the_conventions() {
+    // The generator is only as good as this checker: code the translator may assume away
+    // (a flag read across a call, a pointer outside the window) must never reach it.
+    use insn::{Imm, Insn, Mode, Ptr, Rr};
+    use program::{Func, Item, LoopKind, Program};
+    let with = |funcs: Vec<Vec<Item>>| Program {
+        regs: [0; 32],
+        mem: vec![0; program::COMPARED.len()],
+        funcs: funcs.into_iter().map(|items| Func { items }).collect(),
+    };
+    let walk = |start: u16| {
+        vec![
+            Item::Anchor(30, start),
+            Item::Loop(
+                LoopKind::Down(16, 8),
+                vec![Item::I(Insn::Ld(24, Ptr::Z, Mode::PostInc)), Item::I(Insn::Adiw(30, 8))],
+            ),
+        ]
+    };
+    let good = with(vec![
+        vec![
+            Item::Anchor(30, 0x4100),
+            Item::I(Insn::Ld(24, Ptr::Z, Mode::PostInc)),
+            Item::I(Insn::Rr(Rr::Mul, 24, 25)),
+            Item::I(Insn::Rr(Rr::Eor, 1, 1)),
+            Item::Call(1),
+        ],
+        walk(0x4100),
+    ]);
+    assert_eq!(program::check(&good).map(|_| ()), Ok(()));
+    let cases = [
+        ("a load through a pointer never set", vec![vec![Item::I(Insn::Ld(24, Ptr::Z, Mode::Plain))]]),
+        (
+            "a displacement past the window",
+            vec![vec![Item::Anchor(30, 0x44FF), Item::I(Insn::Ld(24, Ptr::Z, Mode::Disp(2)))]],
+        ),
+        ("a walk that leaves the window on a later turn", vec![walk(0x44E0)]),
+        ("r1 left non-zero", vec![vec![Item::I(Insn::Rr(Rr::Mul, 24, 25))]]),
+        (
+            "a call-used register read after a call",
+            vec![vec![Item::Call(1), Item::I(Insn::Rr(Rr::Mov, 2, 18))], vec![]],
+        ),
+        (
+            "a flag read after a call",
+            vec![vec![Item::I(Insn::Rr(Rr::Cp, 24, 25)), Item::Call(1), Item::I(Insn::Rr(Rr::Adc, 24, 25))], vec![]],
+        ),
+        (
+            "a loop body that writes its counter",
+            vec![vec![Item::Loop(LoopKind::Down(16, 3), vec![Item::I(Insn::Imm(Imm::Ldi, 16, 1))])]],
+        ),
+        ("a call of an earlier function", vec![vec![], vec![Item::Call(0)]]),
+    ];
+    for (why, funcs) in cases {
+        assert!(program::check(&with(funcs)).is_err(), "accepted {why}");
+    }
+}
