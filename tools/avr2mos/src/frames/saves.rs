@@ -140,7 +140,9 @@ pub fn vouched(p: &Program, f: usize) -> bool {
 /// only when it leaves the function (a tail call, `callees` says): a pop before a jump
 /// inside the function restores something else, such as a push in the body (the
 /// fuzzer's seed 0xbac0139 at opt-level 1). A leading push that no epilogue pops is no
-/// save: the body pops it into another register (seed 0xbac0180).
+/// save: the body pops it into another register (seed 0xbac0180). Nor is a second push of
+/// a register in the leading run: the body's first instruction may be a push (seed
+/// 0xf4492: `push r5; push r13; push r13; pop r5`).
 fn droppable(insns: &[Insn], callees: &[Callee], range: std::ops::Range<usize>, saves: RegSet) -> RegSet {
     let mut ok = saves & CALLEE_SAVED;
     let body = (range.clone()).find(|&i| insns[i].op != Op::Push).unwrap_or(range.end);
@@ -149,10 +151,12 @@ fn droppable(insns: &[Insn], callees: &[Callee], range: std::ops::Range<usize>, 
         Op::Jmp | Op::Rjmp => callees[n] != Callee::None,
         _ => false,
     };
+    let mut pushed: RegSet = 0;
     for i in range.clone() {
         let insn = &insns[i];
         match insn.op {
-            Op::Push if i >= body => ok &= !(1 << insn.d),
+            Op::Push if i >= body || pushed & (1 << insn.d) != 0 => ok &= !(1 << insn.d),
+            Op::Push => pushed |= 1 << insn.d,
             Op::Pop => {
                 let rest = (i + 1..range.end).find(|&n| insns[n].op != Op::Pop);
                 if !rest.is_some_and(exit) {
@@ -282,6 +286,10 @@ mod tests {
         // ret (the fuzzer's seed 0xbac0139: the first pop is the body's, of r24's value).
         let code = insns(&[0x930F, 0x938F, 0x910F, 0xC000, 0x910F, 0x9508]);
         assert_eq!(droppable(&code, &none, 0..code.len(), 1 << 16), 0);
+        // Nor a push the body repeats at its start: push r5; push r13; push r13; pop r5;
+        // ldi r16, 1; pop r13; pop r5; ret (seed 0xf4492).
+        let code = insns(&[0x925F, 0x92DF, 0x92DF, 0x905F, 0xE001, 0x90DF, 0x905F, 0x9508]);
+        assert_eq!(droppable(&code, &none, 0..code.len(), 1 << 5 | 1 << 13), 0);
         // Nor is a push that no epilogue pops: push r12; pop r22; ret (seed 0xbac0180).
         let code = insns(&[0x92CF, 0x916F, 0x9508]);
         assert_eq!(droppable(&code, &none, 0..code.len(), 1 << 12), 0);
