@@ -419,9 +419,10 @@ pub fn item(s: &mut State, it: &Item, sums: &[Summary], me: usize) -> Result<(),
             if s.reserved & CALL_USED != 0 {
                 return Err("a call inside a loop counted in a call-used register".into());
             }
-            if s.sreg_copies & CALLEE_SAVED != 0 {
-                // The callee finds every callee-saved register defined (and dumps it).
-                return Err("a call with an SREG copy in a callee-saved register".into());
+            if s.defined & CALLEE_SAVED != CALLEE_SAVED {
+                // The callee finds every callee-saved register defined (and dumps it); one
+                // holds an SREG copy on some path.
+                return Err("a call with an undefined callee-saved register".into());
             }
             s.read(sums[g].args)?;
             s.cost += sums[g].cost + 60;
