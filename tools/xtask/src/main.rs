@@ -9,6 +9,8 @@
 //! - `cargo xtask firmware`: formatting and clippy for the crates outside the workspace
 //!   (the runtime, the game's program, the test programs), built for `avr-none`.
 //! - `cargo xtask doc`: the workspace's documentation, warnings denied.
+//! - `cargo xtask fuzz [--cases N] [--seed S]`: the translator's differential fuzzer for
+//!   longer than the test suite runs it (`tools/avr2mos/tests/fuzz.rs`).
 //! - `cargo xtask vice`: the real-VICE check (`emulator-tests/vice/run.sh`: VICE 3.9's x128
 //!   in headless Chromium boots the disks we build, test programs and the game, plays a
 //!   coup, and its screens are compared with ours).
@@ -32,9 +34,10 @@ fn main() -> ExitCode {
         "firmware" => firmware::check(),
         "doc" => doc(),
         "vice" => vice(),
+        "fuzz" => fuzz(std::env::args().skip(2).collect()),
         "setup" => setup::system_packages(),
         _ => {
-            eprintln!("usage: cargo xtask <test [--quick]|ci|avr|firmware|doc|vice|setup>");
+            eprintln!("usage: cargo xtask <test [--quick]|ci|avr|firmware|doc|vice|fuzz [--cases N] [--seed S]|setup>");
             return ExitCode::from(2);
         }
     };
@@ -145,6 +148,42 @@ fn doc() -> Result<()> {
         .context("running cargo doc")?;
     if !status.success() {
         bail!("cargo doc failed ({status})");
+    }
+    Ok(())
+}
+
+/// The translator's differential fuzzer with `--cases N` programs (default 10,000) from
+/// `--seed S` (default: the time, printed, so a run finds new cases and can be repeated):
+/// the test suite's bounded run, longer (the test profile is optimised).
+fn fuzz(args: Vec<String>) -> Result<()> {
+    let mut cases = "10000".to_string();
+    let mut seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
+        .to_string();
+    let mut it = args.into_iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().with_context(|| format!("{flag} needs a value"))?;
+        match flag.as_str() {
+            "--cases" => cases = value,
+            "--seed" => seed = value,
+            _ => bail!("unknown option {flag} (fuzz takes --cases N and --seed S)"),
+        }
+    }
+    eprintln!("xtask fuzz: {cases} cases from seed {seed}");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let args = ["test", "-p", "avr2mos", "--test", "fuzz", "random_programs", "--", "--nocapture"];
+    eprintln!("$ FUZZ_CASES={cases} FUZZ_SEED={seed} cargo {}", args.join(" "));
+    let status = Command::new(cargo)
+        .args(args)
+        .env("FUZZ_CASES", &cases)
+        .env("FUZZ_SEED", &seed)
+        .current_dir(workspace_root())
+        .status()
+        .context("running the fuzzer")?;
+    if !status.success() {
+        bail!("the fuzzer found a difference ({status}); its report names the seed");
     }
     Ok(())
 }
