@@ -142,13 +142,21 @@ fn a_full_disk_says_so_and_lets_the_player_choose() {
     quit_on_a_disk_that_cannot_save(&image, "DISK FULL");
 }
 
-#[test]
-fn a_hundred_thousand_random_keys_never_crash_leave_or_lose_money() {
-    // Keys the game answers somewhere (no Y or O, which would leave the table when RUN/STOP
-    // asks), RETURN more often so that coups get dealt, typed as fast as a person could
-    // (two frames down, two up) whether or not the game is listening: keys pressed while it
-    // deals are lost, as on the real machine. The seed is fixed so a failure replays;
-    // FUZZ_KEYS=N types N keys instead of 100,000.
+/// The xorshift seeds of the random-key sessions, one a test: the 100,000 keys shared out
+/// over four sessions of their own, so that libtest runs them on both cores (one session
+/// of 100,000 keys was the harness's critical path, about six minutes alone). The seeds
+/// are fixed so that a failure replays.
+const RANDOM_KEY_SHARDS: [u32; 4] = [0x2545_F491, 0x9E37_79B9, 0x7F4A_7C15, 0x1B87_3593];
+
+/// The random keys of all the shards together.
+const RANDOM_KEYS: usize = 100_000;
+
+/// Boots the game and types shard `shard`'s share of the random keys. Keys the game answers
+/// somewhere (no Y or O, which would leave the table when RUN/STOP asks), RETURN more often
+/// so that coups get dealt, typed as fast as a person could (two frames down, two up)
+/// whether or not the game is listening: keys pressed while it deals are lost, as on the
+/// real machine. FUZZ_KEYS=N types N keys in all instead of 100,000 (a quarter a shard).
+fn random_keys_never_crash_leave_or_lose_money(shard: usize) {
     let alphabet = [
         "P",
         "B",
@@ -178,21 +186,44 @@ fn a_hundred_thousand_random_keys_never_crash_leave_or_lose_money() {
         "{F7}",
         "A",
     ];
-    let keys: usize = std::env::var("FUZZ_KEYS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
-    let mut state = 0x2545_F491u32;
+    let total: usize = std::env::var("FUZZ_KEYS").ok().and_then(|v| v.parse().ok()).unwrap_or(RANDOM_KEYS);
+    let keys = total / RANDOM_KEY_SHARDS.len();
+    let mut state = RANDOM_KEY_SHARDS[shard];
     let mut g = boot(&built().image, false);
     for _ in 0..keys {
         state ^= state << 13;
         state ^= state >> 17;
         state ^= state << 5;
         g.type_blind(alphabet[(state % alphabet.len() as u32) as usize]);
-        assert!(g.exit.is_none(), "the game left without being asked to:\n{}", g.text());
+        assert!(g.exit.is_none(), "shard {shard}: the game left without being asked to:\n{}", g.text());
     }
-    // Each table counts its own coups, so count the settles seen.
+    // Each table counts its own coups, so count the settles seen. The single session asked
+    // for more than 100 coups in 100,000 keys; each shard asks for its share of them.
     let coups = g.settles.len();
-    assert!(keys < 100_000 || coups > 100, "only {coups} coups in {keys} keys");
-    assert_money_kept(&g, "random keys");
-    eprintln!("{keys} random keys: {coups} coups in {} frames", g.m.bus().frames);
+    let wanted = 100 / RANDOM_KEY_SHARDS.len();
+    assert!(total < RANDOM_KEYS || coups > wanted, "shard {shard}: only {coups} coups in {keys} keys");
+    assert_money_kept(&g, &format!("random keys, shard {shard}"));
+    eprintln!("shard {shard}: {keys} random keys, {coups} coups in {} frames", g.m.bus().frames);
+}
+
+#[test]
+fn random_keys_never_crash_leave_or_lose_money_0() {
+    random_keys_never_crash_leave_or_lose_money(0);
+}
+
+#[test]
+fn random_keys_never_crash_leave_or_lose_money_1() {
+    random_keys_never_crash_leave_or_lose_money(1);
+}
+
+#[test]
+fn random_keys_never_crash_leave_or_lose_money_2() {
+    random_keys_never_crash_leave_or_lose_money(2);
+}
+
+#[test]
+fn random_keys_never_crash_leave_or_lose_money_3() {
+    random_keys_never_crash_leave_or_lose_money(3);
 }
 
 /// The game's screens against the pictures in `tests/golden/` (`docs/game.md` shows them):
