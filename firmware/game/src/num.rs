@@ -140,7 +140,7 @@ pub fn fitted(amount: Money, sign: u8, width: u8, lang: Lang) -> Digits {
         let step = scale / 10u32.pow(decimals);
         let mut fraction = (units % scale) / step;
         let mut digits = decimals;
-        while digits > 0 && fraction % 10 == 0 {
+        while digits > 0 && fraction.is_multiple_of(10) {
             fraction /= 10;
             digits -= 1;
         }
