@@ -120,29 +120,50 @@ fn lay_out(p: &mut impl Platform, line: &[u8], mut flow: Flow, draw: bool) -> Fl
     }
 }
 
+/// Lines read and not yet shown, in order: the page before had no room for them.
+type Carried = [Option<Line>; 2];
+
 /// Shows one page, starting with `carried` if the page before had no room for it; returns
 /// how many bytes of the file its lines took, whether the text ended, and the line it had
 /// no room for. A page ends at the first line whose rows would not all fit, so no line is
 /// cut at its foot and none leaves rows empty that it could have filled.
-fn page(p: &mut impl Platform, carried: Option<Line>) -> (u16, bool, Option<Line>) {
+///
+/// A heading (a line that starts in the file's first column) goes on the page only with the
+/// line after it: one at the foot of a page went to the next page with its text (issue 31
+/// saw headings orphaned there). So up to two lines are carried.
+fn page(p: &mut impl Platform, mut carried: Carried) -> (u16, bool, Carried) {
     let mut used = 0u16;
     let mut flow = Flow { row: 0, end: 0, goes_on: false, indent: 0 };
-    let mut next = carried;
     loop {
-        let line = match next.take() {
-            Some(line) => line,
+        let line = match carried[0].take() {
+            Some(line) => {
+                carried[0] = carried[1].take();
+                line
+            }
             None => Line::read(p),
         };
         let text = &line.text[..usize::from(line.len)];
         let after = lay_out(p, text, flow, false);
         // The first line of a page is drawn whatever its length: no page could hold it.
         if after.row > PAGE_ROWS && flow.row > 0 {
-            return (used, false, Some(line));
+            return (used, false, [Some(line), carried[0].take()]);
+        }
+        let heading = line.len > 0 && line.text[0] != b' ' && line.more;
+        if heading && flow.row > 0 {
+            let next = match carried[0].take() {
+                Some(next) => next,
+                None => Line::read(p),
+            };
+            let with_next = lay_out(p, &next.text[..usize::from(next.len)], after, false);
+            carried[0] = Some(next);
+            if with_next.row > PAGE_ROWS {
+                return (used, false, [Some(line), carried[0].take()]);
+            }
         }
         flow = lay_out(p, text, flow, true);
         used += line.bytes;
         if !line.more {
-            return (used, true, None);
+            return (used, true, [None, None]);
         }
     }
 }
@@ -160,13 +181,14 @@ pub fn show(p: &mut impl Platform, lang: Lang) {
         return;
     }
     let mut position = 0u16;
-    let mut carried = None;
+    let mut carried: Carried = [None, None];
     loop {
         let cols = p.columns();
         p.set_columns(cols, BACKGROUND);
-        let (used, ended, rest) = page(p, carried.take());
+        let (used, ended, rest) = page(p, core::mem::take(&mut carried));
         position += used;
-        let keys = Msg::HelpKeys.text(lang);
+        // The last page offers no next one.
+        let keys = if ended { Msg::HelpKeysLast } else { Msg::HelpKeys }.text(lang);
         draw::centred(p, 24, keys, colour::LIGHT_GREY);
         loop {
             match platform::wait_key(p) {

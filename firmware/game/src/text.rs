@@ -164,6 +164,7 @@ messages! {
     Saving => b"SAVING...", b"SAUVEGARDE...";
     HelpMissing => b"HELP FILE NOT FOUND", b"FICHIER D'AIDE ABSENT";
     HelpKeys => b"SPACE: NEXT PAGE  UP: BACK  STOP: END", b"ESPACE: SUITE  HAUT: RETOUR  STOP: FIN";
+    HelpKeysLast => b"THE END  UP: BACK  STOP: END", b"FIN  HAUT: RETOUR  STOP: FIN";
 }
 
 impl Msg {
@@ -217,7 +218,7 @@ mod tests {
     /// spots' letters before it where the table puts them.
     #[test]
     fn key_lines_give_every_key_its_action_in_both_languages() {
-        let lines: [(&[u8], Msg); 11] = [
+        let lines: [(&[u8], Msg); 12] = [
             (b"P B T", Msg::KeysHouse),
             (b"", Msg::KeysBank),
             (b"", Msg::KeysPunter),
@@ -226,6 +227,7 @@ mod tests {
             (b"", Msg::SaveRetry),
             (b"", Msg::LeavePrompt),
             (b"", Msg::HelpKeys),
+            (b"", Msg::HelpKeysLast),
             (b"", Msg::DrawOrStand),
             (b"", Msg::SettledKeys),
             (b"", Msg::MakeUpKeys),

@@ -1354,6 +1354,25 @@ fn the_help_pages_show_every_word_of_the_file_in_both_widths() {
                 let rows = page.lines().take(24).filter(|r| !r.trim().is_empty()).count();
                 assert!(rows >= 4, "page {} of {} holds {rows} rows ({width} columns):\n{page}", n + 1, pages.len());
             }
+            // Issue 31: a heading (a line of the file in its first column) never ends a
+            // page, away from its text; and only the last page offers no next one.
+            let headings: Vec<String> = String::from_utf8_lossy(text)
+                .lines()
+                .filter(|l| l.starts_with(|c: char| c.is_ascii_alphabetic()))
+                .map(str::to_uppercase)
+                .collect();
+            for (n, page) in pages.iter().enumerate() {
+                let last_row = page.lines().take(23).filter(|r| !r.trim().is_empty()).last().unwrap_or("");
+                let last = n + 1 == pages.len();
+                assert!(
+                    last || !headings.iter().any(|h| last_row.trim() == h.trim()),
+                    "page {} ends with the heading {last_row:?} ({width} columns)",
+                    n + 1
+                );
+                let keys = page.lines().nth(24).unwrap_or("").trim();
+                let next_offered = keys.starts_with("SPACE") || keys.starts_with("ESPACE");
+                assert_eq!(next_offered, !last, "page {} of {}: {keys:?}", n + 1, pages.len());
+            }
             if !eighty {
                 for page in &pages {
                     let rows: Vec<&str> = page.lines().take(24).collect();
