@@ -27,6 +27,13 @@ fn rust() -> &'static Programs {
     PROGRAMS.get_or_init(|| build_all(|name| kernels::build_rust(name, &scratch("kernels"))))
 }
 
+/// The programs translated with `--opt-level 0`, built once per test binary.
+fn rust_o0() -> &'static Programs {
+    static PROGRAMS: OnceLock<Programs> = OnceLock::new();
+    PROGRAMS
+        .get_or_init(|| build_all(|name| kernels::build_rust_at(name, &scratch("kernels"), avr2mos::OptLevel::Plain)))
+}
+
 /// The cc65 programs, built once per test binary.
 fn cc65() -> &'static Programs {
     static PROGRAMS: OnceLock<Programs> = OnceLock::new();
@@ -51,6 +58,11 @@ fn the_translated_kernels_compute_what_the_host_computes() {
 }
 
 #[test]
+fn the_kernels_translated_without_optimisation_compute_what_the_host_computes() {
+    agree(rust_o0(), "rust --opt-level 0");
+}
+
+#[test]
 fn the_cc65_kernels_compute_what_the_host_computes() {
     agree(cc65(), "cc65");
 }
@@ -66,16 +78,18 @@ fn empty_returns_its_seed() {
 /// The figures (`cargo test -p emulator-tests --test harness -- kernels:: --nocapture`).
 #[test]
 fn kernel_figures() {
-    let (rust, cc65) = (rust(), cc65());
+    let (rust, rust_o0, cc65) = (rust(), rust_o0(), cc65());
     let empty = |p: &Programs| kernels::program_bytes(&p[0].1);
     let mut figures = Vec::new();
-    for ((name, r), (_, c)) in rust.iter().zip(cc65).skip(1) {
+    for (((name, r), (_, o0)), (_, c)) in rust.iter().zip(rust_o0).zip(cc65).skip(1) {
         let (rr, cr) = (kernels::run(r, SEED).unwrap(), kernels::run(c, SEED).unwrap());
+        let o0 = kernels::run(o0, SEED).unwrap();
         figures.push(kernels::Figures {
             name,
             result: rr.result,
             rust_cycles: rr.cycles,
             cc65_cycles: cr.cycles,
+            rust_o0_cycles: o0.cycles,
             rust_bytes: kernels::program_bytes(r) - empty(rust),
             cc65_bytes: kernels::program_bytes(c) - empty(cc65),
         });
@@ -84,11 +98,13 @@ fn kernel_figures() {
         kernels::Suite { kernels: figures, rust_empty_bytes: empty(rust), cc65_empty_bytes: empty(cc65), seed: SEED };
     for k in &suite.kernels {
         eprintln!(
-            "{:<11} cycles {:>9} / {:>9} = {:.2}   bytes {:>5} / {:>5} = {:.2}",
+            "{:<11} cycles {:>9} / {:>9} = {:.2} (-O0 {:>9}{})   bytes {:>5} / {:>5} = {:.2}",
             k.name,
             k.rust_cycles,
             k.cc65_cycles,
             k.cycles_ratio(),
+            k.rust_o0_cycles,
+            if k.slower_than_o0() { ", slower" } else { "" },
             k.rust_bytes,
             k.cc65_bytes,
             k.bytes_ratio()

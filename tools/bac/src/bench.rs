@@ -27,7 +27,9 @@ coups, cycles of one 8-deck shuffle, and program bytes without load address and 
 stub); kernels (the benchmark suite of emulator-tests/kernels: each kernel's cycles and
 bytes in Rust and in C on both compilers, checked against the host, and the geometric
 means of the ratios; see its README); the game. --host-only skips the C128 figures (which
-build the programs).")]
+build the programs); --translator-only gives only rust, cc65 and kernels, the figures the
+translator changes. The kernels' table has a column of the Rust translated with
+--opt-level 0 and flags a kernel where the optimised translation is slower.")]
 pub struct BenchArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
@@ -38,6 +40,10 @@ pub struct BenchArgs {
     /// Only the host figures.
     #[arg(long)]
     host_only: bool,
+    /// Only the translator's figures: the rules benchmark on both compilers and the kernel
+    /// suite (no host figures, no game).
+    #[arg(long, conflicts_with = "host_only")]
+    translator_only: bool,
 }
 
 fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
@@ -130,6 +136,8 @@ fn kernels_on_c128() -> Result<Value> {
                 "name": k.name,
                 "rust_cycles": k.rust_cycles,
                 "cc65_cycles": k.cc65_cycles,
+                "rust_o0_cycles": k.rust_o0_cycles,
+                "slower_than_o0": k.slower_than_o0(),
                 "cycles_ratio": k.cycles_ratio(),
                 "rust_bytes": k.rust_bytes,
                 "cc65_bytes": k.cc65_bytes,
@@ -142,6 +150,7 @@ fn kernels_on_c128() -> Result<Value> {
         "kernels": each,
         "geomean_cycles_ratio": suite.cycles_ratio(),
         "geomean_bytes_ratio": suite.bytes_ratio(),
+        "slower_than_o0": suite.kernels.iter().filter(|k| k.slower_than_o0()).map(|k| k.name).collect::<Vec<_>>(),
         "rust_empty_program_bytes": suite.rust_empty_bytes,
         "cc65_empty_program_bytes": suite.cc65_empty_bytes,
     }))
@@ -207,7 +216,10 @@ fn game_on_c128() -> Result<Value> {
 
 /// Runs `bac bench`.
 pub fn run(args: BenchArgs) -> Result<()> {
-    let mut figures = json!({ "host": host(args.hands)? });
+    let mut figures = json!({});
+    if !args.translator_only {
+        figures["host"] = host(args.hands)?;
+    }
     if !args.host_only {
         let emulator = c128_emu::bench::measure(200_000_000).context("measuring the emulator")?;
         figures["emulator"] = json!({
@@ -217,26 +229,36 @@ pub fn run(args: BenchArgs) -> Result<()> {
         figures["rust"] = rust_on_c128()?;
         figures["cc65"] = cc65_on_c128()?;
         figures["kernels"] = kernels_on_c128()?;
-        figures["game"] = game_on_c128()?;
+        if !args.translator_only {
+            figures["game"] = game_on_c128()?;
+        }
     }
     if args.json {
         println!("{figures}");
         return Ok(());
     }
-    let h = &figures["host"];
     let f = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
-    println!("exact odds, Punto Banco, 8 decks     {:8.2} ms (median of 21)", f(&h["analyze_8_decks_ms"]));
-    println!("  with all 17 side bets              {:8.2} ms (median of 21)", f(&h["analyze_side_bets_8_decks_ms"]));
-    println!("equilibrium, Chemin de fer, 8 decks  {:8.2} ms (median of 11)", f(&h["solve_chemin_de_fer_8_decks_ms"]));
-    println!(
-        "simulator, 1 thread                  {:8.1} million coups/s",
-        f(&h["sim_hands_per_second_1_thread"]) / 1e6
-    );
-    println!(
-        "simulator, {} threads                  {:8.1} million coups/s",
-        h["cores"],
-        f(&h["sim_hands_per_second_all_cores"]) / 1e6
-    );
+    if !args.translator_only {
+        let h = &figures["host"];
+        println!("exact odds, Punto Banco, 8 decks     {:8.2} ms (median of 21)", f(&h["analyze_8_decks_ms"]));
+        println!(
+            "  with all 17 side bets              {:8.2} ms (median of 21)",
+            f(&h["analyze_side_bets_8_decks_ms"])
+        );
+        println!(
+            "equilibrium, Chemin de fer, 8 decks  {:8.2} ms (median of 11)",
+            f(&h["solve_chemin_de_fer_8_decks_ms"])
+        );
+        println!(
+            "simulator, 1 thread                  {:8.1} million coups/s",
+            f(&h["sim_hands_per_second_1_thread"]) / 1e6
+        );
+        println!(
+            "simulator, {} threads                  {:8.1} million coups/s",
+            h["cores"],
+            f(&h["sim_hands_per_second_all_cores"]) / 1e6
+        );
+    }
     if !args.host_only {
         let e = &figures["emulator"];
         println!(
@@ -254,6 +276,9 @@ pub fn run(args: BenchArgs) -> Result<()> {
             println!("  {label:<38} {:>10.0} {:>10.0}", f(&figures["rust"][key]), f(&figures["cc65"][key]));
         }
         print_kernels(&figures["kernels"]);
+        if args.translator_only {
+            return Ok(());
+        }
         let g = &figures["game"];
         println!();
         if g["fits"].as_bool() == Some(true) {
@@ -309,24 +334,27 @@ fn print_kernels(k: &Value) {
         k["seed"].as_u64().unwrap_or(0)
     );
     println!(
-        "  {:<12} {:>10} {:>10} {:>6}   {:>6} {:>6} {:>6}",
-        "kernel", "rust cyc", "cc65 cyc", "ratio", "rust B", "cc65 B", "ratio"
+        "  {:<12} {:>10} {:>10} {:>10} {:>6}   {:>6} {:>6} {:>6}",
+        "kernel", "rust cyc", "-O0 cyc", "cc65 cyc", "ratio", "rust B", "cc65 B", "ratio"
     );
     for kernel in k["kernels"].as_array().into_iter().flatten() {
         println!(
-            "  {:<12} {:>10.0} {:>10.0} {:>6.2}   {:>6.0} {:>6.0} {:>6.2}",
+            "  {:<12} {:>10.0} {:>10.0} {:>10.0} {:>6.2}   {:>6.0} {:>6.0} {:>6.2}{}",
             kernel["name"].as_str().unwrap_or("?"),
             f(&kernel["rust_cycles"]),
+            f(&kernel["rust_o0_cycles"]),
             f(&kernel["cc65_cycles"]),
             f(&kernel["cycles_ratio"]),
             f(&kernel["rust_bytes"]),
             f(&kernel["cc65_bytes"]),
-            f(&kernel["bytes_ratio"])
+            f(&kernel["bytes_ratio"]),
+            if kernel["slower_than_o0"].as_bool() == Some(true) { "  SLOWER than --opt-level 0" } else { "" }
         );
     }
     println!(
-        "  {:<12} {:>10} {:>10} {:>6.2}   {:>6} {:>6} {:>6.2}",
+        "  {:<12} {:>10} {:>10} {:>10} {:>6.2}   {:>6} {:>6} {:>6.2}",
         "geomean",
+        "",
         "",
         "",
         f(&k["geomean_cycles_ratio"]),
@@ -339,4 +367,5 @@ fn print_kernels(k: &Value) {
         f(&k["rust_empty_program_bytes"]),
         f(&k["cc65_empty_program_bytes"])
     );
+    println!("  (-O0: the Rust translated with --opt-level 0; the optimised translation should never be slower)");
 }

@@ -19,7 +19,18 @@ pub fn program(crate_dir: &str, name: &str, target: &Path) -> Result<BuildReport
 
 /// [`program`] for the bin target `bin` of a crate with several (`None`: its only one).
 pub fn bin(crate_dir: &str, bin: Option<&str>, name: &str, target: &Path) -> Result<BuildReport, PipelineError> {
-    program_into(crate_dir, bin, &target.join(format!("{name}.prg")), target)
+    bin_at(crate_dir, bin, name, target, avr2mos::OptLevel::Full)
+}
+
+/// [`bin`] translated at `opt_level` (the benchmark suite measures `--opt-level 0` too).
+pub fn bin_at(
+    crate_dir: &str,
+    bin: Option<&str>,
+    name: &str,
+    target: &Path,
+    opt_level: avr2mos::OptLevel,
+) -> Result<BuildReport, PipelineError> {
+    program_into_at(crate_dir, bin, &target.join(format!("{name}.prg")), target, opt_level)
 }
 
 /// Builds the bin target `bin` (`None`: the only one) of the crate in `crate_dir`
@@ -32,13 +43,24 @@ pub fn program_into(
     out: &Path,
     target_dir: &Path,
 ) -> Result<BuildReport, PipelineError> {
+    program_into_at(crate_dir, bin, out, target_dir, avr2mos::OptLevel::Full)
+}
+
+/// [`program_into`] translated at `opt_level`.
+fn program_into_at(
+    crate_dir: &str,
+    bin: Option<&str>,
+    out: &Path,
+    target_dir: &Path,
+    opt_level: avr2mos::OptLevel,
+) -> Result<BuildReport, PipelineError> {
     let options = BuildOptions {
         manifest_path: repo_root().join(crate_dir).join("Cargo.toml"),
         bin: bin.map(str::to_string),
         out: Some(out.to_path_buf()),
         target_dir: Some(target_dir.to_path_buf()),
         quiet: true,
-        ..Default::default()
+        opt_level,
     };
     build_prg(&options)
 }

@@ -13,6 +13,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use avr2mos::OptLevel;
 use avr2mos::error::PipelineError;
 
 use crate::cc65::harness::{self as cc65, Cc65Error, MAILBOX, PRG_OVERHEAD, Peek};
@@ -126,7 +127,17 @@ pub fn build_c(name: &str, dir: &Path) -> Result<Vec<u8>, KernelError> {
 /// Builds kernel `name` (or [`EMPTY`]) through the translator into
 /// `target/kernel-NAME.prg`, beside its map and listing, and returns the program.
 pub fn build_rust(name: &str, target: &Path) -> Result<Vec<u8>, KernelError> {
-    let report = crate::build::bin(RUST_CRATE, Some(name), &format!("kernel-{name}"), target)?;
+    build_rust_at(name, target, OptLevel::Full)
+}
+
+/// [`build_rust`] translated at `opt_level`: `--opt-level 0` goes to
+/// `target/kernel-NAME-o0.prg`, so that both stay side by side for comparing listings.
+pub fn build_rust_at(name: &str, target: &Path, opt_level: OptLevel) -> Result<Vec<u8>, KernelError> {
+    let out = match opt_level {
+        OptLevel::Full => format!("kernel-{name}"),
+        OptLevel::Plain => format!("kernel-{name}-o0"),
+    };
+    let report = crate::build::bin_at(RUST_CRATE, Some(name), &out, target, opt_level)?;
     std::fs::read(&report.prg).map_err(|e| KernelError::Io(report.prg.clone(), e))
 }
 
@@ -162,6 +173,9 @@ pub struct Figures {
     pub result: u32,
     /// Cycles of the translated Rust.
     pub rust_cycles: u64,
+    /// Cycles of the same Rust translated at `--opt-level 0`: the optimised translation
+    /// should never be slower (issue 30).
+    pub rust_o0_cycles: u64,
     /// Cycles of the C built by cc65.
     pub cc65_cycles: u64,
     /// Bytes of the translated Rust: its program's less `empty`'s.
@@ -179,6 +193,11 @@ impl Figures {
     /// Rust's bytes over cc65's.
     pub fn bytes_ratio(&self) -> f64 {
         self.rust_bytes as f64 / self.cc65_bytes as f64
+    }
+
+    /// Whether the optimised translation took more cycles than `--opt-level 0`'s.
+    pub fn slower_than_o0(&self) -> bool {
+        self.rust_cycles > self.rust_o0_cycles
     }
 }
 
@@ -213,8 +232,8 @@ impl Suite {
     }
 }
 
-/// Builds every kernel on both sides (the C in `c_scratch`, the Rust in `rust_target`),
-/// runs each on `seed`, checks each result against the host's and returns the figures.
+/// Builds every kernel on both sides (the C in `c_scratch`, the Rust in `rust_target`,
+/// translated with and without optimisation), runs each on `seed`, checks each result against the host's and returns the figures.
 pub fn measure(c_scratch: &Path, rust_target: &Path, seed: u16) -> Result<Suite, KernelError> {
     let rust_empty = program_bytes(&build_rust(EMPTY, rust_target)?);
     let cc65_empty = program_bytes(&build_c(EMPTY, c_scratch)?);
@@ -222,9 +241,12 @@ pub fn measure(c_scratch: &Path, rust_target: &Path, seed: u16) -> Result<Suite,
     for &(name, kernel) in bac_kernels::KERNELS.iter() {
         let expected = kernel(seed);
         let rust = build_rust(name, rust_target)?;
+        let rust_o0 = build_rust_at(name, rust_target, OptLevel::Plain)?;
         let c = build_c(name, c_scratch)?;
-        let mut cycles = [0; 2];
-        for (i, (side, prg)) in [("rust", &rust), ("cc65", &c)].into_iter().enumerate() {
+        let mut cycles = [0; 3];
+        for (i, (side, prg)) in
+            [("rust", &rust), ("cc65", &c), ("rust --opt-level 0", &rust_o0)].into_iter().enumerate()
+        {
             let run = run(prg, seed)?;
             if run.result != expected {
                 return Err(KernelError::Wrong { kernel: name.to_string(), side, c128: run.result, host: expected });
@@ -236,6 +258,7 @@ pub fn measure(c_scratch: &Path, rust_target: &Path, seed: u16) -> Result<Suite,
             result: expected,
             rust_cycles: cycles[0],
             cc65_cycles: cycles[1],
+            rust_o0_cycles: cycles[2],
             rust_bytes: program_bytes(&rust).saturating_sub(rust_empty),
             cc65_bytes: program_bytes(&c).saturating_sub(cc65_empty),
         });

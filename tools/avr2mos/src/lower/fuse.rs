@@ -48,6 +48,39 @@ impl Ctx<'_> {
         }
     }
 
+    /// A carry chain across moves: when the only flag live after `i` is C, the next one
+    /// to four instructions are moves ([`Ctx::is_move`], which keep C) and the one after
+    /// them reads the carry with the polarity `inv` that `i` leaves it in (`lsr r25; mov
+    /// r18, r24; ror r24`), the moves' code, folded into `i`'s, goes between, and the
+    /// carry stays in the 6502 carry: no `PHP`/`PLA` capture after `i` and no reload from
+    /// the flags byte before the reader (about 15 cycles and 7 bytes). Returns the moves'
+    /// code and how many were folded; `None` where the chain does not hold, a move is a
+    /// jump target or has a save moved to it (the fused group would refuse it), or a
+    /// move's code is not plain loads and stores (then `i` captures its flags as before).
+    pub(super) fn carry_over_moves(&self, i: usize, inv: bool) -> Result<Option<(Asm, usize)>, TranslateError> {
+        use crate::frames::sink_saves::Place;
+        if !self.optimise || self.sunk[i].iter().any(|c| c.place == Place::After) {
+            return Ok(None);
+        }
+        let mut j = i + 1;
+        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && !self.is_target[j] && self.sunk[j].is_empty() {
+            j += 1;
+        }
+        let Some(reader) = self.insns.get(j) else { return Ok(None) };
+        if j == i + 1 || self.is_target[j] || consumes_carry(reader) != Some(inv) {
+            return Ok(None);
+        }
+        let mut moves = Asm::default();
+        for m in i + 1..j {
+            let l = self.lower(m, false)?;
+            if l.consumed != 0 || l.carry_out || !l.asm.items.iter().all(keeps_carry) {
+                return Ok(None);
+            }
+            moves.items.extend(l.asm.items.into_iter().filter(|it| !matches!(it, Item::Label(_))));
+        }
+        Ok(Some((moves, j - i - 1)))
+    }
+
     /// The branch after instruction `i` if it can test the flags `i` leaves in `P`: not a
     /// jump target, and no flag live after it. A branch on C or V may come after up to
     /// four moves ([`Ctx::is_move`]: loads and stores, which keep C and V), none of them a
@@ -320,4 +353,35 @@ impl Ctx<'_> {
             _ => Ok(None),
         }
     }
+}
+
+/// Whether a 6502 item leaves the carry as it found it: labels, and the loads, stores,
+/// transfers, increments and logic operations that moves are lowered to.
+fn keeps_carry(item: &Item) -> bool {
+    let Item::Ins(o, _) = item else { return matches!(item, Item::Label(_)) };
+    mos_asm::asm::mnemonic(*o).is_some_and(|(m, _)| {
+        matches!(
+            m,
+            "LDA"
+                | "LDX"
+                | "LDY"
+                | "STA"
+                | "STX"
+                | "STY"
+                | "TAX"
+                | "TXA"
+                | "TAY"
+                | "TYA"
+                | "INX"
+                | "INY"
+                | "DEX"
+                | "DEY"
+                | "INC"
+                | "DEC"
+                | "AND"
+                | "ORA"
+                | "EOR"
+                | "NOP"
+        )
+    })
 }

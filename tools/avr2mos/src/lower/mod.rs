@@ -549,6 +549,13 @@ impl Ctx<'_> {
         {
             return Ok(Lowered { asm: a, consumed: 0, carry_out: true });
         }
+        if live & CZNV == C
+            && let Some(inv) = carry_polarity(kind)
+            && let Some((moves, consumed)) = self.carry_over_moves(i, inv)?
+        {
+            a.items.extend(moves.items);
+            return Ok(Lowered { asm: a, consumed, carry_out: true });
+        }
         capture(&mut a, kind, defs, live);
         Ok(Lowered { asm: a, consumed: 0, carry_out: false })
     }

@@ -86,8 +86,7 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     // __udivmodsi4: the dividend moves to r21:r18, where it shifts out at the top while
     // the quotient shifts in at the bottom, so the quotient needs no copy back; the
     // remainder builds up in r25:r22 (below 2^k after k steps: no 33rd bit); the divisor
-    // is in T4..T7. One loop sets all three places. 107 bytes (201 with a byte-skipping,
-    // unrolled wide path); the benchmark's coup spends 107 cycles a coup in it (0.33 calls
+    // is in T4..T7. One loop sets all three places. The benchmark's coup spends 107 cycles a coup in it (0.33 calls
     // of money divided by 20 or 1; was 130).
     let mut a = Asm::default();
     let cp = loc.fresh();
@@ -111,20 +110,37 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.label(sub).b(SBC_ZP, t(4)).b(INC_ZPX, r(18));
     a.label(next).i(DEY).br(BNE, bit).i(DEX).br(BPL, byte);
     a.b(STA_ZP, r(22)).label(done).i(RTS);
-    // Any other divisor: 32 rounds over the whole width, compact rather than fast (a
-    // divisor of 256 or more is rare, and none of the coup's); a zero divisor gives
-    // libgcc's answer, every quotient bit 1 and the dividend as remainder. The shift of
-    // all eight bytes, the compare and the subtraction are loops (X from $F8 or $FC, so
-    // that the zero-page addresses wrap back to r18, r22 and T4): 39 bytes, about 5,400
-    // cycles a call.
-    let (dl, rl, cl, ds, sl) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
-    a.label(general).b(LDY_IMM, 32);
-    a.label(dl).i(CLC).b(LDX_IMM, 0xF8).label(rl).b(ROL_ZPX, r(26)).i(INX).br(BNE, rl);
-    a.i(SEC).b(LDX_IMM, 0xFC).label(cl).b(LDA_ZPX, r(26)).b(SBC_ZPX, t(8)).i(INX).br(BNE, cl);
-    a.br(BCC, ds).b(LDX_IMM, 0xFC);
-    a.label(sl).b(LDA_ZPX, r(26)).b(SBC_ZPX, t(8)).b(STA_ZPX, r(26)).i(INX).br(BNE, sl);
+    // Any other divisor (256 or more, or zero): the quotient is below 2^(32 - 8h), where
+    // h is the divisor's highest non-zero byte, so the first 8h rounds would only shift
+    // the dividend's top h bytes into the remainder: they are done as h byte moves of the
+    // whole r25..r18 (remainder above dividend). The rounds left (32 - 8h, counted in T0)
+    // are unrolled over the width: the eight bytes shift left at once, the remainder less
+    // the divisor goes to Y, T1, T2 and A, and is kept when it did not borrow. About 95
+    // cycles a round instead of the byte loops' 170: a divisor of 2^24 or more takes 8
+    // rounds, about 850 cycles a call instead of 5,400 (gcd, `%` by large numbers), for
+    // 56 bytes more. A zero divisor (h = 0) takes all 32 rounds, each one subtracting, and
+    // gives libgcc's answer: every quotient bit 1 and the dividend as remainder. The
+    // remainder after k rounds is below 2^k, so the shift never loses a 33rd bit.
+    let (find, rounds, skip, mv, dl, ds) =
+        (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    a.label(general).b(LDA_IMM, 32).b(STA_ZP, t(0)).b(LDX_IMM, 4);
+    a.label(find).i(DEX).br(BEQ, rounds).b(LDY_ZPX, t(4)).br(BEQ, find);
+    // One byte move: r25..r19 = r24..r18, r18 = 0; eight rounds fewer.
+    a.label(skip).b(LDY_IMM, 7).label(mv).w(LDA_ABY, u16::from(r(17))).w(STA_ABY, u16::from(r(18)));
+    a.i(DEY).br(BNE, mv).b(STY_ZP, r(18)).b(LDA_ZP, t(0)).i(SEC).b(SBC_IMM, 8).b(STA_ZP, t(0));
+    a.i(DEX).br(BNE, skip);
+    a.label(rounds).b(LDX_ZP, t(0));
+    a.label(dl).b(ASL_ZP, r(18));
+    for k in 19..=25 {
+        a.b(ROL_ZP, r(k));
+    }
+    a.i(SEC).b(LDA_ZP, r(22)).b(SBC_ZP, t(4)).i(TAY);
+    a.b(LDA_ZP, r(23)).b(SBC_ZP, t(5)).b(STA_ZP, t(1));
+    a.b(LDA_ZP, r(24)).b(SBC_ZP, t(6)).b(STA_ZP, t(2));
+    a.b(LDA_ZP, r(25)).b(SBC_ZP, t(7)).br(BCC, ds);
+    a.b(STA_ZP, r(25)).b(LDA_ZP, t(2)).b(STA_ZP, r(24)).b(LDA_ZP, t(1)).b(STA_ZP, r(23)).b(STY_ZP, r(22));
     a.b(INC_ZP, r(18));
-    a.label(ds).i(DEY).br(BNE, dl).i(RTS);
+    a.label(ds).i(DEX).br(BNE, dl).i(RTS);
     out.push((Routine::Udivmodsi4, a));
     // Negates the 32-bit number at zero-page address X.
     let mut a = Asm::default();
