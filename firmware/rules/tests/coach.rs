@@ -244,3 +244,125 @@ fn full_shoes_give_the_value_by_value_sums() {
         }
     }
 }
+
+mod hidden {
+    //! The figures at a free choice come from what the chooser may see: coups dealt from
+    //! real shuffles that differ only in the other hand's hidden cards get the same advice.
+
+    use super::*;
+    use bac_rules::coup::Coup;
+    use bac_rules::{Burn, EndOfShoe, Shoe, Step, Xorshift32};
+    use std::collections::HashMap;
+
+    /// The first coup of a freshly shuffled shoe from `seed`, dealt up to its first
+    /// question (`None` if it asks none).
+    fn first_question(rules: DrawRules, decks: u8, seed: u32) -> Option<Coup> {
+        let mut shoe = Shoe::new(decks, EndOfShoe::ReshuffleAt { remaining: 8 }, Burn::None).unwrap();
+        let mut rng = Xorshift32::new(seed);
+        shoe.begin_coup(&mut rng, &mut |_| {});
+        let mut coup = Coup::new(rules);
+        loop {
+            match coup.step(&mut shoe, &mut rng, &mut |_| {}) {
+                Step::Card { .. } => {}
+                Step::Ask(_) => return Some(coup),
+                Step::Done(_) => return None,
+            }
+        }
+    }
+
+    fn points(cards: &[bac_rules::Card]) -> Vec<u8> {
+        let mut points: Vec<u8> = cards.iter().map(|c| c.points()).collect();
+        points.sort_unstable();
+        points
+    }
+
+    /// Groups coups by what the chooser sees and checks that every coup of a group gets
+    /// the same advice although their hidden hands differ; returns how many groups had
+    /// different hidden hands, and how many of those an oracle that also knew the hidden
+    /// cards would have told apart (so that the check could fail).
+    fn check(rules: DrawRules, decks: u8, is_banker: bool) -> (usize, usize) {
+        let play = optimal::solution(rules, decks).unwrap();
+        let table = Unseen::full(decks).unwrap();
+        let mut groups: HashMap<(Vec<u8>, Option<u8>), Vec<Coup>> = HashMap::new();
+        for seed in 1..4000 {
+            let Some(coup) = first_question(rules, decks, seed) else { continue };
+            let asked_bank = matches!(coup.pending(), Some(Question::Banker { .. }));
+            if asked_bank != is_banker {
+                continue;
+            }
+            let (own, third) = if is_banker {
+                (points(coup.banker().cards()), coup.player().third().map(|c| c.points()))
+            } else {
+                (points(coup.player().cards()), None)
+            };
+            groups.entry((own, third)).or_default().push(coup);
+        }
+        let (mut differing, mut oracle_differs) = (0, 0);
+        for coups in groups.values() {
+            let hidden = |coup: &Coup| {
+                let hand = if is_banker { coup.player() } else { coup.banker() };
+                points(&hand.cards()[..2])
+            };
+            let first = &coups[0];
+            let advice = coach::advise(rules, first, &table, play).unwrap();
+            for other in &coups[1..] {
+                assert_eq!(coach::advise(rules, other, &table, play).unwrap(), advice, "{rules:?}");
+                if hidden(other) != hidden(first) {
+                    differing += 1;
+                    // An oracle that took the hidden cards out too sees two different shoes.
+                    let oracle = |coup: &Coup| {
+                        let mut view = table;
+                        let hand = if is_banker { coup.player() } else { coup.banker() };
+                        hand.cards()[..2].iter().for_each(|&c| assert!(view.see(c)));
+                        coach::advise(rules, coup, &view, play).unwrap()
+                    };
+                    if oracle(other) != oracle(first) {
+                        oracle_differs += 1;
+                    }
+                }
+            }
+        }
+        (differing, oracle_differs)
+    }
+
+    #[test]
+    fn the_players_figures_do_not_depend_on_the_banks_hidden_cards() {
+        for rules in [DrawRules::Loadstar, DrawRules::ChemDeFer] {
+            let (differing, oracle) = check(rules, 1, false);
+            assert!(differing > 20 && oracle > 20, "{rules:?}: {differing} coups, {oracle} told apart");
+        }
+    }
+
+    #[test]
+    fn the_bankers_figures_do_not_depend_on_the_players_hidden_cards() {
+        let (differing, oracle) = check(DrawRules::ChemDeFer, 1, true);
+        assert!(differing > 20 && oracle > 20, "{differing} coups, {oracle} told apart");
+    }
+
+    #[test]
+    fn advice_takes_out_only_the_choosers_cards() {
+        let rules = DrawRules::ChemDeFer;
+        let play = optimal::solution(rules, 1).unwrap();
+        let table = Unseen::full(1).unwrap();
+        let coup = (1..).find_map(|seed| first_question(rules, 1, seed)).unwrap();
+        let advice = coach::advise(rules, &coup, &table, play).unwrap();
+        let mut view = table;
+        let expected = match advice.question {
+            Question::PlayerOnFive => {
+                coup.player().cards().iter().for_each(|&c| assert!(view.see(c)));
+                coach::player_values(rules, 5, &view, play).unwrap()
+            }
+            Question::Banker { total, player_third } => {
+                coup.banker().cards().iter().for_each(|&c| assert!(view.see(c)));
+                if let Some(card) = coup.player().third() {
+                    assert!(view.see(card));
+                }
+                coach::banker_values(rules, total, player_third, &view, play).unwrap()
+            }
+        };
+        assert_eq!(advice.values, expected);
+        let empty = Unseen::from_points([0; 10]).unwrap();
+        assert_eq!(coach::advise(rules, &coup, &empty, play), Err(coach::CoachError::Impossible));
+        assert_eq!(coach::advise(rules, &Coup::new(rules), &table, play), Err(coach::CoachError::NothingAsked));
+    }
+}
