@@ -3,7 +3,8 @@
 //! rules crate on the host, and prints the cycles of the computation alone (the KERNAL's
 //! interrupts included as they fall) and the seconds they take at 1 MHz and at 2 MHz.
 //!
-//! `cargo run --release -p bac-harness --example coach_cycles`
+//! `cargo run --release -p bac-harness --example coach_cycles [-- --profile CASE]`; with
+//! `--profile` it prints where case CASE spends its cycles, function by function.
 
 use bac_harness::kernels;
 use bac_rules::DrawRules;
@@ -70,6 +71,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let target = bac_harness::build::repo_root().join("target/c128");
     let report = bac_harness::build::program("emulator-tests/coach-prg", "coach-probe", &target)?;
     let prg = std::fs::read(&report.prg)?;
+    let mut args = std::env::args().skip(1);
+    if args.next().as_deref() == Some("--profile") {
+        let case: u16 = args.next().ok_or("--profile CASE")?.parse()?;
+        // By symbol of the map: the cycles of the instructions from each symbol to the next.
+        let mut symbols: Vec<(u16, String)> = std::fs::read_to_string(&report.map)?
+            .lines()
+            .filter_map(|l| {
+                let (at, name) = l.split_once(' ')?;
+                let at = u16::from_str_radix(at.strip_prefix('$').unwrap_or(at), 16).ok()?;
+                (!name.contains(' ')).then(|| (at, bac_harness::profile::short_name(name)))
+            })
+            .collect();
+        symbols.sort();
+        let mut by_symbol = vec![0u64; symbols.len() + 1];
+        kernels::run_observed(&prg, case, &mut |_, pc, phase, cycles| {
+            if phase == 1 {
+                by_symbol[symbols.partition_point(|s| s.0 <= pc)] += cycles;
+            }
+        })?;
+        let mut rows: Vec<(u64, &str)> = by_symbol
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (c, i.checked_sub(1).map_or("(before the first symbol)", |i| symbols[i].1.as_str())))
+            .collect();
+        rows.sort_by(|a, b| b.0.cmp(&a.0));
+        for (cycles, name) in rows.iter().take(20).filter(|r| r.0 > 0) {
+            println!("{cycles:>10}  {name}");
+        }
+        return Ok(());
+    }
     println!("coach probe: {} program bytes", kernels::program_bytes(&prg));
     println!("{:<62} {:>11} {:>8} {:>8}  figures (draw / stand)", "case", "cycles", "1 MHz s", "2 MHz s");
     for (case, name) in cases() {

@@ -20,7 +20,7 @@
 //! in 64 bits, and the denominator, (hands) × 414 × 413 × 65,536, stays below 2^51.
 
 use super::unseen::Unseen;
-use super::wide::{Ev, mul_i64_u32, mul_u32};
+use super::wide::{Ev, mul_i32_u16, mul_i64_u32, mul_u32};
 use crate::optimal::Solution;
 use crate::question::{Decision, Question};
 use crate::tableau::{DrawRules, PLAYER_STOOD, Rule};
@@ -82,19 +82,19 @@ fn add(a: u8, b: u8) -> u8 {
 }
 
 /// `sums[pt][bt]`: the sum, over every unseen card, of the player's result when the bank
-/// on `bt` draws it against a player on `pt`. Additions only (results are -1, 0, 1).
+/// on `bt` draws it against a player on `pt`. As `d` runs over the values, the bank's
+/// total `bt + d` runs over all ten, so the sum is the cards that leave the bank below
+/// `pt` less those that leave it above: a running count per `bt`, additions only.
 fn draw_sums(n: &[u16; 10]) -> [[i16; 8]; 10] {
+    let total: i16 = n.iter().map(|&c| c as i16).sum();
     let mut sums = [[0i16; 8]; 10];
-    for (pt, row) in sums.iter_mut().enumerate() {
-        for (bt, sum) in row.iter_mut().enumerate() {
-            for (d, &count) in n.iter().enumerate() {
-                let count = count as i16;
-                match result(pt as u8, add(bt as u8, d as u8)) {
-                    1 => *sum += count,
-                    -1 => *sum -= count,
-                    _ => {}
-                }
-            }
+    for bt in 0..8u8 {
+        let mut below = 0i16;
+        for pt in 0..10u8 {
+            // The card that takes the bank from `bt` to `pt`.
+            let at_pt = n[usize::from(add(pt, 10 - bt))] as i16;
+            sums[usize::from(pt)][usize::from(bt)] = below - (total - below - at_pt);
+            below += at_pt;
         }
     }
     sums
@@ -102,7 +102,7 @@ fn draw_sums(n: &[u16; 10]) -> [[i16; 8]; 10] {
 
 /// How the side that is not choosing plays a cell, by the rules and, where they leave it
 /// free, by the game's play (the solution the computer seats use).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Play {
     Draw,
     Stand,
@@ -131,6 +131,17 @@ impl Opponent<'_> {
                 }
             }
         }
+    }
+
+    /// How the bank on `total` plays against each third card (index 10: the player stood):
+    /// one look-up each in the loops instead of the rules and the solution every time.
+    fn bank_row(&self, total: u8) -> [Play; 11] {
+        let mut row = [Play::Stand; 11];
+        for (column, play) in row.iter_mut().enumerate() {
+            let third = (column != PLAYER_STOOD).then_some(column as u8);
+            *play = self.bank(total, third);
+        }
+        row
     }
 
     /// The bank's chance of drawing in its mixed cell.
@@ -165,11 +176,10 @@ impl Split<i32> {
 impl Split<i64> {
     /// Adds `part` weighed by the hand's `weight`.
     fn add_weighted(&mut self, part: &Split<i32>, weight: u16) {
-        let w = u32::from(weight);
-        self.fixed += mul_i64_u32(i64::from(part.fixed), w);
+        self.fixed += mul_i32_u16(part.fixed, weight);
         if part.mix_draw != 0 || part.mix_stand != 0 {
-            self.mix_draw += mul_i64_u32(i64::from(part.mix_draw), w);
-            self.mix_stand += mul_i64_u32(i64::from(part.mix_stand), w);
+            self.mix_draw += mul_i32_u16(part.mix_draw, weight);
+            self.mix_stand += mul_i32_u16(part.mix_stand, weight);
         }
     }
 
@@ -200,49 +210,72 @@ pub fn player_values(rules: DrawRules, total: u8, unseen: &Unseen, play: &Soluti
     let sums = draw_sums(&n);
     let left = i32::from(unseen.total());
     let (after_hand, after_third) = (left - 2, left - 3);
+    // The player's total after a third card of each value.
+    let mut with = [0u8; 10];
+    for (c, pt) in with.iter_mut().enumerate() {
+        *pt = add(total, c as u8);
+    }
     let mut hands = 0u32;
     let mut stand = Split::<i64>::default();
     let mut draw = Split::<i64>::default();
-    for b1 in 0..10usize {
-        for b2 in b1..10usize {
-            let weight = ways(&n, b1, b2);
-            let bt = add(b1 as u8, b2 as u8);
-            if weight == 0 || bt >= 8 {
+    for bt in 0..8u8 {
+        let row = opponent.bank_row(bt);
+        let b = usize::from(bt);
+        // Drawing, for a hand of `bt` before its own cards are taken out: over every
+        // third card c, (cards c) × (the bank's result drawing from all the unseen cards,
+        // or standing). The only multiplications of the option: ten per bank total.
+        let mut base = Split::<i32>::default();
+        for (c, &count) in n.iter().enumerate() {
+            let (count, pt) = (i32::from(count), usize::from(with[c]));
+            base.add(
+                row[c],
+                || count * i32::from(sums[pt][b]),
+                || count * i32::from(result(with[c], bt)) * after_third,
+            );
+        }
+        for b1 in 0..10u8 {
+            let b2 = add(10 - b1, bt);
+            let weight = if b2 < b1 { 0 } else { ways(&n, usize::from(b1), usize::from(b2)) };
+            if weight == 0 {
                 continue;
             }
             hands += u32::from(weight);
-            let (x1, x2) = (b1 as u8, b2 as u8);
-            // The result of the bank drawing, over the cards left once `taken` are out.
-            let bank_draws = |pt: u8, taken: Option<u8>| {
-                let mut sum =
-                    sums[usize::from(pt)][usize::from(bt)] - result(pt, add(bt, x1)) - result(pt, add(bt, x2));
-                if let Some(c) = taken {
-                    sum -= result(pt, add(bt, c));
-                }
-                i32::from(sum)
+            // The result of the bank drawing a card from those left once the hand and
+            // `taken` are out, as corrections to `sums`: one result per card taken.
+            let taken = |pt: u8, c: u8| -> i32 {
+                i32::from(result(pt, add(bt, b1)) + result(pt, add(bt, b2)) + result(pt, add(bt, c)))
             };
             // Standing: the bank's third card is one of `left - 2`; scaled by `left - 3`
             // to share the drawing option's denominator.
             let mut part = Split::<i32>::default();
             part.add(
-                opponent.bank(bt, None),
-                || bank_draws(total, None) * after_third,
+                row[PLAYER_STOOD],
+                || {
+                    let drawn = sums[usize::from(total)][b] - result(total, add(bt, b1)) - result(total, add(bt, b2));
+                    i32::from(drawn) * after_third
+                },
                 || i32::from(result(total, bt)) * after_hand * after_third,
             );
             stand.add_weighted(&part, weight);
-            // Drawing: every third card the player can get, then the bank's play.
-            let mut part = Split::<i32>::default();
-            for (c, &count) in n.iter().enumerate() {
-                let m = i32::from(count) - i32::from(c == b1) - i32::from(c == b2);
-                if m <= 0 {
-                    continue;
-                }
-                let (c, pt) = (c as u8, add(total, c as u8));
+            // Drawing: the base, less the third cards the hand's own cards took away,
+            // less each third card's corrections (at most three results a card).
+            let mut part = base;
+            for x in [b1, b2] {
+                let pt = with[usize::from(x)];
                 part.add(
-                    opponent.bank(bt, Some(c)),
-                    || m * bank_draws(pt, Some(c)),
-                    || m * i32::from(result(pt, bt)) * after_third,
+                    row[usize::from(x)],
+                    || -i32::from(sums[usize::from(pt)][b]),
+                    || -i32::from(result(pt, bt)) * after_third,
                 );
+            }
+            for (c, &count) in n.iter().enumerate() {
+                let m = i32::from(count) - i32::from(c == usize::from(b1)) - i32::from(c == usize::from(b2));
+                if m > 0 {
+                    let correction = taken(with[c], c as u8);
+                    if correction != 0 {
+                        part.add(row[c], || -m * correction, || 0);
+                    }
+                }
             }
             draw.add_weighted(&part, weight);
         }

@@ -7,19 +7,24 @@
 //! modulo 2^64 gives the exact result whenever it fits, signed or not, which every caller's
 //! bound guarantees.
 
-/// `a × b` modulo 2^64, from four 16 × 16-bit products.
+/// `a × b` modulo 2^64, from four 16 × 16-bit products. The shifts are by constants, a
+/// whole number of bytes: moves on the 6502, where a shift by a variable amount of a
+/// 64-bit value is a loop of 64-bit single shifts (it made this routine 12,000 cycles).
 pub fn mul_u16(a: u64, b: u16) -> u64 {
     let b = u32::from(b);
-    let mut sum = 0u64;
-    let mut shift = 0;
-    while shift < 64 {
-        let limb = ((a >> shift) & 0xFFFF) as u32;
-        if limb != 0 {
-            sum = sum.wrapping_add(u64::from(limb * b) << shift);
-        }
-        shift += 16;
-    }
-    sum
+    let limb = |shift: u32| u32::from((a >> shift) as u16) * b;
+    u64::from(limb(0))
+        .wrapping_add(u64::from(limb(16)) << 16)
+        .wrapping_add(u64::from(limb(32)) << 32)
+        .wrapping_add(u64::from(limb(48)) << 48)
+}
+
+/// `a × b` exactly, from two 32-bit products: what a hand's weight times its sum needs.
+pub fn mul_i32_u16(a: i32, b: u16) -> i64 {
+    let b = i32::from(b);
+    let (high, low) = (a >> 16, a & 0xFFFF);
+    // |high × b| < 2^31 and low × b < 2^32: neither overflows its type.
+    (i64::from(high * b) << 16) + i64::from((low as u32) * (b as u32))
 }
 
 /// `a × b` modulo 2^64.
@@ -90,6 +95,11 @@ mod tests {
             }
         }
         assert_eq!(mul_i64_u32(-7, 65_536), -7 * 65_536);
+        for a in [0, 1, -1, 65_535, -65_536, 262_143, -262_144, i32::MAX, i32::MIN] {
+            for b in [0u16, 1, 16_256, u16::MAX] {
+                assert_eq!(mul_i32_u16(a, b), i64::from(a) * i64::from(b), "{a} x {b}");
+            }
+        }
         assert_eq!(mul_i64_u32(-(1 << 40) - 3, 99_999), (-(1i64 << 40) - 3) * 99_999);
     }
 
