@@ -4,7 +4,7 @@
 // On the host (`cargo test --all-targets` builds examples too) it links std like any other.
 #![cfg_attr(target_arch = "avr", no_std)]
 
-use bac_rules::{Builtin, Event, Money, Preset, RuleSet, SeatKind, Spot, Table, optimal};
+use bac_rules::{Builtin, DrawRules, Event, Money, Preset, RuleSet, SeatKind, Spot, Table, coach, optimal};
 
 /// Plays a few coups of every preset and returns the money seen, so nothing is optimised
 /// away.
@@ -35,6 +35,32 @@ pub extern "C" fn bac_rules_probe(seed: u32, coups: u16) -> u32 {
         money = money.wrapping_add(table.total_money().in_cents());
     }
     seen.wrapping_add(money)
+}
+
+/// Asks the coach every question it answers, on a shoe of `decks` less `seen` cards of
+/// each value, and returns the figures shown, so that its arithmetic is in the object
+/// code the check reads.
+#[unsafe(no_mangle)]
+pub extern "C" fn bac_rules_coach_probe(decks: u8, seen: u8) -> i32 {
+    let Some(mut unseen) = coach::Unseen::full(decks) else { return 0 };
+    for points in 0..10 {
+        for _ in 0..seen {
+            unseen.see_points(points);
+        }
+    }
+    let mut shown = 0i32;
+    for rules in [DrawRules::Loadstar, DrawRules::ChemDeFer] {
+        let Some(play) = optimal::solution(rules, decks) else { continue };
+        let mut add = |values: Result<coach::Values, coach::CoachError>| {
+            if let Ok(v) = values {
+                shown = shown.wrapping_add(v.draw.to_fixed(4)).wrapping_sub(v.stand.to_fixed(4));
+            }
+        };
+        add(coach::player_values(rules, 5, &unseen, play));
+        add(coach::banker_values(rules, 6, None, &unseen, play));
+        add(coach::banker_values(rules, 3, Some(9), &unseen, play));
+    }
+    shown
 }
 
 #[cfg(target_arch = "avr")]

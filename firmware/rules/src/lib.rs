@@ -12,11 +12,13 @@
 //! - [`question`], [`strategy`], [`optimal`]: every choice the rules leave is a [`question::Question`]
 //!   answered by a person or a built-in strategy, the game-theoretic one included.
 //! - [`payout`], [`money`], [`rules`]: exact integer payouts (money in cents) for each preset.
+//! - [`coach`]: the exact value of each option at a free choice, from the cards unseen.
 //! - [`coup`], [`table`], [`event`]: a coup as a state machine the screen drives card by
 //!   card, seats and banks with money conserved, and the event log everyone shares.
 #![cfg_attr(not(test), no_std)]
 
 pub mod card;
+pub mod coach;
 pub mod coup;
 pub mod event;
 pub mod hand;

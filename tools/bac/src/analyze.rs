@@ -38,6 +38,11 @@ pub struct AnalyzeArgs {
     /// counts) on the bettor's expectation of every bet.
     #[arg(long)]
     eor: bool,
+    /// The coach's question at a free choice: what drawing and standing are worth to the
+    /// chooser, from the cards unseen (--shoe less the chooser's own): "player 2 3",
+    /// "banker K 6 stood" or "banker A 2 third 9".
+    #[arg(long, value_name = "CHOICE", conflicts_with_all = ["side_bets", "eor"])]
+    choice: Option<String>,
 }
 
 /// The side bets `--side-bets` asked for, by name, in report order.
@@ -133,6 +138,18 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<Analysis> {
 /// Runs `bac analyze`.
 pub fn run(args: AnalyzeArgs) -> Result<()> {
     let started = Instant::now();
+    if let Some(text) = &args.choice {
+        let chooser = crate::choice::parse(text)?;
+        let rules = args.rules.rule_set()?;
+        let composition = shoe(rules.decks, args.shoe.as_deref())?;
+        let answer = crate::choice::answer(&args.rules, rules, &composition, chooser, text)?;
+        if args.json {
+            println!("{}", answer.to_json());
+        } else {
+            answer.print();
+        }
+        return Ok(());
+    }
     let analysis = analyze(&args)?;
     let elapsed = started.elapsed();
     if args.json {

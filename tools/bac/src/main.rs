@@ -3,6 +3,7 @@
 mod analyze;
 mod bad_input;
 mod bench;
+mod choice;
 mod disk_cmd;
 mod firmware;
 mod game_run;

@@ -62,6 +62,202 @@ fn analyze_side_bets_shoe_and_eor_in_json() {
     assert_eq!(counts["eor"]["tie"].as_object().unwrap().len(), 10, "one column per value");
 }
 
+/// The coach's figures for `unseen` (by points, tens first), less `seen`, as the rules
+/// crate gives them to the game: the player's option if `bank` is false.
+fn coach_values(
+    rules: bac_rules::DrawRules,
+    decks: u8,
+    unseen: [u16; 10],
+    seen: &[u8],
+    bank: Option<(u8, Option<u8>)>,
+) -> bac_rules::coach::Values {
+    use bac_rules::coach::{self, Unseen};
+    let mut unseen = Unseen::from_points(unseen).unwrap();
+    for &points in seen {
+        assert!(unseen.see_points(points));
+    }
+    let play = bac_rules::optimal::solution(rules, decks).unwrap();
+    match bank {
+        None => coach::player_values(rules, 5, &unseen, play).unwrap(),
+        Some((total, third)) => coach::banker_values(rules, total, third, &unseen, play).unwrap(),
+    }
+}
+
+/// `--json`'s figures for one option equal the coach's exact fraction, and the shown
+/// figure is it to four decimals.
+fn assert_option(choice: &serde_json::Value, option: &str, ev: bac_rules::coach::Ev) {
+    let got = &choice[option];
+    assert_eq!(got["numerator"].as_i64(), Some(ev.numerator), "{option}: {choice}");
+    assert_eq!(got["denominator"].as_u64(), Some(ev.denominator), "{option}: {choice}");
+    let exact = ev.numerator as f64 / ev.denominator as f64;
+    assert!((got["ev"].as_f64().unwrap() - exact).abs() < 1e-15, "{option}: {choice}");
+    let fixed = ev.to_fixed(4);
+    let shown = format!("{}0.{:04}", if fixed < 0 { "-" } else { "+" }, fixed.unsigned_abs());
+    assert_eq!(got["shown"], shown.as_str(), "{option}: {choice}");
+}
+
+#[test]
+fn analyze_choice_gives_the_rules_crates_coach_figures() {
+    use bac_rules::DrawRules::{ChemDeFer, Loadstar};
+    // The player on 5 from a full eight-deck shoe: 414 cards unseen, the player's own out.
+    let v = json(&["analyze", "--rules", "chemin-de-fer", "--decks", "8", "--choice", "player 2 3", "--json"]);
+    assert_eq!((&v["rules"], &v["decks"], &v["strategy"]), (&"chemin-de-fer".into(), &8.into(), &"optimal".into()));
+    let choice = &v["choice"];
+    assert_eq!(choice["chooser"], "player");
+    assert_eq!(choice["total"], 5);
+    assert_eq!(choice["unseen"], 414);
+    let full8 = [128, 32, 32, 32, 32, 32, 32, 32, 32, 32];
+    let values = coach_values(ChemDeFer, 8, full8, &[2, 3], None);
+    assert_option(choice, "draw", values.draw);
+    assert_option(choice, "stand", values.stand);
+    let better = match values.better() {
+        Some(bac_rules::Decision::Draw) => "draw",
+        Some(bac_rules::Decision::Stand) => "stand",
+        None => "equal",
+    };
+    assert_eq!(choice["better"], better);
+
+    // The bank on a shoe given by counts (aces to nines, then tens): the command takes out
+    // the bank's two cards and the player's third, and nothing else.
+    let v = json(&[
+        "analyze",
+        "--rules",
+        "chemin-de-fer",
+        "--decks",
+        "1",
+        "--shoe",
+        "3,4,4,4,2,4,4,4,4,15",
+        "--choice",
+        "banker K 3 third 9",
+        "--json",
+    ]);
+    assert_eq!(v["choice"]["unseen"], 45);
+    assert_eq!(v["choice"]["player_third"], 9);
+    let values = coach_values(ChemDeFer, 1, [15, 3, 4, 4, 4, 2, 4, 4, 4, 4], &[0, 3, 9], Some((3, Some(9))));
+    assert_option(&v["choice"], "draw", values.draw);
+    assert_option(&v["choice"], "stand", values.stand);
+
+    // The Loadstar bank against a third card, from a shoe with cards removed by rank.
+    let v = json(&[
+        "analyze",
+        "--rules",
+        "loadstar",
+        "--decks",
+        "4",
+        "--shoe",
+        "remove 9 9 8 K Q",
+        "--choice",
+        "banker A 2 third 9",
+        "--json",
+    ]);
+    let four = [62, 16, 16, 16, 16, 16, 16, 16, 15, 14];
+    let values = coach_values(Loadstar, 4, four, &[1, 2, 9], Some((3, Some(9))));
+    assert_eq!(v["choice"]["unseen"], 4 * 52 - 5 - 3);
+    assert_option(&v["choice"], "draw", values.draw);
+    assert_option(&v["choice"], "stand", values.stand);
+}
+
+#[test]
+fn analyze_choice_prints_both_options_and_the_better() {
+    let out = bac(&["analyze", "--rules", "chemin-de-fer", "--choice", "player 2 3"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v = json(&["analyze", "--rules", "chemin-de-fer", "--choice", "player 2 3", "--json"]);
+    for option in ["draw", "stand"] {
+        let shown = v["choice"][option]["shown"].as_str().unwrap();
+        assert!(text.lines().any(|l| l.trim_start().starts_with(option) && l.contains(shown)), "{option}: {text}");
+    }
+    let better = v["choice"]["better"].as_str().unwrap();
+    assert!(text.contains(&format!("better: {better}")), "{text}");
+}
+
+#[test]
+fn bad_choices_exit_with_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["analyze", "--rules", "loadstar", "--choice", "dealer 2 3"], "say who chooses"),
+        (&["analyze", "--rules", "loadstar", "--choice", "player 2 X"], "`X` is not a card"),
+        (&["analyze", "--rules", "loadstar", "--choice", "player 2 11"], "`11` is not a card"),
+        (&["analyze", "--rules", "loadstar", "--choice", "player 2"], "the chooser's two cards"),
+        (&["analyze", "--rules", "loadstar", "--choice", "player 2 3 stood"], "only the player's two cards"),
+        (&["analyze", "--rules", "loadstar", "--choice", "player 2 2"], "the player on 4 draws"),
+        (&["analyze", "--rules", "chemin-de-fer", "--choice", "player 3 3"], "the player on 6 stands"),
+        (&["analyze", "--rules", "loadstar", "--choice", "banker 3 K third 8"], "stands; there is no choice"),
+        (&["analyze", "--rules", "chemin-de-fer", "--choice", "banker 2 3"], "stood or drew"),
+        (&["analyze", "--rules", "chemin-de-fer", "--choice", "banker 2 3 third Z"], "`Z` is not a card"),
+        (&["analyze", "--rules", "chemin-de-fer", "--choice", "banker 4 4 stood"], "natural 8"),
+        (&["analyze", "--choice", "player 2 3"], "punto-banco leaves no choice"),
+        (&["analyze", "--rules", "sahara", "--choice", "player 2 3"], "sahara leaves no choice"),
+        (
+            &[
+                "analyze",
+                "--rules",
+                "chemin-de-fer",
+                "--decks",
+                "1",
+                "--shoe",
+                "remove 5 5 5 5",
+                "--choice",
+                "player 5 K",
+            ],
+            "the shoe has no `5` left",
+        ),
+        (
+            &["analyze", "--rules", "chemin-de-fer", "--decks", "1", "--choice", "player Ks Ks"],
+            "the shoe has no `Ks` left",
+        ),
+        (
+            &[
+                "analyze",
+                "--rules",
+                "chemin-de-fer",
+                "--decks",
+                "1",
+                "--shoe",
+                "remove K K K",
+                "--choice",
+                "player K K 5",
+            ],
+            "only the player's two cards",
+        ),
+        (
+            &[
+                "analyze",
+                "--rules",
+                "chemin-de-fer",
+                "--decks",
+                "1",
+                "--shoe",
+                "remove K K K K",
+                "--choice",
+                "player K 5",
+            ],
+            "the shoe has no `K` left",
+        ),
+        (
+            &[
+                "analyze",
+                "--rules",
+                "chemin-de-fer",
+                "--decks",
+                "1",
+                "--shoe",
+                "remove 2 2 2 2 2",
+                "--choice",
+                "player 2 3",
+            ],
+            "--shoe",
+        ),
+        (&["analyze", "--rules", "loadstar", "--side-bets", "--choice", "player 2 3"], "cannot be used with"),
+    ];
+    for (args, mentions) in cases {
+        let out = bac(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(mentions), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
 #[test]
 fn sim_settles_side_bets_and_plays_a_count() {
     let v = json(&["sim", "--hands", "300000", "--side-bets=dragon-7,big", "--count", "dragon-7", "--json"]);

@@ -153,8 +153,18 @@ pub struct Run {
 
 /// Runs a built kernel program (either side's) on `seed`.
 pub fn run(prg: &[u8], seed: u16) -> Result<Run, Cc65Error> {
+    run_observed(prg, seed, &mut |_, _, _, _| {})
+}
+
+/// [`run`], with `observe` called after each instruction with the machine, the
+/// instruction's address, the phase it ran in and its cycles (for a profile).
+pub fn run_observed(
+    prg: &[u8],
+    seed: u16,
+    observe: &mut dyn FnMut(&c128_emu::Machine, u16, usize, u64),
+) -> Result<Run, Cc65Error> {
     let pokes: [(u16, &[u8]); 2] = [(MAILBOX, &[0]), (SEED_AT, &seed.to_le_bytes())];
-    let finished = cc65::run_program(prg, &pokes, &mut |_, _, _, _| {})?;
+    let finished = cc65::run_program(prg, &pokes, observe)?;
     Ok(Run { result: Peek(&finished.machine).long(RESULT_AT), cycles: finished.phase_cycles[TIMED] })
 }
 

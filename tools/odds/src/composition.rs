@@ -337,8 +337,9 @@ fn falling(n: u32, k: u32) -> f64 {
     (0..k).map(|i| f64::from(n) - f64::from(i)).map(|x| x.max(0.0)).product()
 }
 
-/// `K`, `Ks`, `10h`, `t`: the rank and, if written, the suit.
-fn parse_card(word: &str) -> Option<(u8, Option<u8>)> {
+/// `K`, `Ks`, `10h`, `t`: the rank and, if written, the suit (0-3 in [`SUITS`] order);
+/// `None` for a word that is no card.
+pub fn parse_card(word: &str) -> Option<(u8, Option<u8>)> {
     let upper = word.to_ascii_uppercase();
     let (rank_text, suit) = match upper.char_indices().last() {
         Some((i, c)) if upper.len() > 1 && "SHDC".contains(c) => (&upper[..i], SUITS.find(c.to_ascii_lowercase())),
