@@ -91,7 +91,10 @@ impl<P: Platform> App<P> {
         }
     }
 
-    /// The message in the current language.
+    /// The message in the current language. Out of line: every screen calls it, and
+    /// game-prg's placement.toml translates it by name (inlined, its copies would run
+    /// interpreted in each caller).
+    #[inline(never)]
     pub fn t(&self, msg: Msg) -> &'static [u8] {
         msg.text(self.settings.lang)
     }
