@@ -8,6 +8,7 @@
 #![cfg_attr(not(test), no_std)]
 
 pub mod app;
+pub mod compact;
 pub mod draw;
 pub mod face;
 pub mod glyph;

@@ -13,11 +13,11 @@ pub struct Digits {
 }
 
 impl Digits {
-    fn new() -> Digits {
+    pub(crate) fn new() -> Digits {
         Digits { buf: [b' '; 16], start: 16 }
     }
 
-    fn push_front(&mut self, c: u8) {
+    pub(crate) fn push_front(&mut self, c: u8) {
         if self.start > 0 {
             self.start -= 1;
             self.buf[self.start] = c;
@@ -41,7 +41,7 @@ impl Digits {
 }
 
 /// `n` in decimal, with a thousands separator every three digits if `separator` is not 0.
-fn decimal(out: &mut Digits, mut n: u32, separator: u8) {
+pub(crate) fn decimal(out: &mut Digits, mut n: u32, separator: u8) {
     let mut count = 0;
     loop {
         if count == 3 && separator != 0 {
@@ -115,7 +115,9 @@ pub fn signed(amount: Money, sign: u8, lang: Lang) -> Digits {
 /// columns `+100,000` filled a stake's column and `100,0001,000,000` ran together at 80).
 /// The exact form when it fits; else the whole units without their cents; else thousands
 /// (`K`) or millions (`M`) with as many decimals as fit. Every shortening rounds down, so a
-/// column never shows more money than there is.
+/// column never shows more money than there is. Out of line: `draw_seats` calls it for
+/// every column, and each inlined copy would cost bank 0 of the C128 its bytes.
+#[inline(never)]
 pub fn fitted(amount: Money, sign: u8, width: u8, lang: Lang) -> Digits {
     let exact = signed(amount, sign, lang);
     if exact.len() <= width {
@@ -126,41 +128,7 @@ pub fn fitted(amount: Money, sign: u8, width: u8, lang: Lang) -> Digits {
     if whole.len() <= width {
         return whole;
     }
-    let (scale, suffix) = if units < 1_000_000 { (1_000, b'K') } else { (1_000_000, b'M') };
-    let point = match lang {
-        Lang::English => b'.',
-        Lang::French => b',',
-    };
-    // Two decimals, then one, then none: the first that fits. Trailing zeros are dropped
-    // (`1M`, not `1.00M`).
-    let mut shortest = Digits::new();
-    for decimals in (0..3u32).rev() {
-        let mut out = Digits::new();
-        out.push_front(suffix);
-        let step = scale / 10u32.pow(decimals);
-        let mut fraction = (units % scale) / step;
-        let mut digits = decimals;
-        while digits > 0 && fraction.is_multiple_of(10) {
-            fraction /= 10;
-            digits -= 1;
-        }
-        if digits > 0 {
-            for _ in 0..digits {
-                out.push_front(b'0' + (fraction % 10) as u8);
-                fraction /= 10;
-            }
-            out.push_front(point);
-        }
-        decimal(&mut out, units / scale, 0);
-        if sign != 0 {
-            out.push_front(sign);
-        }
-        if out.len() <= width {
-            return out;
-        }
-        shortest = out;
-    }
-    shortest
+    crate::compact::abbreviated(units, sign, width, lang)
 }
 
 #[cfg(test)]
