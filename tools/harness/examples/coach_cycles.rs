@@ -95,7 +95,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .enumerate()
             .map(|(i, &c)| (c, i.checked_sub(1).map_or("(before the first symbol)", |i| symbols[i].1.as_str())))
             .collect();
-        rows.sort_by(|a, b| b.0.cmp(&a.0));
+        rows.sort_by_key(|row| std::cmp::Reverse(row.0));
         for (cycles, name) in rows.iter().take(20).filter(|r| r.0 > 0) {
             println!("{cycles:>10}  {name}");
         }
