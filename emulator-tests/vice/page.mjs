@@ -41,7 +41,7 @@ export async function atRealSpeed(page, body) {
  * C128 only sees a key in the frames it is down. Gives up after 10 s of wall clock
  * (a core that stopped running is a failure of its own, not a reason to hang).
  */
-async function waitFrames(page, frames) {
+export async function waitFrames(page, frames) {
   const start = await frameNum(page);
   const deadline = Date.now() + 10_000;
   while ((await frameNum(page)) - start < frames) {
