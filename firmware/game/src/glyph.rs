@@ -19,10 +19,12 @@ pub const BOTTOM_LEFT: u8 = 0x4A;
 pub const BOTTOM_RIGHT: u8 = 0x4B;
 /// Checkerboard: the back of a card.
 pub const CHECKER: u8 = 0x66;
-/// A filled disc: a bead on the scoreboard.
-pub const BALL: u8 = 0x51;
-/// An open circle: a bead with a tie after it.
-pub const CIRCLE: u8 = 0x57;
+/// A ring: a mark of the big road, in the winner's colour.
+pub const RING: u8 = bac_glyphs::code::RING;
+/// A ring with a slash through it: a big-road mark with a tie after it.
+pub const SLASHED_RING: u8 = bac_glyphs::code::SLASHED_RING;
+/// A slash: a tie before the big road's first mark.
+pub const SLASH: u8 = bac_glyphs::code::SLASH;
 /// Space.
 pub const SPACE: u8 = 0x20;
 /// Lines crossing: where the seats' rule meets a column's bar.

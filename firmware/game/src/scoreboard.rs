@@ -1,6 +1,12 @@
 //! The scoreboard of the shoe, as casinos post it: the bead plate (every coup in order,
-//! six to a column) and the big road (a column per run of Player or Banker wins, ties
-//! marked on the win before them, a run longer than six turning right along the bottom).
+//! six to a column) and the big road (a column per run of Player or Banker wins, each a
+//! ring in the winner's colour, a run longer than six turning right along the bottom). A
+//! tie is a slash on the mark before it, in the tie's colour, and more than one its count;
+//! ties before the first win are a slash alone, which the first win's ring then takes.
+//!
+//! A character cell has one ink, on the VIC-IIe as on the VDC, so a slashed mark is drawn
+//! wholly in the tie's colour: its side still reads from the road itself, whose columns
+//! alternate between Player and Banker.
 
 use bac_rules::{Tally, Winner};
 
@@ -99,9 +105,10 @@ pub struct Bead {
     pub col: u16,
     /// Row, 0 at the top.
     pub row: u8,
-    /// Player or Banker.
+    /// Player or Banker; [`Winner::Tie`] only for ties before the first win, which hold
+    /// the first mark's place until it comes.
     pub winner: Winner,
-    /// Ties that followed it.
+    /// Ties that followed it (or, for a first mark, came before it).
     pub ties: u8,
 }
 
@@ -122,7 +129,14 @@ pub fn big_road(history: &History, mut emit: impl FnMut(Bead)) {
                 last = Some(bead);
                 continue;
             }
-            (Winner::Tie, None) => continue,
+            (Winner::Tie, None) => {
+                let bead = Bead { col: 0, row: 0, winner: Winner::Tie, ties: 1 };
+                emit(bead);
+                last = Some(bead);
+                continue;
+            }
+            // The first win takes the place of the ties before it, and their count.
+            (w, Some(prev)) if prev.winner == Winner::Tie => Bead { winner: w, ..prev },
             (w, Some(prev)) if prev.winner == w => {
                 let below = prev.row + 1;
                 let free = below < ROWS && taken.get(usize::from(prev.col)).is_some_and(|t| t & (1 << below) == 0);
@@ -156,11 +170,22 @@ pub fn draw_big_road(p: &mut impl Platform, x: u8, y: u8, cols: u8, history: &Hi
     let first = width.saturating_sub(u16::from(cols));
     big_road(history, |b| {
         if b.col >= first {
-            let (_, ink) = winner_look(b.winner);
-            let code = if b.ties > 0 { glyph::CIRCLE } else { glyph::BALL };
+            let (code, ink) = mark_look(b);
             p.put(x + (b.col - first) as u8, y + b.row, code, ink | paper);
         }
     });
+}
+
+/// A big-road cell: a ring in the winner's colour; with one tie the ring slashed (a slash
+/// alone before the first win), with more the count (9 at most), in the tie's colour.
+fn mark_look(b: Bead) -> (u8, u8) {
+    let (_, tie_ink) = winner_look(Winner::Tie);
+    match (b.winner, b.ties) {
+        (w, 0) => (glyph::RING, winner_look(w).1),
+        (Winner::Tie, 1) => (glyph::SLASH, tie_ink),
+        (_, 1) => (glyph::SLASHED_RING, tie_ink),
+        (_, n) => (draw::screen_code(b'0' + n.min(9)), tie_ink),
+    }
 }
 
 /// The counts line: `P 12 B 10 T 2 NAT 5`, the naturals under the label `nat`.
@@ -200,6 +225,27 @@ mod tests {
         let r = road(&[B, B, P, T, T, P, B]);
         let cells: std::vec::Vec<_> = r.iter().map(|b| (b.col, b.row, b.winner, b.ties)).collect();
         assert_eq!(cells, [(0, 0, B, 0), (0, 1, B, 0), (1, 0, P, 2), (1, 1, P, 0), (2, 0, B, 0)]);
+    }
+
+    #[test]
+    fn ties_before_the_first_win_hold_its_place_and_it_takes_their_count() {
+        let cells = |r: &[Winner]| road(r).iter().map(|b| (b.col, b.row, b.winner, b.ties)).collect::<std::vec::Vec<_>>();
+        assert_eq!(cells(&[T]), [(0, 0, T, 1)], "a tie on the first coup still shows");
+        assert_eq!(cells(&[T, T]), [(0, 0, T, 2)]);
+        assert_eq!(cells(&[T, T, B, T, B]), [(0, 0, B, 3), (0, 1, B, 0)]);
+        assert_eq!(cells(&[T, P, B]), [(0, 0, P, 1), (1, 0, B, 0)]);
+    }
+
+    #[test]
+    fn a_mark_is_a_ring_slashed_by_a_tie_and_counted_by_more() {
+        let (_, tie) = winner_look(T);
+        let look = |winner, ties| mark_look(Bead { col: 0, row: 0, winner, ties });
+        assert_eq!(look(B, 0), (glyph::RING, colour::LIGHT_RED));
+        assert_eq!(look(P, 0), (glyph::RING, draw::PLAYER_INK));
+        assert_eq!(look(P, 1), (glyph::SLASHED_RING, tie));
+        assert_eq!(look(T, 1), (glyph::SLASH, tie));
+        assert_eq!(look(B, 3), (draw::screen_code(b'3'), tie));
+        assert_eq!(look(T, 12), (draw::screen_code(b'9'), tie), "a count past nine shows 9");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The 80-column panel draws the derived roads as casinos do: each road's own mark (big
 //! eye boy a hollow circle, small road a solid dot, cockroach pig a slash), red or blue,
-//! two marks of a column to a cell, on the panel's white paper.
+//! two marks of a column to a cell, on the panel's white paper; and the big road, on either
+//! screen, posts rings slashed by the ties after them.
 
 use bac_game::panel;
 use bac_game::platform::colour::{BLUE, MARK, ON_PAPER, RED};
@@ -80,4 +81,27 @@ fn where_a_cells_two_marks_differ_it_keeps_the_upper_marks_colour() {
     assert_eq!(s.at(LEFT, BIG_EYE_Y + 2), Some((BIG_EYE + BOTH, red)));
     assert_eq!(s.at(LEFT + 1, BIG_EYE_Y + 1), Some((BIG_EYE + BOTH, blue)));
     assert_eq!(s.at(LEFT + 1, BIG_EYE_Y + 2), Some((BIG_EYE + BOTH, blue)), "blue over the red tail");
+}
+
+#[test]
+fn the_big_road_posts_rings_slashed_by_ties_and_a_tie_before_the_first_win() {
+    use bac_game::glyph::{RING, SLASH, SLASHED_RING};
+    use bac_game::platform::colour::{LIGHT_RED, YELLOW};
+    use bac_game::scoreboard::draw_big_road;
+    let road = |results: &[Winner]| {
+        let mut history = History::new();
+        results.iter().for_each(|&w| history.push(w, false));
+        let mut s = Screen::new(40);
+        draw_big_road(&mut s, 13, 18, 27, &history, 0);
+        s
+    };
+    let s = road(&[T]);
+    assert_eq!(s.at(13, 18), Some((SLASH, YELLOW)), "a tie on the first coup shows");
+    // B after two ties takes their cell and count; P, a tie; P; B.
+    let s = road(&[T, T, B, P, T, P, B]);
+    assert_eq!(s.at(13, 18), Some((b'2', YELLOW)), "the first win with the two ties before it");
+    assert_eq!(s.at(14, 18), Some((SLASHED_RING, YELLOW)), "Player's first win, a tie after it");
+    assert_eq!(s.at(14, 19), Some((RING, bac_game::draw::PLAYER_INK)));
+    assert_eq!(s.at(15, 18), Some((RING, LIGHT_RED)));
+    assert_eq!(s.at(13, 19), Some((b' ', bac_game::platform::colour::WHITE)), "nothing under a column of one");
 }

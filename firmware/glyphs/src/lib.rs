@@ -63,6 +63,12 @@ pub mod code {
     pub const DIAMOND: u8 = 0x5A;
     /// Vertical line through the middle.
     pub const VLINE: u8 = 0x5D;
+    /// A diagonal line, bottom left to top right: a tie before the big road's first mark.
+    pub const SLASH: u8 = 0x4E;
+    /// A filled ball in the ROM; this set draws a ring with a slash through it there.
+    pub const SLASHED_RING: u8 = 0x51;
+    /// A ring: the big road's mark.
+    pub const RING: u8 = 0x57;
     /// Checkerboard (a card's back).
     pub const CHECKER: u8 = 0x66;
     /// Solid block (the reverse image of a space).
@@ -186,7 +192,9 @@ const GRAPHICS: [(u8, &str); 64] = [
     (0x4E, ".......#/......#./.....#../....#.../...#..../..#...../.#....../#......."),
     (0x4F, "########/#......./#......./#......./#......./#......./#......./#......."),
     (0x50, "########/.......#/.......#/.......#/.......#/.......#/.......#/.......#"),
-    (0x51, "......../..####../.######./.######./.######./.######./..####../........"),
+    // The ROM's filled ball is drawn as a ring with a slash through it: the big road's
+    // mark with a tie after it, as casinos post it (the game shows no ball).
+    (0x51, ".......#/..#####./.##..##./.#..#.#./.#.#..#./.##..##./.#####../#......."),
     (0x52, "......../......../......../......../......../......../########/........"),
     (0x53, ".##..##./########/########/########/.######./..####../...##.../........"),
     (0x54, "..#...../..#...../..#...../..#...../..#...../..#...../..#...../..#....."),
@@ -405,6 +413,15 @@ mod tests {
         assert_ne!(MARKS[3], MARKS[6]);
         assert_eq!(MARKS[0][1], 0b0100_0010, "big eye boy's ring is hollow");
         assert_eq!(MARKS[3][1], 0b0111_1110, "small road's dot is solid");
+    }
+
+    #[test]
+    fn the_slashed_ring_is_the_ring_with_a_slash_through_it() {
+        let g = |c: u8| UPPER[usize::from(c)];
+        let (ring, slash, slashed) = (g(code::RING), g(code::SLASH), g(code::SLASHED_RING));
+        for row in 0..8 {
+            assert_eq!(slashed[row], ring[row] | slash[row], "row {row}");
+        }
     }
 
     #[test]
