@@ -3,7 +3,7 @@
 //! its quit leaves BASIC, `quit`), the benchmark against the host and against cc65
 //! (`rust_bench`, `cc65`), the benchmark suite's kernels on both sides (`kernels`), and the
 //! test programs of `emulator-tests/programs` (`allram`, `bank1`, `demo`, `platform`, and the
-//! table of what each must print, `programs`).
+//! table of what each must print, `programs`), and the coach's probe (`coach`).
 //!
 //! `cargo test -p emulator-tests --test harness -- c128_game::` runs one part.
 
@@ -15,6 +15,7 @@ mod allram;
 mod bank1;
 mod c128_game;
 mod cc65;
+mod coach;
 mod contrast;
 mod demo;
 mod kernels;

@@ -229,7 +229,8 @@ mod tests {
 
     #[test]
     fn ties_before_the_first_win_hold_its_place_and_it_takes_their_count() {
-        let cells = |r: &[Winner]| road(r).iter().map(|b| (b.col, b.row, b.winner, b.ties)).collect::<std::vec::Vec<_>>();
+        let cells =
+            |r: &[Winner]| road(r).iter().map(|b| (b.col, b.row, b.winner, b.ties)).collect::<std::vec::Vec<_>>();
         assert_eq!(cells(&[T]), [(0, 0, T, 1)], "a tie on the first coup still shows");
         assert_eq!(cells(&[T, T]), [(0, 0, T, 2)]);
         assert_eq!(cells(&[T, T, B, T, B]), [(0, 0, B, 3), (0, 1, B, 0)]);

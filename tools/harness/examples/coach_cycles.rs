@@ -6,66 +6,8 @@
 //! `cargo run --release -p bac-harness --example coach_cycles [-- --profile CASE]`; with
 //! `--profile` it prints where case CASE spends its cycles, function by function.
 
+use bac_coach_cases::{CASES, NO_FIGURES, figures, game, question};
 use bac_harness::kernels;
-use bac_rules::DrawRules;
-use bac_rules::coach::{self, CoachError, Unseen, Values};
-use bac_rules::optimal;
-
-/// The probe's cases, as its `run` numbers them: (name, rules, decks, question).
-fn cases() -> Vec<(u16, String)> {
-    let mut cases = Vec::new();
-    for case in 0..12u16 {
-        let (rules, decks) = game(case);
-        let question = match case / 4 {
-            0 => "the player on 5 (2, 3)",
-            1 => "the bank on 6 (K, 6), the player stood",
-            _ => "the bank on 3 (A, 2), the player's third a 9",
-        };
-        cases.push((case, format!("{rules:?}, {decks} decks: {question}")));
-    }
-    cases
-}
-
-fn game(case: u16) -> (DrawRules, u8) {
-    match case % 4 {
-        0 => (DrawRules::ChemDeFer, 8),
-        1 => (DrawRules::ChemDeFer, 4),
-        2 => (DrawRules::Loadstar, 4),
-        _ => (DrawRules::Loadstar, 8),
-    }
-}
-
-fn shown(values: Result<Values, CoachError>) -> u32 {
-    match values {
-        Ok(v) => (u32::from(v.draw.to_fixed(4) as u16) << 16) | u32::from(v.stand.to_fixed(4) as u16),
-        Err(_) => u32::MAX,
-    }
-}
-
-/// What the probe must leave for `case`, computed on the host.
-fn host(case: u16) -> u32 {
-    let (rules, decks) = game(case);
-    let mut unseen = Unseen::full(decks).expect("1-8 decks");
-    let play = optimal::solution(rules, decks).expect("a game with choices");
-    match case / 4 {
-        0 => {
-            unseen.see_points(2);
-            unseen.see_points(3);
-            shown(coach::player_values(rules, 5, &unseen, play))
-        }
-        1 => {
-            unseen.see_points(0);
-            unseen.see_points(6);
-            shown(coach::banker_values(rules, 6, None, &unseen, play))
-        }
-        _ => {
-            unseen.see_points(1);
-            unseen.see_points(2);
-            unseen.see_points(9);
-            shown(coach::banker_values(rules, 3, Some(9), &unseen, play))
-        }
-    }
-}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let target = bac_harness::build::repo_root().join("target/c128");
@@ -103,13 +45,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("coach probe: {} program bytes", kernels::program_bytes(&prg));
     println!("{:<62} {:>11} {:>8} {:>8}  figures (draw / stand)", "case", "cycles", "1 MHz s", "2 MHz s");
-    for (case, name) in cases() {
+    for case in 0..CASES {
+        let (rules, decks) = game(case);
+        let name = format!("{rules:?}, {decks} decks: {}", question(case));
         let run = kernels::run(&prg, case)?;
-        let expected = host(case);
+        let expected = figures(case);
         if run.result != expected {
             return Err(format!("{name}: the C128 left {:#010x}, the host {expected:#010x}", run.result).into());
         }
-        if run.result == u32::MAX {
+        if run.result == NO_FIGURES {
             return Err(format!("{name}: the coach had no figures").into());
         }
         let (draw, stand) = ((run.result >> 16) as u16 as i16, run.result as u16 as i16);
