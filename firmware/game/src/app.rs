@@ -7,7 +7,7 @@ use crate::draw::{self, BACKGROUND, HIGHLIGHT, INK};
 use crate::face;
 use crate::help;
 use crate::platform::{DiskError, Platform, Sound, colour, key};
-use crate::play::View;
+use crate::play::view::View;
 use crate::save::{self, MAX_SAVED_SEATS, SaveError, Saved, SavedSeat, Seats};
 use crate::settings::{MAX_COMPUTERS, MAX_HUMANS, NAME_LEN, Name, Settings};
 use crate::text::{Lang, Msg};

@@ -4,7 +4,7 @@
 //! (tens of thousands at 40 columns) come here, never the coups that the C128 must draw
 //! fast, and bank 0 has no bytes to spare for it.
 
-use crate::num::{self, Digits};
+use crate::digits::{Digits, decimal, separators};
 use crate::text::Lang;
 
 /// `units` in thousands or millions with two decimals, one or none (the first that fits
@@ -12,10 +12,7 @@ use crate::text::Lang;
 #[inline(never)]
 pub fn abbreviated(units: u32, sign: u8, width: u8, lang: Lang) -> Digits {
     let (scale, suffix) = if units < 1_000_000 { (1_000, b'K') } else { (1_000_000, b'M') };
-    let point = match lang {
-        Lang::English => b'.',
-        Lang::French => b',',
-    };
+    let (_, point) = separators(lang);
     let whole = units / scale;
     let hundredths = ((units % scale) / (scale / 100)) as u8;
     let mut out = Digits::new();
@@ -38,7 +35,7 @@ pub fn abbreviated(units: u32, sign: u8, width: u8, lang: Lang) -> Digits {
             }
             out.push_front(point);
         }
-        num::decimal(&mut out, whole, 0);
+        decimal(&mut out, whole, 0);
         if sign != 0 {
             out.push_front(sign);
         }

@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod compact;
+pub mod digits;
 pub mod draw;
 pub mod face;
 pub mod glyph;
