@@ -41,7 +41,7 @@ pub const ROADS: usize = 3;
 pub const OFFSETS: [u8; ROADS] = [1, 2, 3];
 
 /// Where the big road stands, for the derived roads' marks: the lengths of its latest
-/// columns ([0] the current one, [1] the one before...; four back is as far as the
+/// columns (`[0]` the current one, `[1]` the one before...; four back is as far as the
 /// cockroach pig looks), how many columns it has, and the side of the last entry.
 #[derive(Clone, Copy, Debug)]
 struct Marker {

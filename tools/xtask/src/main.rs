@@ -134,14 +134,16 @@ fn ci() -> Result<()> {
     result
 }
 
-/// The workspace's documentation with rustdoc's warnings (broken links among them) denied.
+/// The workspace's documentation with rustdoc's warnings (broken links among them) denied,
+/// private items included: nothing here is published, so the docs are the developers' map
+/// of each crate, its internal modules first among them.
 fn doc() -> Result<()> {
     let previous = std::env::var("RUSTDOCFLAGS").unwrap_or_default();
     let flags = format!("{previous} -D warnings");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    eprintln!("$ RUSTDOCFLAGS='{}' cargo doc --workspace --no-deps", flags.trim());
+    eprintln!("$ RUSTDOCFLAGS='{}' cargo doc --workspace --no-deps --document-private-items", flags.trim());
     let status = Command::new(cargo)
-        .args(["doc", "--workspace", "--no-deps"])
+        .args(["doc", "--workspace", "--no-deps", "--document-private-items"])
         .env("RUSTDOCFLAGS", flags.trim())
         .current_dir(workspace_root())
         .status()

@@ -385,8 +385,9 @@ impl<P: Platform> App<P> {
     }
 
     /// Draws the settled screen in the last card's pause, behind the screen the player sees
-    /// ([`Platform::hold`]), so that it shows with that card (`count` the cards shown
-    /// before it, `i` its hand) instead of after it; returns the sound the screen ends with.
+    /// ([`Screen::hold`](crate::platform::Screen::hold)), so that it shows with that card
+    /// (`count` the cards shown before it, `i` its hand) instead of after it; returns the
+    /// sound the screen ends with.
     /// `None` where the platform cannot hold its screen, or the player hurries the deal
     /// (its pause is two frames, which the drawing would lengthen): the settle then draws
     /// after the card, as [`Self::settle`].

@@ -318,7 +318,8 @@ impl<P: Platform> App<P> {
     /// else. A tie stake that stays belongs to the Sahara table it stays on: it is kept in
     /// the seat and the save only while the game is Sahara's (a new shoe, a rebuy, or the
     /// saved game continued deal it again), and comes back to the bankroll as soon as the
-    /// players take a game without that rule ([`SavedSeat::take_back_tie_stake`] in
+    /// players take a game without that rule
+    /// ([`SavedSeat::take_back_tie_stake`](crate::save::SavedSeat::take_back_tie_stake) in
     /// `new_table`), as a player picks up the chips when leaving a table.
     fn keep_bankrolls(&mut self, table: &Table) {
         for (id, seat) in self.seats.seats[..usize::from(self.seats.count)].iter_mut().enumerate() {

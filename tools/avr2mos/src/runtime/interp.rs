@@ -279,7 +279,7 @@ pub fn copy_function(ctx: &Ctx, f: usize, first: usize, end: usize) -> Result<Co
     Ok(Copy { bytes, patches, uses })
 }
 
-/// Where the interpreted copies are, for [`emit`].
+/// Where the interpreted copies are, for [`emit()`](emit::emit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CopyPlace {
     /// Right after each stub, in the image (bank 0).
