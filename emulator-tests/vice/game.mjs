@@ -39,9 +39,12 @@ const POLL = 200;
 // Emulated frames between two looks while a state is awaited (bac run's scripts wait 80 to
 // 600 frames for a state; a banner shows for about 150).
 const LOOK_FRAMES = 20;
-// Emulated frames: a key that changed nothing in this many is typed again (the game
-// reads the keyboard between its drawing, so a press while it draws can be missed).
-const RETYPE_FRAMES = 150;
+// Emulated frames: a key that changed nothing in this many is typed again. The game's
+// frame interrupt takes keys into a ring, so a key is missed only while a disk call has
+// interrupts off; a key typed again that was not missed lands on the next screen (CI saw
+// a second RETURN at the bets and a second F5 close the help while the 1581 opened its
+// file), so the wait is long: ten seconds of the C128's time, a few in warp.
+const RETYPE_FRAMES = 500;
 const RETYPES = 3;
 // Frames run at real speed before a look that decides to type a key again: in warp the
 // core's screenshot can lag the emulation (RetroArch's fast forward may skip the frames it
