@@ -16,7 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { decodePng } from "./png.mjs";
 import { LAYOUTS, BANNER, notBlank, readGrid, readText, learnGlyphs, matchScreen } from "./cells.mjs";
-import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, contrastLook, frameNum, setWarp, atRealSpeed, pausedShot, runFrames, waitFrames } from "./page.mjs";
+import { frameShot, finalLook, keepLook, notBlankLook, typeKeys, typeKeysAnySpeed, contrastLook, frameNum, setWarp, atRealSpeed, pausedShot, runFrames, waitFrames } from "./page.mjs";
 import { scriptKeys } from "./keys.mjs";
 
 /**
@@ -35,10 +35,15 @@ const START_BANKROLL = 1000;
 // KERNAL's banner on it runs in warp, but for the keys and the canvas (page.mjs).
 const BOOT_TIMEOUT = 90_000; // core running to the title (boot, two files from the 1581)
 const STATE_TIMEOUT = 45_000; // the last key of a step to its state on the screen
-const POLL = 200;
+// Milliseconds between two looks while a key's change is awaited (in warp a few frames).
+const POLL = 50;
 // Emulated frames between two looks while a state is awaited (bac run's scripts wait 80 to
-// 600 frames for a state; a banner shows for about 150).
+// 600 frames for a state; a banner shows for about 150): LOOK_FRAMES at first, twice as
+// many after each look that did not find it, up to MAX_LOOK_FRAMES. Every state a step
+// awaits is one where the game waits for a key, so it stays once drawn; each look is a
+// screenshot through the browser, and the boot's were most of a step's time.
 const LOOK_FRAMES = 20;
+const MAX_LOOK_FRAMES = 160;
 // Emulated frames: a key that changed nothing in this many is typed again. The game's
 // frame interrupt takes keys into a ring, so a key is missed only while a disk call has
 // interrupts off; a key typed again that was not missed lands on the next screen (CI saw
@@ -207,7 +212,7 @@ async function look(page, layout) {
 async function typeUntilChanged(page, key, layout, deadline, settle, once) {
   for (let typed = 1; typed <= (once ? 1 : RETYPES); typed++) {
     const before = await look(page, layout);
-    await typeKeys(page, [key], HOLD_FRAMES);
+    await typeKeysAnySpeed(page, [key], HOLD_FRAMES);
     let last = before;
     let changed = false;
     while (Date.now() < deadline) {
@@ -286,9 +291,11 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
       const judge = judgeFor(step, ours, c.mode, { ...glyphs, rom }, Boolean(c.scenario.samples));
       let verdict;
       let frameBytes;
-      // Looked at every LOOK_FRAMES frames with the emulation paused for each look
-      // (pausedShot), so that a state the game shows for a moment is not run past in warp
-      // between two slow looks (seen: chemin-80's coup on a loaded machine).
+      // Looked at every few frames (LOOK_FRAMES, growing) with the emulation paused for
+      // each look (pausedShot), so that however slow a look is, the frames between two
+      // are counted (in warp, looks taken as the clock ran went past chemin-80's coup on a
+      // loaded machine).
+      let every = LOOK_FRAMES;
       while (Date.now() < deadline) {
         frameBytes = (await pausedShot(page)).bytes;
         const frame = decodePng(frameBytes);
@@ -302,7 +309,9 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
         }
         verdict = judge(frame);
         if (verdict.ok) break;
-        await runFrames(page, LOOK_FRAMES);
+        await runFrames(page, every);
+        // Not before the banner is learnt: it shows for a moment only.
+        if (rom) every = Math.min(every * 2, MAX_LOOK_FRAMES);
       }
       await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(1));
       if (n === 0 && !rom) throw new Error("the KERNAL's power-on banner was never seen before the title (needed to read READY. later)");
