@@ -96,6 +96,60 @@ impl Ctx<'_> {
             .then_some(j)
     }
 
+    /// A branch on Z, N or S after one to four moves that follow instruction `i`, whose
+    /// code `a` leaves its flags (of `kind`) in `P`: the moves' `LDA`s would change N and
+    /// Z, so they go through X and Y ([`Ctx::moves_through_xy`]), loaded ahead of `i`'s
+    /// code and stored after it, and the branch tests `P` (`subi r24, 1; mov r18, r22;
+    /// brne`), without a flags capture; a `mov` of the register `i`'s code stores last is
+    /// a `STA` from A. Only where `i`'s code is plain operations on A and memory (no X,
+    /// Y, call or branch of its own), no other move reads a register `i` may write, and
+    /// no save moves after `i`. Returns how many instructions it folded into
+    /// `i`, its code then complete in `a`.
+    pub(super) fn branch_after_moves(&self, i: usize, kind: Kind, a: &mut Asm) -> Result<Option<usize>, TranslateError> {
+        use crate::frames::sink_saves::Place;
+        if !self.optimise || self.sunk[i].iter().any(|c| c.place == Place::After) {
+            return Ok(None);
+        }
+        let mut j = i + 1;
+        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && !self.is_target[j] {
+            j += 1;
+        }
+        let Some(&b) = self.insns.get(j) else { return Ok(None) };
+        if j == i + 1
+            || !matches!(b.op, Op::Brbs | Op::Brbc)
+            || !matches!(b.r, 1 | 2 | 4)
+            || self.is_target[j]
+            || self.live_out[j] & CZNV != 0
+            || !a.items.iter().all(keeps_xy)
+        {
+            return Ok(None);
+        }
+        // The register `i`'s code stores last is still in A: a `mov` from it is a `STA`.
+        let a_holds = match a.items.last() {
+            Some(&Item::Ins(STA_ZP, Arg::Byte(z))) => (0..32).find(|&n| r(n) == z),
+            _ => None,
+        };
+        let written = crate::analysis::callgraph::writes_of(&self.insns[i]);
+        let read = (i + 1..j).fold(0, |acc, m| {
+            let n = self.insns[m];
+            if n.op == Op::Mov && Some(n.r) == a_holds { acc } else { acc | crate::analysis::liveness::reads_of(&n) }
+        });
+        if written & read != 0 {
+            return Ok(None);
+        }
+        let Some((loads, stores)) = self.moves_through_xy(i + 1..j, a_holds)? else { return Ok(None) };
+        let mut br = Asm::default();
+        if !self.branch_from_p(&mut br, kind, b.r, b.op == Op::Brbs, j)? {
+            return Ok(None);
+        }
+        let code = std::mem::take(&mut a.items);
+        a.items.extend(loads.items);
+        a.items.extend(code);
+        a.items.extend(stores.items);
+        a.items.extend(br.items);
+        Ok(Some(j - i))
+    }
+
     /// Emits branch `j` on SREG bit `s` testing the 6502 flags left by an instruction of
     /// `kind`; `false` (and nothing emitted) if `P` does not hold that flag.
     pub(super) fn branch_from_p(
@@ -242,7 +296,7 @@ impl Ctx<'_> {
         // equality form does its moves first: only N and S need the compare last, or the
         // moves through X and Y around it.
         let through_xy = match br.r {
-            2 | 4 if last_cmp + 1 < j => self.moves_through_xy(last_cmp + 1..j)?,
+            2 | 4 if last_cmp + 1 < j => self.moves_through_xy(last_cmp + 1..j, None)?,
             _ => None,
         };
         let trailing_ok = last_cmp == j - 1 || matches!(br.r, 0 | 1 | 3) || through_xy.is_some();
@@ -346,9 +400,14 @@ impl Ctx<'_> {
     /// loaded into X or Y ahead of the last compare and stored after it, as `STX` and
     /// `STY` change no flag; the compares read nothing the moves write, as they come
     /// first. At most two bytes, each move a `mov`, `movw` or `ldi` lowered as usual
-    /// whose sources no move before it in the run writes (the loads all go first).
+    /// whose sources no move before it in the run writes (the loads all go first). A
+    /// `mov` from register `a_holds`, which A holds at the stores, is a `STA` instead.
     /// Returns the loads and the stores; `None` where that does not hold.
-    fn moves_through_xy(&self, run: std::ops::Range<usize>) -> Result<Option<(Asm, Asm)>, TranslateError> {
+    fn moves_through_xy(
+        &self,
+        run: std::ops::Range<usize>,
+        a_holds: Option<u8>,
+    ) -> Result<Option<(Asm, Asm)>, TranslateError> {
         use crate::avr_rewrites::ptr_copies::Copy;
         use crate::frames::frame_slots::Action;
         let (mut loads, mut stores) = (Asm::default(), Asm::default());
@@ -374,6 +433,11 @@ impl Ctx<'_> {
                 return Ok(None);
             }
             for &(d, s) in bytes {
+                if n.op == Op::Mov && s.is_some() && s == a_holds {
+                    stores.b(STA_ZP, r(d));
+                    written.push(d);
+                    continue;
+                }
                 let Some((ld, ld_imm, st)) = xy.next() else { return Ok(None) };
                 match s {
                     Some(s) => {
@@ -478,6 +542,20 @@ impl Ctx<'_> {
             _ => Ok(None),
         }
     }
+}
+
+/// Whether a 6502 item leaves X and Y alone and stays in line: an operation on A or
+/// memory, not indexed, or a flag setting (no transfer, call, jump or branch).
+fn keeps_xy(item: &Item) -> bool {
+    use mos_asm::asm::Mode;
+    let Item::Ins(o, _) = item else { return false };
+    mos_asm::asm::mnemonic(*o).is_some_and(|(m, mode)| {
+        matches!(
+            m,
+            "LDA" | "STA" | "ADC" | "SBC" | "CMP" | "AND" | "ORA" | "EOR" | "ASL" | "LSR" | "ROL" | "ROR" | "INC"
+                | "DEC" | "BIT" | "CLC" | "SEC" | "CLV"
+        ) && matches!(mode, Mode::Implied | Mode::Acc | Mode::Imm | Mode::Zp | Mode::Abs)
+    })
 }
 
 /// Whether a 6502 item leaves the carry as it found it: labels, and the loads, stores,
