@@ -199,7 +199,10 @@ fn features(items: &[program::Item], out: &mut std::collections::BTreeSet<String
             [Item::I(Insn::Imm(Imm::Ldi, t, _)), Item::I(Insn::Rr(Rr::Cpc, _, r))] if t == r => {
                 out.insert("cpc with a register an ldi just set".to_string());
             }
-            [Item::I(Insn::Movw(..) | Insn::Rr(Rr::Mov, ..) | Insn::Imm(Imm::Ldi, ..)), Item::If { flag: 1 | 2 | 4, .. }] => {
+            [
+                Item::I(Insn::Movw(..) | Insn::Rr(Rr::Mov, ..) | Insn::Imm(Imm::Ldi, ..)),
+                Item::If { flag: 1 | 2 | 4, .. },
+            ] => {
                 out.insert("a move before a branch on Z, N or S".to_string());
             }
             _ => {}

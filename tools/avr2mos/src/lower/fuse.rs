@@ -103,9 +103,14 @@ impl Ctx<'_> {
     /// brne`), without a flags capture; a `mov` of the register `i`'s code stores last is
     /// a `STA` from A. Only where `i`'s code is plain operations on A and memory (no X,
     /// Y, call or branch of its own), no other move reads a register `i` may write, and
-    /// no save moves after `i`. Returns how many instructions it folded into
-    /// `i`, its code then complete in `a`.
-    pub(super) fn branch_after_moves(&self, i: usize, kind: Kind, a: &mut Asm) -> Result<Option<usize>, TranslateError> {
+    /// no save moves after `i`. Returns how many instructions it folded into `i`, its
+    /// code then complete in `a`.
+    pub(super) fn branch_after_moves(
+        &self,
+        i: usize,
+        kind: Kind,
+        a: &mut Asm,
+    ) -> Result<Option<usize>, TranslateError> {
         use crate::frames::sink_saves::Place;
         if !self.optimise || self.sunk[i].iter().any(|c| c.place == Place::After) {
             return Ok(None);
@@ -195,9 +200,9 @@ impl Ctx<'_> {
         let r1_zero = self.optimise && self.r1_zero[m];
         let zero = |reg: u8| {
             (r1_zero && reg == 1)
-                || self.constant_at(m, reg).is_some_and(|l| {
-                    self.insns[l].k == 0 && !self.prog.text_relocs.contains_key(&self.addrs[l])
-                })
+                || self
+                    .constant_at(m, reg)
+                    .is_some_and(|l| self.insns[l].k == 0 && !self.prog.text_relocs.contains_key(&self.addrs[l]))
         };
         match c.op {
             Op::Cpi if c.k == 0 => Some(c.d),
@@ -552,8 +557,24 @@ fn keeps_xy(item: &Item) -> bool {
     mos_asm::asm::mnemonic(*o).is_some_and(|(m, mode)| {
         matches!(
             m,
-            "LDA" | "STA" | "ADC" | "SBC" | "CMP" | "AND" | "ORA" | "EOR" | "ASL" | "LSR" | "ROL" | "ROR" | "INC"
-                | "DEC" | "BIT" | "CLC" | "SEC" | "CLV"
+            "LDA"
+                | "STA"
+                | "ADC"
+                | "SBC"
+                | "CMP"
+                | "AND"
+                | "ORA"
+                | "EOR"
+                | "ASL"
+                | "LSR"
+                | "ROL"
+                | "ROR"
+                | "INC"
+                | "DEC"
+                | "BIT"
+                | "CLC"
+                | "SEC"
+                | "CLV"
         ) && matches!(mode, Mode::Implied | Mode::Acc | Mode::Imm | Mode::Zp | Mode::Abs)
     })
 }
