@@ -355,10 +355,10 @@ fn the_checker_refuses_programs_that_break_the_conventions() {
 fn the_miscompiles_the_fuzzer_found_stay_fixed() {
     // The shrunk programs of the seeds that found translator bugs (each named where it was
     // fixed), from 16 random register states each so that every branch goes both ways.
-    use insn::{Imm, Insn, Rr};
+    use insn::{Imm, Insn, Mode, Ptr, Rr};
     use program::{Func, Item, Program};
     use rand::{RngExt, SeedableRng};
-    let cases: [(&str, Vec<Vec<Item>>); 6] = [
+    let cases: [(&str, Vec<Vec<Item>>); 7] = [
         (
             "0xbac0139, saves.rs: a pop before a jump inside the function",
             vec![
@@ -409,6 +409,17 @@ fn the_miscompiles_the_fuzzer_found_stay_fixed() {
                 Item::I(Insn::Rr(Rr::Cp, 23, 17)),
                 Item::I(Insn::Movw(26, 24)),
             ]],
+        ),
+        (
+            "0x68417, liveness.rs: a callee's second push of a register reads it",
+            vec![
+                vec![Item::Push(
+                    17,
+                    vec![Item::Anchor(30, 0x41E5), Item::I(Insn::Ld(17, Ptr::Z, Mode::PostInc)), Item::Call(1)],
+                    17,
+                )],
+                vec![Item::Push(17, vec![Item::Push(17, vec![], 17)], 17)],
+            ],
         ),
     ];
     let mut rng = rand::rngs::StdRng::seed_from_u64(SEED);
