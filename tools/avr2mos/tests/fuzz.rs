@@ -184,12 +184,30 @@ const EXPECTED_FEATURES: &[&str] = &[
     "__divmodsi4",
     "anchor",
     "mask",
+    "cpc with a register an ldi just set",
+    "a move before a branch on Z, N or S",
 ];
 
 /// The names of the constructs in `items` (an instruction by its mnemonic and addressing
 /// mode), added to `out`.
 fn features(items: &[program::Item], out: &mut std::collections::BTreeSet<String>) {
+    use insn::{Imm, Insn, Rr};
     use program::{Item, LoopKind, SkipTest};
+    // Pairs the lowering fuses: a compare with a constant, a move before a branch.
+    for w in items.windows(2) {
+        match w {
+            [Item::I(Insn::Imm(Imm::Ldi, t, _)), Item::I(Insn::Rr(Rr::Cpc, _, r))] if t == r => {
+                out.insert("cpc with a register an ldi just set".to_string());
+            }
+            [
+                Item::I(Insn::Movw(..) | Insn::Rr(Rr::Mov, ..) | Insn::Imm(Imm::Ldi, ..)),
+                Item::If { flag: 1 | 2 | 4, .. },
+            ] => {
+                out.insert("a move before a branch on Z, N or S".to_string());
+            }
+            _ => {}
+        }
+    }
     for it in items {
         match it {
             Item::I(i) | Item::Skip(_, i) => {
@@ -337,10 +355,10 @@ fn the_checker_refuses_programs_that_break_the_conventions() {
 fn the_miscompiles_the_fuzzer_found_stay_fixed() {
     // The shrunk programs of the seeds that found translator bugs (each named where it was
     // fixed), from 16 random register states each so that every branch goes both ways.
-    use insn::{Imm, Insn, Rr};
+    use insn::{Imm, Insn, Mode, Ptr, Rr};
     use program::{Func, Item, Program};
     use rand::{RngExt, SeedableRng};
-    let cases: [(&str, Vec<Vec<Item>>); 5] = [
+    let cases: [(&str, Vec<Vec<Item>>); 7] = [
         (
             "0xbac0139, saves.rs: a pop before a jump inside the function",
             vec![
@@ -381,6 +399,27 @@ fn the_miscompiles_the_fuzzer_found_stay_fixed() {
                 Item::I(Insn::Imm(Imm::Cpi, 17, 0x6B)),
                 Item::I(Insn::Rr(Rr::Sub, 17, 17)),
             ]],
+        ),
+        (
+            "0x75bcd76, lower/codegen.rs: what A holds carried into code an equality chain leaves early for",
+            vec![vec![
+                Item::I(Insn::Rr(Rr::Cp, 12, 14)),
+                Item::I(Insn::Rr(Rr::Cpc, 13, 15)),
+                Item::If { flag: 1, set: true, then: vec![Item::I(Insn::Rr(Rr::Mov, 24, 13))], els: vec![] },
+                Item::I(Insn::Rr(Rr::Cp, 23, 17)),
+                Item::I(Insn::Movw(26, 24)),
+            ]],
+        ),
+        (
+            "0x68417, liveness.rs: a callee's second push of a register reads it",
+            vec![
+                vec![Item::Push(
+                    17,
+                    vec![Item::Anchor(30, 0x41E5), Item::I(Insn::Ld(17, Ptr::Z, Mode::PostInc)), Item::Call(1)],
+                    17,
+                )],
+                vec![Item::Push(17, vec![Item::Push(17, vec![], 17)], 17)],
+            ],
         ),
     ];
     let mut rng = rand::rngs::StdRng::seed_from_u64(SEED);

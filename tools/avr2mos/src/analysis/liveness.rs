@@ -297,7 +297,9 @@ pub fn callees(
 /// Each of `n` functions' body: the first instruction after the pushes of callee-saved
 /// registers that open it (`insns.len()` for a function without instructions). A push of
 /// a call-used register is no save but a read of its value, which the body may pop back
-/// (`push r18; pop r18` passes r18 on: the fuzzer's seed 0xf42ef).
+/// (`push r18; pop r18` passes r18 on: the fuzzer's seed 0xf42ef), and so is a second push
+/// of a register the run has pushed already (`push r17; push r17; pop r17` passes r17 on:
+/// seed 0x68417).
 pub fn bodies(insns: &[Insn], func_of: &[Option<usize>], n: usize) -> Vec<usize> {
     let mut bodies = vec![insns.len(); n];
     let mut i = 0;
@@ -307,11 +309,14 @@ pub fn bodies(insns: &[Insn], func_of: &[Option<usize>], n: usize) -> Vec<usize>
             continue;
         };
         let mut j = i;
+        let mut pushed: RegSet = 0;
         while j < insns.len()
             && func_of[j] == Some(f)
             && insns[j].op == Op::Push
             && CALLEE_SAVED & (1 << insns[j].d) != 0
+            && pushed & (1 << insns[j].d) == 0
         {
+            pushed |= 1 << insns[j].d;
             j += 1;
         }
         bodies[f] = bodies[f].min(j);
@@ -363,6 +368,13 @@ mod tests {
         // push r16; push r17; push r18; pop r18; ret: r18's push is a read, in the body.
         let code = insns(&[0x930F, 0x931F, 0x932F, 0x912F, 0x9508]);
         assert_eq!(bodies(&code, &[Some(0); 5], 1), [2]);
+    }
+
+    #[test]
+    fn a_second_push_of_a_register_starts_the_body() {
+        // push r17; push r17; pop r17; ret: the second push reads r17 for the pop.
+        let code = insns(&[0x931F, 0x931F, 0x911F, 0x9508]);
+        assert_eq!(bodies(&code, &[Some(0); 4], 1), [1]);
     }
 
     #[test]

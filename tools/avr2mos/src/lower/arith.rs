@@ -72,18 +72,14 @@ impl Ctx<'_> {
                 kind = arith(true, true);
             }
             Op::Cp | Op::Cpi => {
+                // An operand set by an `ldi` just before is compared as an immediate
+                // (`Ctx::compare_operands`).
                 if need & CZNV != 0 {
                     if need & V != 0 {
-                        a.i(SEC).b(LDA_ZP, rd);
-                        if insn.op == Op::Cp {
-                            a.b(SBC_ZP, rs);
-                        } else {
-                            a.b(SBC_IMM, k as u8);
-                        }
-                    } else if insn.op == Op::Cp {
-                        a.b(LDA_ZP, rd).b(CMP_ZP, rs);
+                        a.i(SEC);
+                        self.compare_operands(i, a, SBC_ZP, SBC_IMM)?;
                     } else {
-                        a.b(LDA_ZP, rd).b(CMP_IMM, k as u8);
+                        self.compare_operands(i, a, CMP_ZP, CMP_IMM)?;
                     }
                     kind = arith(true, false);
                 }
@@ -93,7 +89,7 @@ impl Ctx<'_> {
                     if !cpu_carry {
                         carry_in(a, true);
                     }
-                    a.b(LDA_ZP, rd).b(SBC_ZP, rs);
+                    self.compare_operands(i, a, SBC_ZP, SBC_IMM)?;
                     kind = arith(true, true);
                 }
             }

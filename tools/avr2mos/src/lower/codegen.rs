@@ -163,8 +163,9 @@ pub fn generate(
     let mut stale = vec![0; insns.len()];
     if opts.opt_level == OptLevel::Full {
         let stores = crate::mos_rewrites::dead_stores::stores(&chunks);
-        crate::mos_rewrites::peephole::run(&mut chunks, ctx.is_target);
-        crate::mos_rewrites::nz_reuse::run(&mut chunks, ctx.is_target);
+        let joins = joins(&chunks, ctx.is_target);
+        crate::mos_rewrites::peephole::run(&mut chunks, &joins);
+        crate::mos_rewrites::nz_reuse::run(&mut chunks, &joins);
         let hidden_reads: Vec<crate::analysis::callgraph::RegSet> = (0..insns.len())
             .map(|i| match ctx.copies[i] {
                 crate::avr_rewrites::ptr_copies::Copy::Drop { .. } => 0b11 << insns[i].r,
@@ -180,10 +181,31 @@ pub fn generate(
         };
         stale = crate::mos_rewrites::dead_stores::run(&mut chunks, &facts, &stores);
         crate::mos_rewrites::dead_loads::run(&mut chunks);
-        crate::mos_rewrites::outline::run(&mut chunks, heat, ctx.is_target);
+        crate::mos_rewrites::outline::run(&mut chunks, heat, &joins);
         crate::mos_rewrites::branch_chain::run(&mut chunks);
     }
     Ok(Code { chunks, patches, interp_chunks, far_copies, save_area, stale })
+}
+
+/// The AVR instructions whose code can be entered other than by falling in from the code
+/// before it: the AVR's own jump targets, and every instruction the 6502 code branches or
+/// jumps to. A fused sequence may branch to an instruction no AVR instruction reaches (an
+/// equality compare chain leaves at the first difference for the instruction after its
+/// branch): the passes that carry what A holds from one instruction's code into the next
+/// must not carry it there (`cp r12, r14; cpc r13, r15; breq; mov r24, r13` left the
+/// `mov` as `STA r24`, with r12 in A on the early way in: fuzzer seed 0x75bcd76).
+fn joins(chunks: &[Chunk], is_target: &[bool]) -> Vec<bool> {
+    let mut out = is_target.to_vec();
+    for it in chunks.iter().flat_map(|c| &c.items) {
+        let l = match it {
+            Item::Branch(_, l) | Item::Ins(_, mos_asm::asm::Arg::Sym(Sym::Code(l), _, _)) => l,
+            _ => continue,
+        };
+        if let Some(t) = out.get_mut(l.0 as usize) {
+            *t = true;
+        }
+    }
+    out
 }
 
 /// Takes the start-up's save area (BASIC's zero page while the program runs: bytes that

@@ -96,6 +96,65 @@ impl Ctx<'_> {
             .then_some(j)
     }
 
+    /// A branch on Z, N or S after one to four moves that follow instruction `i`, whose
+    /// code `a` leaves its flags (of `kind`) in `P`: the moves' `LDA`s would change N and
+    /// Z, so they go through X and Y ([`Ctx::moves_through_xy`]), loaded ahead of `i`'s
+    /// code and stored after it, and the branch tests `P` (`subi r24, 1; mov r18, r22;
+    /// brne`), without a flags capture; a `mov` of the register `i`'s code stores last is
+    /// a `STA` from A. Only where `i`'s code is plain operations on A and memory (no X,
+    /// Y, call or branch of its own), no other move reads a register `i` may write, and
+    /// no save moves after `i`. Returns how many instructions it folded into `i`, its
+    /// code then complete in `a`.
+    pub(super) fn branch_after_moves(
+        &self,
+        i: usize,
+        kind: Kind,
+        a: &mut Asm,
+    ) -> Result<Option<usize>, TranslateError> {
+        use crate::frames::sink_saves::Place;
+        if !self.optimise || self.sunk[i].iter().any(|c| c.place == Place::After) {
+            return Ok(None);
+        }
+        let mut j = i + 1;
+        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && !self.is_target[j] {
+            j += 1;
+        }
+        let Some(&b) = self.insns.get(j) else { return Ok(None) };
+        if j == i + 1
+            || !matches!(b.op, Op::Brbs | Op::Brbc)
+            || !matches!(b.r, 1 | 2 | 4)
+            || self.is_target[j]
+            || self.live_out[j] & CZNV != 0
+            || !a.items.iter().all(keeps_xy)
+        {
+            return Ok(None);
+        }
+        // The register `i`'s code stores last is still in A: a `mov` from it is a `STA`.
+        let a_holds = match a.items.last() {
+            Some(&Item::Ins(STA_ZP, Arg::Byte(z))) => (0..32).find(|&n| r(n) == z),
+            _ => None,
+        };
+        let written = crate::analysis::callgraph::writes_of(&self.insns[i]);
+        let read = (i + 1..j).fold(0, |acc, m| {
+            let n = self.insns[m];
+            if n.op == Op::Mov && Some(n.r) == a_holds { acc } else { acc | crate::analysis::liveness::reads_of(&n) }
+        });
+        if written & read != 0 {
+            return Ok(None);
+        }
+        let Some((loads, stores)) = self.moves_through_xy(i + 1..j, a_holds)? else { return Ok(None) };
+        let mut br = Asm::default();
+        if !self.branch_from_p(&mut br, kind, b.r, b.op == Op::Brbs, j)? {
+            return Ok(None);
+        }
+        let code = std::mem::take(&mut a.items);
+        a.items.extend(loads.items);
+        a.items.extend(code);
+        a.items.extend(stores.items);
+        a.items.extend(br.items);
+        Ok(Some(j - i))
+    }
+
     /// Emits branch `j` on SREG bit `s` testing the 6502 flags left by an instruction of
     /// `kind`; `false` (and nothing emitted) if `P` does not hold that flag.
     pub(super) fn branch_from_p(
@@ -134,16 +193,86 @@ impl Ctx<'_> {
 
     /// The register compare `m` tests against zero, for equality: `cpi rd, 0`, and at the
     /// full level `cp`/`cpc` of a register with r1 where r1 is known zero
-    /// ([`crate::analysis::zero_reg`]), either way round.
+    /// ([`crate::analysis::zero_reg`]) or with a register just set to zero by an `ldi`
+    /// ([`Ctx::constant_at`]), either way round.
     fn zero_compare(&self, m: usize) -> Option<u8> {
         let c = self.insns[m];
         let r1_zero = self.optimise && self.r1_zero[m];
+        let zero = |reg: u8| {
+            (r1_zero && reg == 1)
+                || self
+                    .constant_at(m, reg)
+                    .is_some_and(|l| self.insns[l].k == 0 && !self.prog.text_relocs.contains_key(&self.addrs[l]))
+        };
         match c.op {
             Op::Cpi if c.k == 0 => Some(c.d),
-            Op::Cp | Op::Cpc if r1_zero && c.r == 1 => Some(c.d),
-            Op::Cp | Op::Cpc if r1_zero && c.d == 1 => Some(c.r),
+            Op::Cp | Op::Cpc if zero(c.r) => Some(c.d),
+            Op::Cp | Op::Cpc if zero(c.d) => Some(c.r),
             _ => None,
         }
+    }
+
+    /// The `ldi` that gives register `reg` the value instruction `m` reads, at the full
+    /// level: the last instruction before `m` that writes `reg`, when it is an `ldi`
+    /// lowered as usual and everything from it to `m` is a register move or a compare
+    /// (which write nothing else unseen), with nothing jumping in between and no moved
+    /// save or restore there. Its immediate (or relocation, through [`Ctx::imm`]) then
+    /// stands for the register: `cpi r24, lo; ldi r18, hi; cpc r25, r18` compares with
+    /// `SBC #hi`, and the `ldi`'s store is left to [`crate::mos_rewrites::dead_stores`].
+    pub(super) fn constant_at(&self, m: usize, reg: u8) -> Option<usize> {
+        use crate::avr_rewrites::ptr_copies::Copy;
+        use crate::frames::frame_slots::Action;
+        if !self.optimise {
+            return None;
+        }
+        let mut k = m;
+        while k > 0 && !self.is_target[k] && self.sunk[k].is_empty() && m - k < 8 {
+            k -= 1;
+            let n = self.insns[k];
+            let writes = |width: u8| (n.d..n.d + width).contains(&reg);
+            match n.op {
+                Op::Ldi if n.d == reg => {
+                    let plain = self.slots[k] == Action::Keep
+                        && self.copies[k] == Copy::Keep
+                        && !self.frame_set_up[k]
+                        && self.sunk[k].is_empty();
+                    return plain.then_some(k);
+                }
+                Op::Cp | Op::Cpi | Op::Cpc => {}
+                Op::Ldi | Op::Mov if !writes(1) => {}
+                Op::Movw if !writes(2) => {}
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Emits `LDA` of compare `m`'s first operand (`rd`), and `op_zp` or `op_imm` (`CMP`,
+    /// `SBC`, `EOR`) with its second: the immediate of a `cpi`, or of the `ldi` that set
+    /// either register ([`Ctx::constant_at`]), zero for r1 where it is known zero
+    /// ([`crate::analysis::zero_reg`]), the register's byte otherwise.
+    pub(super) fn compare_operands(&self, m: usize, a: &mut Asm, op_zp: u8, op_imm: u8) -> Result<(), TranslateError> {
+        let n = self.insns[m];
+        match self.constant_at(m, n.d) {
+            Some(l) if n.op != Op::Cpi && n.d != n.r => self.imm(l, a, LDA_IMM)?,
+            _ => {
+                a.b(LDA_ZP, r(n.d));
+            }
+        }
+        if n.op == Op::Cpi {
+            a.b(op_imm, n.k as u8);
+            return Ok(());
+        }
+        match self.constant_at(m, n.r) {
+            Some(l) => self.imm(l, a, op_imm)?,
+            None if self.optimise && self.r1_zero[m] && n.r == 1 => {
+                a.b(op_imm, 0);
+            }
+            None => {
+                a.b(op_zp, r(n.r));
+            }
+        }
+        Ok(())
     }
 
     /// A compare chain (`cp`/`cpi`, then `cpc`s, with moves between: [`Ctx::is_move`]) ending in
@@ -169,30 +298,27 @@ impl Ctx<'_> {
         }
         let Some(br) = self.insns.get(j) else { return Ok(None) };
         // Moves after the last compare keep C and V (loads and stores only), and the
-        // equality form does its moves first: only N and S need the compare last.
-        let trailing_ok = last_cmp == j - 1 || matches!(br.r, 0 | 1 | 3);
+        // equality form does its moves first: only N and S need the compare last, or the
+        // moves through X and Y around it.
+        let through_xy = match br.r {
+            2 | 4 if last_cmp + 1 < j => self.moves_through_xy(last_cmp + 1..j, None)?,
+            _ => None,
+        };
+        let trailing_ok = last_cmp == j - 1 || matches!(br.r, 0 | 1 | 3) || through_xy.is_some();
         if !trailing_ok || self.live_out[j] & CZNV != 0 || !matches!(br.r, 0..=4) {
             return Ok(None);
         }
         let target = self.branch_target(j, br.k)?;
         let set = br.op == Op::Brbs;
         let cmp = |a: &mut Asm, m: usize, first: bool, sbc: bool| {
-            let n = self.insns[m];
             if first && sbc {
                 a.i(SEC);
             }
-            a.b(LDA_ZP, r(n.d));
-            let o = match (n.op, first && !sbc) {
-                (Op::Cpi, true) => CMP_IMM,
-                (Op::Cpi, false) => SBC_IMM,
-                (_, true) => CMP_ZP,
-                (_, false) => SBC_ZP,
-            };
-            if n.op == Op::Cpi {
-                a.b(o, n.k as u8)
+            if first && !sbc {
+                self.compare_operands(m, a, CMP_ZP, CMP_IMM)
             } else {
-                a.b(o, r(n.r))
-            };
+                self.compare_operands(m, a, SBC_ZP, SBC_IMM)
+            }
         };
         if br.r == 1 {
             // Equality: compare byte by byte and leave at the first difference. Moves
@@ -228,7 +354,7 @@ impl Ctx<'_> {
                         n += 1;
                     }
                 } else {
-                    cmp(a, cmps[n], true, false);
+                    cmp(a, cmps[n], true, false)?;
                 }
                 if n + 1 < cmps.len() {
                     a.br(BNE, if set { after } else { target });
@@ -242,13 +368,24 @@ impl Ctx<'_> {
         // Ordered: one multi-byte subtraction, then the 6502 flags of the last byte.
         let sbc = matches!(br.r, 3 | 4);
         for m in i..j {
+            if let Some((loads, _)) = &through_xy {
+                if m > last_cmp {
+                    continue;
+                }
+                if m == last_cmp {
+                    a.items.extend(loads.items.iter().cloned());
+                }
+            }
             match self.insns[m].op {
-                Op::Cp | Op::Cpi => cmp(a, m, true, sbc),
-                Op::Cpc => cmp(a, m, false, true),
+                Op::Cp | Op::Cpi => cmp(a, m, true, sbc)?,
+                Op::Cpc => cmp(a, m, false, true)?,
                 _ => {
                     self.lower_folded(m, a)?;
                 }
             }
+        }
+        if let Some((_, stores)) = through_xy {
+            a.items.extend(stores.items);
         }
         let (if_set, if_clear) = match br.r {
             0 => (BCC, BCS),
@@ -261,6 +398,63 @@ impl Ctx<'_> {
         };
         a.br(if set { if_set } else { if_clear }, target);
         Ok(Some(j - i))
+    }
+
+    /// The moves `run` between the last compare of a chain and a branch on N or S, which
+    /// their `LDA`s would change (`cp r24, r22; mov r18, r24; brlt`): each byte moved is
+    /// loaded into X or Y ahead of the last compare and stored after it, as `STX` and
+    /// `STY` change no flag; the compares read nothing the moves write, as they come
+    /// first. At most two bytes, each move a `mov`, `movw` or `ldi` lowered as usual
+    /// whose sources no move before it in the run writes (the loads all go first). A
+    /// `mov` from register `a_holds`, which A holds at the stores, is a `STA` instead.
+    /// Returns the loads and the stores; `None` where that does not hold.
+    fn moves_through_xy(
+        &self,
+        run: std::ops::Range<usize>,
+        a_holds: Option<u8>,
+    ) -> Result<Option<(Asm, Asm)>, TranslateError> {
+        use crate::avr_rewrites::ptr_copies::Copy;
+        use crate::frames::frame_slots::Action;
+        let (mut loads, mut stores) = (Asm::default(), Asm::default());
+        let mut written: Vec<u8> = Vec::new();
+        let mut xy = [(LDX_ZP, LDX_IMM, STX_ZP), (LDY_ZP, LDY_IMM, STY_ZP)].into_iter();
+        for m in run {
+            let n = self.insns[m];
+            let plain = self.slots[m] == Action::Keep
+                && self.copies[m] == Copy::Keep
+                && !self.frame_set_up[m]
+                && !self.dropped_saves[m]
+                && self.save_slots[m].is_none()
+                && self.sunk[m].is_empty()
+                && !self.is_target[m];
+            // Each byte: where it goes, and the register it comes from (none for `ldi`).
+            let bytes: &[(u8, Option<u8>)] = match n.op {
+                Op::Ldi => &[(n.d, None)],
+                Op::Mov => &[(n.d, Some(n.r))],
+                Op::Movw => &[(n.d, Some(n.r)), (n.d + 1, Some(n.r + 1))],
+                _ => return Ok(None),
+            };
+            if !plain || bytes.iter().any(|&(_, s)| s.is_some_and(|s| written.contains(&s))) {
+                return Ok(None);
+            }
+            for &(d, s) in bytes {
+                if n.op == Op::Mov && s.is_some() && s == a_holds {
+                    stores.b(STA_ZP, r(d));
+                    written.push(d);
+                    continue;
+                }
+                let Some((ld, ld_imm, st)) = xy.next() else { return Ok(None) };
+                match s {
+                    Some(s) => {
+                        loads.b(ld, r(s));
+                    }
+                    None => self.imm(m, &mut loads, ld_imm)?,
+                }
+                stores.b(st, r(d));
+                written.push(d);
+            }
+        }
+        Ok(Some((loads, stores)))
     }
 
     /// The equality form of a compare chain whose moves cannot all go first (one writes a
@@ -288,12 +482,12 @@ impl Ctx<'_> {
                 self.lower_folded(m, a)?;
                 continue;
             }
-            let n = self.insns[m];
-            match (self.zero_compare(m), n.op) {
-                (Some(z), _) => a.b(LDA_ZP, r(z)),
-                (None, Op::Cpi) => a.b(LDA_ZP, r(n.d)).b(EOR_IMM, n.k as u8),
-                (None, _) => a.b(LDA_ZP, r(n.d)).b(EOR_ZP, r(n.r)),
-            };
+            match self.zero_compare(m) {
+                Some(z) => {
+                    a.b(LDA_ZP, r(z));
+                }
+                None => self.compare_operands(m, a, EOR_ZP, EOR_IMM)?,
+            }
             if !first {
                 a.b(ORA_ZP, diff);
             }
@@ -353,6 +547,36 @@ impl Ctx<'_> {
             _ => Ok(None),
         }
     }
+}
+
+/// Whether a 6502 item leaves X and Y alone and stays in line: an operation on A or
+/// memory, not indexed, or a flag setting (no transfer, call, jump or branch).
+fn keeps_xy(item: &Item) -> bool {
+    use mos_asm::asm::Mode;
+    let Item::Ins(o, _) = item else { return false };
+    mos_asm::asm::mnemonic(*o).is_some_and(|(m, mode)| {
+        matches!(
+            m,
+            "LDA"
+                | "STA"
+                | "ADC"
+                | "SBC"
+                | "CMP"
+                | "AND"
+                | "ORA"
+                | "EOR"
+                | "ASL"
+                | "LSR"
+                | "ROL"
+                | "ROR"
+                | "INC"
+                | "DEC"
+                | "BIT"
+                | "CLC"
+                | "SEC"
+                | "CLV"
+        ) && matches!(mode, Mode::Implied | Mode::Acc | Mode::Imm | Mode::Zp | Mode::Abs)
+    })
 }
 
 /// Whether a 6502 item leaves the carry as it found it: labels, and the loads, stores,

@@ -536,6 +536,10 @@ impl Ctx<'_> {
                 return Ok(Lowered { asm: a, consumed: j - i, carry_out: false });
             }
         }
+        // A branch on Z, N or S after moves: the moves through X and Y around the code.
+        if let Some(consumed) = self.branch_after_moves(i, kind, &mut a)? {
+            return Ok(Lowered { asm: a, consumed, carry_out: false });
+        }
         // A carry chain: leave the carry in the 6502 carry for the next instruction (always
         // between the two halves of an inert frame step, whose flags are never stored).
         let inert_chain = self.inert[i]

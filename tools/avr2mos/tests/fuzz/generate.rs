@@ -192,7 +192,15 @@ impl Gen<'_> {
                 if d >= 16 && self.chance(0.3) {
                     let (a, b) = if self.chance(0.5) { (Imm::Subi, Imm::Sbci) } else { (Imm::Cpi, Imm::Sbci) };
                     let mut v = vec![Item::I(Insn::Imm(a, d, self.rng.random()))];
-                    if a == Imm::Cpi {
+                    if a == Imm::Cpi && self.chance(0.5) {
+                        // A compare against a constant as LLVM writes it: cpi, then for each
+                        // higher byte an ldi into a scratch register and cpc with it.
+                        for k in 1..bytes {
+                            let t = self.dst(s, false, true).max(16);
+                            v.push(Item::I(Insn::Imm(Imm::Ldi, t, self.rng.random())));
+                            v.push(Item::I(Insn::Rr(Rr::Cpc, d + k, t)));
+                        }
+                    } else if a == Imm::Cpi {
                         // A compare chain against a constant: cpi, then cpc with a register.
                         v.extend((1..bytes).map(|k| Item::I(Insn::Rr(Rr::Cpc, d + k, r + k))));
                     } else {
@@ -316,8 +324,10 @@ impl Gen<'_> {
             }
             // Moves between a compare and its branch, which must keep the flags.
             while self.chance(0.2) {
-                let it = if self.chance(0.5) {
+                let it = if self.chance(0.4) {
                     Item::I(Insn::Rr(Rr::Mov, self.dst(&t, false, false), self.src(&t)))
+                } else if self.chance(0.3) {
+                    Item::I(Insn::Movw(self.dst(&t, false, false) & !1, self.src(&t) & !1))
                 } else {
                     Item::I(Insn::Imm(Imm::Ldi, self.dst(&t, false, true).max(16), self.rng.random()))
                 };
