@@ -254,6 +254,18 @@ pub fn key_buffer_setting(manifest: &Path) -> Result<bool, PipelineError> {
     v.as_bool().ok_or_else(|| bad(format!("key_buffer = {v}: expected true or false")))
 }
 
+/// The directory under `base` that the builds of every crate with `manifest`'s panic
+/// strategy share as cargo's target directory, so that `core` is built for `avr-none` once
+/// per strategy instead of once per program: the strategy is a flag of the build's
+/// RUSTFLAGS, and cargo rebuilds what a change of RUSTFLAGS touches (programs that
+/// alternated in one directory would rebuild `core` each time).
+pub fn shared_target_dir(base: &Path, manifest: &Path) -> Result<PathBuf, PipelineError> {
+    Ok(base.join(match panic_strategy(manifest)? {
+        PanicStrategy::Message => "panic-message",
+        PanicStrategy::ImmediateAbort => "panic-immediate-abort",
+    }))
+}
+
 /// Reads `[package.metadata.c128] fastload`: whether the start-up code tries a loader of
 /// its own for the bank-1 file on a 1581 before the KERNAL's LOAD
 /// ([`c128_loader::fastload`]); `false` if absent.

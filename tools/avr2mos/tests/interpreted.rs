@@ -20,10 +20,7 @@ fn elf(name: &str) -> PathBuf {
         manifest_path: root.join(name).join("Cargo.toml"),
         bin: None,
         out: Some(out.join(format!("{name}.prg"))),
-        target_dir: Some(common::shared_target(
-            &PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
-            &root.join(name).join("Cargo.toml"),
-        )),
+        target_dir: Some(common::shared_target(&root.join(name).join("Cargo.toml"))),
         quiet: true,
         ..Default::default()
     };

@@ -21,10 +21,7 @@ fn build(name: &str, bin: Option<&str>) -> (Vec<u8>, avr2mos::pipeline::BuildRep
         manifest_path: root.join(name).join("Cargo.toml"),
         bin: bin.map(str::to_string),
         out: Some(out.join(format!("{}.prg", bin.unwrap_or(name)))),
-        target_dir: Some(common::shared_target(
-            &PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
-            &root.join(name).join("Cargo.toml"),
-        )),
+        target_dir: Some(common::shared_target(&root.join(name).join("Cargo.toml"))),
         quiet: true,
         ..Default::default()
     };

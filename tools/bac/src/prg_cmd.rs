@@ -23,7 +23,9 @@ pub struct PrgArgs {
     /// Where to write the program (default: beside the AVR executable, NAME.prg).
     #[arg(short, long, value_name = "OUT.prg")]
     out: Option<PathBuf>,
-    /// Cargo's target directory for the AVR build.
+    /// Cargo's target directory for the AVR build (default: for a crate of this repository
+    /// the one every C128 build of it shares, under `target/c128-avr/`, so `core` is built
+    /// once; for any other crate its own `target/`).
     #[arg(long)]
     target_dir: Option<PathBuf>,
     /// 0: each AVR instruction translated on its own, nothing carried across instructions
@@ -34,11 +36,15 @@ pub struct PrgArgs {
 
 /// Runs `bac prg`.
 pub fn run(args: PrgArgs) -> Result<()> {
+    let target_dir = match args.target_dir {
+        Some(dir) => Some(dir),
+        None => repository_target(&args.manifest_path)?,
+    };
     let options = BuildOptions {
         manifest_path: args.manifest_path.clone(),
         bin: args.bin,
         out: args.out,
-        target_dir: args.target_dir,
+        target_dir,
         quiet: false,
         opt_level: OptLevel::from_number(args.opt_level).unwrap_or_default(),
     };
@@ -46,4 +52,17 @@ pub fn run(args: PrgArgs) -> Result<()> {
     println!("{}", report.prg.display());
     eprintln!("{}", report.stats);
     Ok(())
+}
+
+/// The shared target directory ([`bac_harness::build::shared_target`]) when `manifest` is a
+/// crate of this repository; `None` (cargo's choice) for any other.
+fn repository_target(manifest: &std::path::Path) -> Result<Option<PathBuf>> {
+    let inside = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+    let (Some(crate_path), Some(root)) = (inside(manifest), inside(&bac_harness::build::repo_root())) else {
+        return Ok(None);
+    };
+    if !crate_path.starts_with(root) {
+        return Ok(None);
+    }
+    Ok(Some(bac_harness::build::shared_target(manifest).with_context(|| format!("reading {}", manifest.display()))?))
 }

@@ -11,15 +11,15 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// Builds the crate in `crate_dir` (relative to the repository root) into
-/// `<target>/<name>.prg` (with its `.map`, `.lst` and any bank-1 file beside it), using
-/// `target` as cargo's target directory so that programs built together share `core`.
-pub fn program(crate_dir: &str, name: &str, target: &Path) -> Result<BuildReport, PipelineError> {
-    bin(crate_dir, None, name, target)
+/// `<out_dir>/<name>.prg` (with its `.map`, `.lst` and any bank-1 file beside it), with
+/// the [`shared_target`] as cargo's target directory.
+pub fn program(crate_dir: &str, name: &str, out_dir: &Path) -> Result<BuildReport, PipelineError> {
+    bin(crate_dir, None, name, out_dir)
 }
 
 /// [`program`] for the bin target `bin` of a crate with several (`None`: its only one).
-pub fn bin(crate_dir: &str, bin: Option<&str>, name: &str, target: &Path) -> Result<BuildReport, PipelineError> {
-    bin_at(crate_dir, bin, name, target, avr2mos::OptLevel::Full)
+pub fn bin(crate_dir: &str, bin: Option<&str>, name: &str, out_dir: &Path) -> Result<BuildReport, PipelineError> {
+    bin_at(crate_dir, bin, name, out_dir, avr2mos::OptLevel::Full)
 }
 
 /// [`bin`] translated at `opt_level` (the benchmark suite measures `--opt-level 0` too).
@@ -27,10 +27,11 @@ pub fn bin_at(
     crate_dir: &str,
     bin: Option<&str>,
     name: &str,
-    target: &Path,
+    out_dir: &Path,
     opt_level: avr2mos::OptLevel,
 ) -> Result<BuildReport, PipelineError> {
-    program_into_at(crate_dir, bin, &target.join(format!("{name}.prg")), target, opt_level)
+    let target_dir = shared_target(&repo_root().join(crate_dir).join("Cargo.toml"))?;
+    program_into_at(crate_dir, bin, &out_dir.join(format!("{name}.prg")), &target_dir, opt_level)
 }
 
 /// Builds the bin target `bin` (`None`: the only one) of the crate in `crate_dir`
@@ -65,16 +66,13 @@ fn program_into_at(
     build_prg(&options)
 }
 
-/// The target directory under `tmp` that every test build of `manifest`'s kind shares, so
-/// that a run builds `core` for `avr-none` once per profile instead of once per program:
-/// one per panic strategy, since the strategy is a flag in the build's RUSTFLAGS and
-/// cargo rebuilds what a change of RUSTFLAGS touches (programs that alternated in one
-/// directory would rebuild `core` each time).
-pub fn shared_target(tmp: &Path, manifest: &Path) -> Result<PathBuf, PipelineError> {
-    Ok(tmp.join(match avr2mos::pipeline::panic_strategy(manifest)? {
-        avr2mos::pipeline::PanicStrategy::Message => "avr-panic-message",
-        avr2mos::pipeline::PanicStrategy::ImmediateAbort => "avr-panic-immediate-abort",
-    }))
+/// Cargo's target directory for a crate of this repository built for the C128:
+/// `target/c128-avr/` and the crate's panic strategy
+/// ([`avr2mos::pipeline::shared_target_dir`]), the same for the tests, `bac prg`, `bac disk
+/// build` and the examples, so that a run of them all builds `core` for `avr-none` once per
+/// strategy.
+pub fn shared_target(manifest: &Path) -> Result<PathBuf, PipelineError> {
+    avr2mos::pipeline::shared_target_dir(&repo_root().join("target/c128-avr"), manifest)
 }
 
 /// The game's disk as `bac disk build` makes it: `disk/bac.toml` with `prg` (the built

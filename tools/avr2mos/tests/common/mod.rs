@@ -8,16 +8,13 @@ use mos6502::instruction::Nmos6502;
 use mos6502::memory::Bus;
 use mos6502::registers::StackPointer;
 
-/// The target directory the test builds of `manifest`'s kind share with the other test
-/// binaries (emulator-tests' harness too: `bac_harness::build::shared_target`, the same
-/// names), so that a run builds `core` for `avr-none` once per panic strategy, the one
-/// flag of the builds' RUSTFLAGS that differs between programs.
-/// `tmp` is the tests' `CARGO_TARGET_TMPDIR` (examples that share this module have none).
-pub fn shared_target(tmp: &std::path::Path, manifest: &std::path::Path) -> std::path::PathBuf {
-    match avr2mos::pipeline::panic_strategy(manifest).unwrap_or_else(|e| panic!("{}: {e}", manifest.display())) {
-        avr2mos::pipeline::PanicStrategy::Message => tmp.join("avr-panic-message"),
-        avr2mos::pipeline::PanicStrategy::ImmediateAbort => tmp.join("avr-panic-immediate-abort"),
-    }
+/// Cargo's target directory for a test program: the one every C128 build of the
+/// repository shares for its panic strategy (`target/c128-avr/`, as
+/// `bac_harness::build::shared_target` gives it), so that a run builds `core` for
+/// `avr-none` once per strategy.
+pub fn shared_target(manifest: &std::path::Path) -> std::path::PathBuf {
+    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/c128-avr");
+    avr2mos::pipeline::shared_target_dir(&base, manifest).unwrap_or_else(|e| panic!("{}: {e}", manifest.display()))
 }
 
 /// Where the emulated `SYS` returns to; reaching it ends the run.
