@@ -215,9 +215,15 @@ async function typeUntilChanged(page, key, layout, deadline, settle, once) {
     await typeKeysAnySpeed(page, [key], HOLD_FRAMES);
     let last = before;
     let changed = false;
+    // The look at real speed taken when the key seemed to change nothing (below), judged
+    // as any other look.
+    let fresh = null;
     while (Date.now() < deadline) {
-      await page.waitForTimeout(POLL);
-      const now = await look(page, layout);
+      let now = fresh;
+      if (!now) {
+        await page.waitForTimeout(POLL);
+        now = await look(page, layout);
+      }
       if (now.cells !== before.cells) {
         if (!settle) return typed;
         changed = true;
@@ -228,17 +234,13 @@ async function typeUntilChanged(page, key, layout, deadline, settle, once) {
         // The game reads its keys from a ring the frame interrupt fills, so a key is hardly
         // ever missed; a second one that was not needed lands on the next screen (RETURN at
         // the bets: "NO BET"). Typed again only when a look at real speed agrees.
-        const fresh = await atRealSpeed(page, async () => {
+        if (fresh) break;
+        fresh = await atRealSpeed(page, async () => {
           await waitFrames(page, FRESH_FRAMES);
           return look(page, layout);
         });
-        if (fresh.cells !== before.cells) {
-          if (!settle) return typed;
-          changed = true;
-          last = fresh;
-          continue;
-        }
-        break;
+      } else {
+        fresh = null;
       }
     }
     if (Date.now() >= deadline) throw new Error(`the screen did not ${changed ? "settle" : "change"} after ${key} in time`);

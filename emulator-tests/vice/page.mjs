@@ -58,7 +58,7 @@ export async function waitFrames(page, frames) {
  * READY. comes once. Typed at real speed (in warp a key's milliseconds would be many frames).
  */
 export async function typeKeys(page, specs, holdFrames = 4) {
-  await atRealSpeed(page, () => typeKeysNow(page, specs, holdFrames));
+  await atRealSpeed(page, () => typeKeysAnySpeed(page, specs, holdFrames));
 }
 
 /**
@@ -69,10 +69,6 @@ export async function typeKeys(page, specs, holdFrames = 4) {
  * most of the time a key took.
  */
 export async function typeKeysAnySpeed(page, specs, holdFrames) {
-  await typeKeysNow(page, specs, holdFrames);
-}
-
-async function typeKeysNow(page, specs, holdFrames) {
   // The emulation is paused whenever a key goes down or up, and runs its frames in the
   // page (runFrames): a key is held exactly holdFrames frames whatever the round trip to
   // the browser costs (on a loaded machine it lasted many frames, and the KERNAL repeated
