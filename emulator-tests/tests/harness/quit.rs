@@ -18,10 +18,8 @@ use c128_map::zp::{KEYD, KEYIDX, KYNDX, NDX, PKYDEF};
 /// buffer, as GETIN hands them out.
 fn waiting_for_basic(g: &Game) -> Vec<u8> {
     let bus = g.m.bus();
-    let (pending, at) = (bus.ram_peek(0, KYNDX), bus.ram_peek(0, KEYIDX));
-    let text = (0..pending).map(|i| bus.ram_peek(0, PKYDEF + u16::from(at.wrapping_add(i))));
     let buffer = (0..bus.ram_peek(0, NDX).min(10)).map(|i| bus.ram_peek(0, KEYD + u16::from(i)));
-    text.chain(buffer).collect()
+    pending_text(g).into_iter().chain(buffer).collect()
 }
 
 /// Runs the game on to its return to BASIC, past its exit port (the runtime's exit puts
@@ -56,6 +54,12 @@ fn matrix_keys(key: &str) -> Vec<MatrixKey> {
 /// Presses `key` and holds it down until the game next asks for a key (or quits): through
 /// all the disk calls the key starts.
 fn hold(g: &mut Game, key: &str) {
+    hold_then(g, key, |_| {});
+}
+
+/// [`hold`], running `while_held` after the game's answer to the key and before the key
+/// is let go.
+fn hold_then(g: &mut Game, key: &str, while_held: impl FnOnce(&mut Game)) {
     let keys = matrix_keys(key);
     // A frame with every key up first: the game takes a key when it sees it go down.
     g.idle(1);
@@ -63,29 +67,19 @@ fn hold(g: &mut Game, key: &str) {
         g.m.bus_mut().keyboard.set_key(k, true);
     }
     g.idle(HOLD_FRAMES);
+    while_held(g);
     for &k in &keys {
         g.m.bus_mut().keyboard.set_key(k, false);
     }
 }
 
-/// Presses F5 at the title and holds it while the first help page comes from the disk,
-/// with the KERNAL's keyboard scan run once in that time, as the real KERNAL's interrupt
-/// runs it inside the serial calls (VICE's took F5 as its BASIC text, `DSAVE"`). Our
-/// emulator's KERNAL calls take no emulated time, so its interrupt falls inside one only
-/// where each build's timing puts it; the scan is run here so the test does not hang on
-/// that.
-fn hold_f5_through_the_help(g: &mut Game) {
-    let f5 = matrix_keys("{F5}");
-    g.idle(1);
-    for &k in &f5 {
-        g.m.bus_mut().keyboard.set_key(k, true);
-    }
-    g.idle(HOLD_FRAMES);
+/// Runs the KERNAL's keyboard scan once unless it has taken a function key's text already:
+/// the real KERNAL's interrupt runs it inside its serial calls (VICE's took F5 as `DSAVE"`
+/// while the help came from the disk). Our emulator's KERNAL calls take no emulated time,
+/// so its interrupt falls inside one only where each build's timing puts it.
+fn kernal_scan_unless_taken(g: &mut Game) {
     if pending_text(g).is_empty() {
         c128_emu::kernal::Kernal::scan_keyboard(g.m.bus_mut());
-    }
-    for &k in &f5 {
-        g.m.bus_mut().keyboard.set_key(k, false);
     }
 }
 
@@ -100,7 +94,8 @@ fn pending_text(g: &Game) -> Vec<u8> {
 fn quitting_after_the_help_leaves_basic_no_dsave_in_both_widths() {
     for eighty in [false, true] {
         let mut g = boot(&built().image, eighty);
-        hold_f5_through_the_help(&mut g);
+        // F5 held while the first help page comes from the disk.
+        hold_then(&mut g, "{F5}", kernal_scan_unless_taken);
         assert!(g.text().contains("- HELP"), "the help page:\n{}", g.text());
         assert_eq!(pending_text(&g), b"DSAVE\"", "the KERNAL took F5 as its BASIC text ({eighty})");
         g.keys("{RUN/STOP}{RETURN}{RETURN}DEE{RETURN}1P{RETURN}S {RUN/STOP}");
