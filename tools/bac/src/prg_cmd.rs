@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use avr2mos::OptLevel;
 use avr2mos::pipeline::{BuildOptions, build_prg};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `bac prg` options.
 #[derive(Args, Debug)]
@@ -56,9 +56,9 @@ pub fn run(args: PrgArgs) -> Result<()> {
 
 /// The shared target directory ([`bac_harness::build::shared_target`]) when `manifest` is a
 /// crate of this repository; `None` (cargo's choice) for any other.
-fn repository_target(manifest: &std::path::Path) -> Result<Option<PathBuf>> {
-    let inside = |p: &std::path::Path| std::fs::canonicalize(p).ok();
-    let (Some(crate_path), Some(root)) = (inside(manifest), inside(&bac_harness::build::repo_root())) else {
+fn repository_target(manifest: &Path) -> Result<Option<PathBuf>> {
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    let (Some(crate_path), Some(root)) = (canonical(manifest), canonical(&bac_harness::build::repo_root())) else {
         return Ok(None);
     };
     if !crate_path.starts_with(root) {
