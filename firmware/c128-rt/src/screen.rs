@@ -16,8 +16,8 @@
 //! Cards are white with red or black ink, which neither chip's text mode gives a cell
 //! (one ink per cell, one paper for the whole screen). A colour with [`ON_PAPER`] set is
 //! ink on a card's white face:
-//! - 40 columns: [`card_paper`] puts a white sprite, X and Y expanded (32 x 32 pixels, a
-//!   card of 4 x 4 cells, square corners so that every cell of the face is all paper and
+//! - 40 columns: [`card_paper`] puts a white sprite, X and Y expanded (40 x 40 pixels, a
+//!   card of 5 x 5 cells, the most of an expanded sprite's 48 x 42; square corners so that every cell of the face is all paper and
 //!   ink), behind the text; the sprite shows wherever a cell's pixels are background, so
 //!   the ink keeps its colour. Eight sprites, so eight faces at once; their shape is at
 //!   $E400 (block $90).
@@ -330,7 +330,7 @@ pub(crate) fn show_faces() {
     }
 }
 
-/// Shows a card's white face behind the 4 x 4 cells from column `x`, row `y` (40
+/// Shows a card's white face behind the 5 x 5 cells from column `x`, row `y` (40
 /// columns; the VDC draws its faces cell by cell), or hides face `slot` (0-7) for `None`
 /// (or a place off the screen). While a picture is held the switch waits for its screen
 /// ([`hold_faces`]).
@@ -527,13 +527,14 @@ fn install_vic() {
 pub fn install_sprites() {
     let mut at = usize::from(SPRITE_SHAPE);
     for line in 0..21u8 {
-        // 16 pixels by 16 lines: the first two of each line's three bytes, 16 lines.
-        let solid = if line < 16 { 0xFF } else { 0 };
+        // 20 pixels by 20 lines (5 x 5 cells once expanded): two and a half of each
+        // line's three bytes, 20 lines.
+        let (solid, half) = if line < 20 { (0xFF, 0xF0) } else { (0, 0) };
         // SAFETY: $E400-$E43E is RAM under the KERNAL ROM, set aside for the shape.
         unsafe {
             core::ptr::write_volatile(at as *mut u8, solid);
             core::ptr::write_volatile((at + 1) as *mut u8, solid);
-            core::ptr::write_volatile((at + 2) as *mut u8, 0);
+            core::ptr::write_volatile((at + 2) as *mut u8, half);
         }
         at += 3;
     }

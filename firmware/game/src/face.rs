@@ -10,11 +10,12 @@ use bac_rules::{Card, Suit};
 use crate::draw::{clear_rows, frame, glyph, suit, text, text_right};
 use crate::platform::{Colour, Platform, colour};
 
-/// A card's size in cells on a screen of `cols` columns: 4 x 4 in 40 columns (the
-/// VIC-IIe's expanded sprite that gives it its white face; the fifth column of today's
-/// places is the cloth between two cards), 7 x 5 in 80.
+/// A card's size in cells on a screen of `cols` columns: 5 x 5 in 40 columns (the
+/// VIC-IIe's expanded sprite that gives it its white face is 48 x 42 pixels, so 5 x 5
+/// cells is the largest face one sprite covers: the rank and the pips read from a sofa
+/// across the room), 7 x 5 in 80.
 pub fn card_size(cols: u8) -> (u8, u8) {
-    if cols == 80 { (7, 5) } else { (4, 4) }
+    if cols == 80 { (7, 5) } else { (5, 5) }
 }
 
 /// The ink of a suit on a card's white face: red hearts and diamonds, black spades and
@@ -28,14 +29,14 @@ pub fn face_ink(s: Suit) -> Colour {
 
 /// Draws a card face up on its white face ([`card_size`]), `slot` (0-7) naming the face
 /// for the platforms that lay one under the cells: the rank over the suit at the top left,
-/// the suit over the rank at the bottom right, a pip in the middle in 80 columns.
+/// the suit over the rank at the bottom right, a pip in the middle.
 ///
 /// ```text
-/// 10.....   K...
-/// ♥......   ♠...
-/// ...♥...   ...♠
-/// ......♥   ...K
-/// .....10
+/// 10.....   K....
+/// ♥......   ♠....
+/// ...♥...   ..♠..
+/// ......♥   ....♠
+/// .....10   ....K
 /// ```
 pub fn card(p: &mut impl Platform, slot: u8, x: u8, y: u8, card: Card) {
     let (w, h) = card_size(p.columns());
@@ -66,11 +67,11 @@ pub const BACK_INK: Colour = colour::LIGHT_RED;
 /// checkerboard a label (dark red on white).
 ///
 /// ```text
-/// ╭──╮   ╭─────╮
-/// │▒▒│   │▒▒▒▒▒│
-/// │▒▒│   │▒▒▒▒▒│
-/// ╰──╯   │▒▒▒▒▒│
-///        ╰─────╯
+/// ╭───╮   ╭─────╮
+/// │▒▒▒│   │▒▒▒▒▒│
+/// │▒▒▒│   │▒▒▒▒▒│
+/// │▒▒▒│   │▒▒▒▒▒│
+/// ╰───╯   ╰─────╯
 /// ```
 pub fn back(p: &mut impl Platform, slot: u8, x: u8, y: u8) {
     let (w, h) = card_size(p.columns());

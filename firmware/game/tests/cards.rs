@@ -21,7 +21,7 @@ fn a_card_is_a_white_face_with_its_rank_and_suit_in_two_corners_at_both_widths()
         (Suit::Spades, BLACK, bac_glyphs::code::SPADE),
         (Suit::Clubs, BLACK, bac_glyphs::code::CLUB),
     ];
-    for (cols, (w, h)) in [(40, (4, 4)), (80, (7, 5))] {
+    for (cols, (w, h)) in [(40, (5, 5)), (80, (7, 5))] {
         assert_eq!(face::card_size(cols), (w, h));
         for (suit, ink, pip) in cases {
             let mut s = Screen::new(cols);

@@ -641,14 +641,14 @@ fn every_result_shows_under_its_own_spots_heading() {
         let screens = settled_screens(rights, bet, 60);
         let mut found = false;
         for screen in &screens {
-            let rows: Vec<&str> = screen.lines().collect();
-            let seat = rows[12];
+            let (rows, at) = (screen.lines().collect::<Vec<&str>>(), lines(screen));
+            let seat = rows[at.seats];
             assert!(seat.starts_with("DEE"), "{screen}");
             assert_eq!(shown_under(seat), [head], "a {bet} bet's result under its own heading:\n{screen}");
             let cells: Vec<char> = seat.chars().collect();
             let column = &SPOT_COLUMNS.iter().find(|(h, _)| *h == head).unwrap().1;
             let text: String = cells[column.clone()].iter().collect::<String>().trim().to_string();
-            found |= result_line(rows[9].trim()) && text == shown;
+            found |= result_line(rows[at.msg2].trim()) && text == shown;
         }
         assert!(found, "{bet}: no such coup with {shown} under {head} in {} coups", screens.len());
     }
@@ -763,6 +763,27 @@ fn row(screen: &str, y: usize) -> &str {
     screen.lines().nth(y).unwrap_or("").trim()
 }
 
+/// Where a 40-column table screen has its lines. They move down with fewer seats
+/// (`bac_game::play::table_rows`), so they are found from the screen itself: its seats'
+/// heads (the line that says BANKROLL) tell how many rows the seats left free. A screen
+/// with no heads reads as the table of six seats, where nothing moves.
+#[derive(Clone, Copy, Debug)]
+struct Lines {
+    msg: usize,
+    msg2: usize,
+    chips: usize,
+    seats: usize,
+}
+
+fn lines(screen: &str) -> Lines {
+    let head = screen.lines().position(|r| r.contains("BANKROLL"));
+    let rows = (1..=6u8)
+        .map(|n| bac_game::play::table_rows(40, n))
+        .find(|r| Some(usize::from(r.seats_head)) == head)
+        .unwrap_or_else(|| bac_game::play::table_rows(40, 6));
+    Lines { msg: rows.msg.into(), msg2: rows.msg2.into(), chips: rows.chips.into(), seats: rows.seats.into() }
+}
+
 /// A Chemin de fer game of people who read the screen: `bank` is what a banker types to
 /// stake, `punt` what a punter types, `asked` answers the questions of seed 004's matching
 /// (M or N to make up a deficit, C or R for an excess; empty: not expected). Draw-or-stand
@@ -780,7 +801,7 @@ fn chemin_session(
         if settled >= coups {
             return String::new();
         }
-        let (m, m2) = (row(screen, 8), row(screen, 9));
+        let (m, m2) = (row(screen, lines(screen).msg), row(screen, lines(screen).msg2));
         let answer = if m.ends_with(": STAKE THE BANK") {
             bank()
         } else if m.ends_with(": BANCO OR BET") {
@@ -816,7 +837,12 @@ fn first_with<'a>(frames: &'a [(usize, String)], text: &str) -> Option<&'a Strin
 /// The banker's name on a screen: the seat row with the bank's mark (at 40 columns the
 /// name takes nine cells, the mark the tenth).
 fn banker_on(screen: &str) -> Option<String> {
-    screen.lines().skip(12).take(6).find(|r| r.chars().nth(9) == Some('*')).map(|r| r[..9].trim().to_string())
+    screen
+        .lines()
+        .skip(lines(screen).seats)
+        .take(6)
+        .find(|r| r.chars().nth(9) == Some('*'))
+        .map(|r| r[..9].trim().to_string())
 }
 
 /// Seed 004: "If the total of the players' bets is less than that of the dealer, any player
@@ -827,18 +853,18 @@ fn banker_on(screen: &str) -> Option<String> {
 fn chemin_de_fer_a_deficit_is_made_up_or_goes_back_on_screen() {
     let frames = chemin_session(2, 3, || "3B{R}", || "1P{R}", "M");
     let asked = first_with(&frames, "THE PUNTS FALL SHORT BY 24").expect("the deficit is shown");
-    assert!(row(asked, 9).ends_with(": M:MAKE IT UP  N:NO"), "{asked}");
+    assert!(row(asked, lines(asked).msg2).ends_with(": M:MAKE IT UP  N:NO"), "{asked}");
     assert!(!row(asked, 24).contains("BET"), "the betting keys while the bank is matched:\n{asked}");
     let made = first_with(&frames, " MAKES UP 24").expect("the deficit made up is shown");
-    let punter = row(made, 8).split(' ').next().unwrap().to_string();
-    let seat = made.lines().skip(12).find(|r| r.starts_with(&punter)).unwrap();
+    let punter = row(made, lines(made).msg).split(' ').next().unwrap().to_string();
+    let seat = made.lines().skip(lines(made).seats).find(|r| r.starts_with(&punter)).unwrap();
     assert_eq!(&cells(seat, 19..26), &"25", "the punter's stake after making up:\n{made}");
     assert!(first_with(&frames, " GETS BACK ").is_none(), "nothing goes back once made up");
 
     let frames = chemin_session(2, 3, || "3B{R}", || "1P{R}", "N");
     let back = first_with(&frames, " GETS BACK 24").expect("the uncovered bank goes back, on screen");
     let banker = banker_on(back).expect("a banker");
-    assert!(row(back, 9).starts_with(&format!("{banker} GETS BACK 24")), "{back}");
+    assert!(row(back, lines(back).msg2).starts_with(&format!("{banker} GETS BACK 24")), "{back}");
 }
 
 /// Seed 004: "If the total of the players' bets is more than that of the dealer, the dealer
@@ -849,15 +875,18 @@ fn chemin_de_fer_an_excess_is_covered_or_returned_on_screen() {
     let frames = chemin_session(2, 3, || "2B{R}", || "3P{R}", "C");
     let asked = first_with(&frames, "BETS EXCEED THE BANK BY 20").expect("the excess is shown");
     let banker = banker_on(asked).expect("a banker");
-    assert!(row(asked, 9).starts_with(&format!("{banker}: C:COVER IT")), "the banker is asked:\n{asked}");
+    assert!(
+        row(asked, lines(asked).msg2).starts_with(&format!("{banker}: C:COVER IT")),
+        "the banker is asked:\n{asked}"
+    );
     let covered = first_with(&frames, " COVERS 20").expect("the excess covered is shown");
-    let seat = covered.lines().skip(12).find(|r| r.starts_with(&banker)).unwrap();
+    let seat = covered.lines().skip(lines(covered).seats).find(|r| r.starts_with(&banker)).unwrap();
     assert_eq!(&cells(seat, 26..33), &"25", "the bank after covering:\n{covered}");
     assert!(first_with(&frames, " GETS BACK ").is_none(), "nothing goes back once covered");
 
     let frames = chemin_session(2, 3, || "2B{R}", || "3P{R}", "R");
     let back = first_with(&frames, " GETS BACK 20").expect("the excess goes back, on screen");
-    assert_ne!(banker_on(back).as_deref(), Some(row(back, 9).split(' ').next().unwrap()), "{back}");
+    assert_ne!(banker_on(back).as_deref(), Some(row(back, lines(back).msg2).split(' ').next().unwrap()), "{back}");
 }
 
 /// Seed 004: "If any player wants to match the entire stake he says 'Banco'. Then other
@@ -878,10 +907,10 @@ fn chemin_de_fer_banco_is_called_and_the_other_bets_go_back_on_screen() {
         "",
     );
     let banco = first_with(&frames, ": BANCO!").expect("Banco on screen");
-    let caller = row(banco, 8).split(':').next().unwrap().to_string();
+    let caller = row(banco, lines(banco).msg).split(':').next().unwrap().to_string();
     let back = first_with(&frames, " GETS BACK 1").expect("the other punter's stake goes back, on screen");
-    assert!(!row(back, 9).starts_with(&caller), "{back}");
-    let seat = banco.lines().skip(12).find(|r| r.starts_with(&caller)).unwrap();
+    assert!(!row(back, lines(back).msg2).starts_with(&caller), "{back}");
+    let seat = banco.lines().skip(lines(banco).seats).find(|r| r.starts_with(&caller)).unwrap();
     assert_eq!(&cells(seat, 19..26), &"25", "Banco stakes the whole bank:\n{banco}");
 }
 
@@ -898,7 +927,7 @@ fn chemin_de_fer_the_bank_passes_when_it_loses_and_questions_reach_their_hands()
         let last_before = frames.iter().rev().find(|(n, s)| *n == coup - 1 && banker_on(s).is_some());
         let settled = frames.iter().find(|(n, _)| *n == coup);
         let (Some((_, before)), Some((_, after))) = (last_before, settled) else { continue };
-        let result = row(after, 9);
+        let result = row(after, lines(after).msg2);
         let (was, is) = (banker_on(before).unwrap(), banker_on(after).unwrap());
         if result.starts_with("PLAYER WINS") {
             assert_ne!(was, is, "a losing bank passes:\n{after}");
@@ -911,7 +940,7 @@ fn chemin_de_fer_the_bank_passes_when_it_loses_and_questions_reach_their_hands()
     assert!(checked[0] > 0 && checked[1] > 0, "coups where the bank lost and did not: {checked:?}");
     let mut asked = [0; 2];
     for (_, screen) in &frames {
-        let m = row(screen, 8);
+        let m = row(screen, lines(screen).msg);
         let Some(banker) = banker_on(screen) else { continue };
         if m.ends_with(": YOU HAVE 5") {
             assert!(!m.starts_with(&banker), "the question on 5 goes to the punter:\n{screen}");
@@ -922,15 +951,15 @@ fn chemin_de_fer_the_bank_passes_when_it_loses_and_questions_reach_their_hands()
         }
     }
     assert!(asked[0] > 0 && asked[1] > 0, "questions on 5 and to the bank: {asked:?}");
-    for (_, screen) in frames.iter().filter(|(_, s)| row(s, 8) == "DRAWING FOR THE BANK") {
-        let seats: Vec<&str> = screen.lines().skip(12).take(2).collect();
+    for (_, screen) in frames.iter().filter(|(_, s)| row(s, lines(s).msg) == "DRAWING FOR THE BANK") {
+        let seats: Vec<&str> = screen.lines().skip(lines(screen).seats).take(2).collect();
         let cards_up = seats.iter().filter(|r| !cells(r, 19..26).is_empty()).count();
         if cards_up < 2 {
             assert!(banker_on(screen).is_none(), "the bank's mark before every card is up:\n{screen}");
         }
     }
     assert!(
-        frames.iter().any(|(_, s)| row(s, 8) == "DRAWING FOR THE BANK" && banker_on(s).is_some()),
+        frames.iter().any(|(_, s)| row(s, lines(s).msg) == "DRAWING FOR THE BANK" && banker_on(s).is_some()),
         "the mark shows once the cards are up"
     );
 }
@@ -943,14 +972,14 @@ fn chemin_de_fer_a_banker_gives_up_the_bank_on_screen() {
     let bank = move || if std::mem::take(&mut first) { "P" } else { "3B{R}" };
     let frames = chemin_session(2, 1, bank, || "1P{R}", "M");
     let given = first_with(&frames, " GIVES UP THE BANK").expect("giving up on screen");
-    let who = row(given, 8).split(' ').next().unwrap().to_string();
+    let who = row(given, lines(given).msg).split(' ').next().unwrap().to_string();
     let next = frames
         .iter()
         .map(|(_, s)| s)
         .skip_while(|s| !s.contains(" GIVES UP THE BANK"))
-        .find(|s| row(s, 8).ends_with(": STAKE THE BANK"))
+        .find(|s| row(s, lines(s).msg).ends_with(": STAKE THE BANK"))
         .expect("someone holds the bank next");
-    assert!(!row(next, 8).starts_with(&who), "{next}");
+    assert!(!row(next, lines(next).msg).starts_with(&who), "{next}");
 }
 
 /// A sum of money as the screen shows it ("1,000,000", "99.50"), in cents.
@@ -997,9 +1026,9 @@ fn loadstar_shows_its_bank_moves_it_by_each_result_and_keeps_it_in_the_save() {
     stand.player = Some(Box::new(|screen: &str, settled: usize| {
         let answer = if settled >= 400 {
             ""
-        } else if row(screen, 8).ends_with(": YOUR BETS") {
+        } else if row(screen, lines(screen).msg).ends_with(": YOUR BETS") {
             "4P{R}"
-        } else if row(screen, 9) == "D: DRAW   S: STAND" {
+        } else if row(screen, lines(screen).msg2) == "D: DRAW   S: STAND" {
             "S"
         } else {
             "{R}"
@@ -1010,7 +1039,7 @@ fn loadstar_shows_its_bank_moves_it_by_each_result_and_keeps_it_in_the_save() {
     assert!(stand.settled_screens.len() >= 400, "{} coups", stand.settled_screens.len());
     let mut bank = 100_000_000i64;
     for screen in &stand.settled_screens[..400] {
-        let seat = screen.lines().nth(12).unwrap();
+        let seat = screen.lines().nth(lines(screen).seats).unwrap();
         let result = cells(seat, 19..26);
         let change = match result.chars().next() {
             Some('+') => -cents(&result[1..]),
@@ -1022,10 +1051,12 @@ fn loadstar_shows_its_bank_moves_it_by_each_result_and_keeps_it_in_the_save() {
         assert_eq!(house_shown(screen), Some(bank), "the bank after a {result} coup:\n{screen}");
     }
     let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
-    assert!(frames.iter().any(|s| row(s, 8) == "DEE: YOU HAVE 5"), "no question on 5 in 400 coups");
-    assert!(!frames.iter().any(|s| row(s, 8).contains(": BANK HAS ")), "the bank's options are asked");
+    assert!(frames.iter().any(|s| row(s, lines(s).msg) == "DEE: YOU HAVE 5"), "no question on 5 in 400 coups");
+    assert!(!frames.iter().any(|s| row(s, lines(s).msg).contains(": BANK HAS ")), "the bank's options are asked");
     // Seed 003's options (3 against a 9, 5 against a 4) came up and were played.
-    assert!(frames.iter().any(|s| row(s, 9) == "THE BANK DRAWS" || row(s, 9) == "THE BANK STANDS"));
+    assert!(
+        frames.iter().any(|s| row(s, lines(s).msg2) == "THE BANK DRAWS" || row(s, lines(s).msg2) == "THE BANK STANDS")
+    );
 
     let file = stand.files[&b"BAC SAVE"[..]].clone();
     let saved = bac_game::save::decode(&file).unwrap();
@@ -1109,10 +1140,12 @@ fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
     stand.player = Some(Box::new(|screen: &str, settled: usize| {
         let answer = if settled >= 200 {
             ""
-        } else if row(screen, 24) == "RETURN: NEW BETS   L: LAST BETS, DEAL" && row(screen, 9).starts_with("TIE") {
+        } else if row(screen, 24) == "RETURN: NEW BETS   L: LAST BETS, DEAL"
+            && row(screen, lines(screen).msg2).starts_with("TIE")
+        {
             // Leave at once: STOP at the bets, then Y to quit (and save).
             "{S}Y"
-        } else if row(screen, 8).ends_with(": YOUR BETS") {
+        } else if row(screen, lines(screen).msg).ends_with(": YOUR BETS") {
             "1T{R}"
         } else {
             "{R}"
@@ -1123,12 +1156,12 @@ fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
     let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
     let tie = frames
         .iter()
-        .position(|s| row(s, 9).starts_with("TIE") && row(s, 24) == "RETURN: NEW BETS   L: LAST BETS, DEAL")
+        .position(|s| row(s, lines(s).msg2).starts_with("TIE") && row(s, 24) == "RETURN: NEW BETS   L: LAST BETS, DEAL")
         .expect("a tie in 200 coups");
-    let seat = frames[tie].lines().nth(12).unwrap();
+    let seat = frames[tie].lines().nth(lines(&frames[tie]).seats).unwrap();
     assert_eq!(cells(seat, 33..40), "+8", "the tie pays 8 to 1:\n{}", frames[tie]);
-    let next = frames[tie..].iter().find(|s| row(s, 8).ends_with(": YOUR BETS")).expect("the next bets");
-    let seat = next.lines().nth(12).unwrap();
+    let next = frames[tie..].iter().find(|s| row(s, lines(s).msg).ends_with(": YOUR BETS")).expect("the next bets");
+    let seat = next.lines().nth(lines(next).seats).unwrap();
     assert_eq!(cells(seat, 33..40), "1", "the tie stake stays on the table:\n{next}");
     let shown_roll = cents(&cells(seat, 9..19));
 
@@ -1140,8 +1173,12 @@ fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
     again.files.insert(b"BAC SAVE".to_vec(), file);
     again.record_screens = true;
     let again = run(again);
-    let bets = again.screens.iter().find(|s| row(s, 8).ends_with(": YOUR BETS")).expect("the table after continuing");
-    let seat = bets.lines().nth(12).unwrap();
+    let bets = again
+        .screens
+        .iter()
+        .find(|s| row(s, lines(s).msg).ends_with(": YOUR BETS"))
+        .expect("the table after continuing");
+    let seat = bets.lines().nth(lines(bets).seats).unwrap();
     assert_eq!(cells(seat, 33..40), "1", "the tie stake back under TIE:\n{bets}");
     assert_eq!(cents(&cells(seat, 9..19)), shown_roll, "{bets}");
 }
@@ -1155,23 +1192,27 @@ fn a_typed_amount_is_staked_or_refused_with_a_message() {
     let mut stand = Stand::new(&keys(script));
     stand.record_screens = true;
     let stand = run(stand);
-    let said = |text: &str| stand.screens.iter().any(|s| row(s, 9) == text);
+    let said = |text: &str| stand.screens.iter().any(|s| row(s, lines(s).msg2) == text);
     assert!(said("THE BANK HOLDS ONLY 1,000,000"), "past the bank");
     assert!(said("NOT ENOUGH MONEY"), "past the bankroll");
-    let typed = stand.screens.iter().find(|s| row(s, 10).ends_with("10K 100,000")).expect("the amount in hand");
-    assert!(!row(typed, 10).contains("A:SUM"), "{typed}");
+    let typed =
+        stand.screens.iter().find(|s| row(s, lines(s).chips).ends_with("10K 100,000")).expect("the amount in hand");
+    assert!(!row(typed, lines(typed).chips).contains("A:SUM"), "{typed}");
     let staked = stand
         .screens
         .iter()
-        .find(|s| s.lines().nth(12).is_some_and(|r| cells(r, 19..26) == "100K"))
+        .find(|s| s.lines().nth(lines(s).seats).is_some_and(|r| cells(r, 19..26) == "100K"))
         .expect("100,000 staked on PLAYER");
-    assert_eq!(cells(staked.lines().nth(12).unwrap(), 9..19), "0", "{staked}");
+    assert_eq!(cells(staked.lines().nth(lines(staked).seats).unwrap(), 9..19), "0", "{staked}");
 
     let mut stand = Stand::new(&keys("{R}{G}{G}{R}DEE{R}A20000{R}A0{R}"));
     stand.record_screens = true;
     let stand = run(stand);
-    assert!(stand.screens.iter().any(|s| row(s, 9) == "TABLE LIMIT IS 10,000"), "past the table limit");
-    assert!(stand.screens.iter().any(|s| row(s, 10).ends_with("A:SUM")), "no amount in hand after a refusal");
+    assert!(stand.screens.iter().any(|s| row(s, lines(s).msg2) == "TABLE LIMIT IS 10,000"), "past the table limit");
+    assert!(
+        stand.screens.iter().any(|s| row(s, lines(s).chips).ends_with("A:SUM")),
+        "no amount in hand after a refusal"
+    );
 }
 
 /// Issue 31: large amounts ran into each other (`RICH 40,000+10,000-10,000-10,000` at 40
@@ -1292,9 +1333,12 @@ fn a_typed_amount_stays_with_the_person_who_typed_it() {
     let mut stand = Stand::new(&keys("{R}{D}{D}{D}{G}{R}ADA{R}BOB{R}A50{R}P{R}"));
     stand.record_screens = true;
     let stand = run(stand);
-    let bob = stand.screens.iter().find(|s| row(s, 8).starts_with("BOB: ")).expect("BOB's turn to bet");
-    assert!(row(bob, 10).ends_with("A:SUM"), "BOB's chips:\n{bob}");
-    let ada = stand.screens.iter().find(|s| row(s, 8).starts_with("ADA: ") && row(s, 10).ends_with(" 50"));
+    let bob = stand.screens.iter().find(|s| row(s, lines(s).msg).starts_with("BOB: ")).expect("BOB's turn to bet");
+    assert!(row(bob, lines(bob).chips).ends_with("A:SUM"), "BOB's chips:\n{bob}");
+    let ada = stand
+        .screens
+        .iter()
+        .find(|s| row(s, lines(s).msg).starts_with("ADA: ") && row(s, lines(s).chips).ends_with(" 50"));
     assert!(ada.is_some(), "ADA's typed amount in hand");
 }
 
@@ -1512,8 +1556,8 @@ fn a_tie_stake_that_stays_goes_back_to_the_bankroll_at_another_game() {
     let mut stand = Stand::new(&keys("{R}{L}{R}DEE{R}"));
     let mut phase = 0;
     stand.player = Some(Box::new(move |screen: &str, settled: usize| {
-        let bets = row(screen, 8).ends_with(": YOUR BETS");
-        let seat = screen.lines().nth(12).unwrap_or("");
+        let bets = row(screen, lines(screen).msg).ends_with(": YOUR BETS");
+        let seat = screen.lines().nth(lines(screen).seats).unwrap_or("");
         let (roll, tie) = (cells(seat, 9..19), cells(seat, 33..40));
         match phase {
             _ if settled >= 300 => String::new(),
@@ -1561,8 +1605,8 @@ fn a_save_after_leaving_sahara_with_a_tie_stake_loads() {
     let mut stand = Stand::new(&keys("{R}{L}{R}DEE{R}"));
     let mut done = false;
     stand.player = Some(Box::new(move |screen: &str, settled: usize| {
-        let bets = row(screen, 8).ends_with(": YOUR BETS");
-        let tie = cells(screen.lines().nth(12).unwrap_or(""), 33..40);
+        let bets = row(screen, lines(screen).msg).ends_with(": YOUR BETS");
+        let tie = cells(screen.lines().nth(lines(screen).seats).unwrap_or(""), 33..40);
         if done || settled >= 300 {
             String::new()
         } else if bets && tie.is_empty() {
@@ -1610,7 +1654,7 @@ fn a_player_short_of_the_table_minimum_is_offered_the_rebuy() {
         stand.record_screens = true;
         let stand = run(stand);
         assert!(
-            stand.screens.iter().any(|s| row(s, 8) == "NO MONEY LEFT: A NEW STAKE FOR ALL"),
+            stand.screens.iter().any(|s| row(s, lines(s).msg) == "NO MONEY LEFT: A NEW STAKE FOR ALL"),
             "{preset:?}: no rebuy offered:\n{}",
             stand.screens.last().unwrap()
         );
@@ -1623,7 +1667,7 @@ fn a_player_short_of_the_table_minimum_is_offered_the_rebuy() {
     stand.files.insert(b"BAC SAVE".to_vec(), one_seat_save(bac_rules::Preset::PuntoBanco, 180));
     stand.record_screens = true;
     let stand = run(stand);
-    assert!(!stand.screens.iter().any(|s| row(s, 8).starts_with("NO MONEY LEFT")));
+    assert!(!stand.screens.iter().any(|s| row(s, lines(s).msg).starts_with("NO MONEY LEFT")));
 }
 
 /// The options left with STOP leave the game in play as it was: a change of players or
@@ -1674,13 +1718,16 @@ fn money_moves_only_by_settled_coups_across_presets_saves_and_rebuys() {
             // The keys the screen takes, some more often than others: the bets (the tie
             // most, for seed 002's stake that stays), leaving the table for the options or
             // BASIC, a preset (LEFT and RIGHT on the options' first line) or the players.
-            let alphabet: &[&str] = if row(screen, 9).contains("O:OPTIONS") {
+            let alphabet: &[&str] = if row(screen, lines(screen).msg2).contains("O:OPTIONS") {
                 &["O", "O", "O", "Y", "N"]
-            } else if ["YOUR BETS", "STAKE THE BANK", "BANCO OR BET"].iter().any(|m| row(screen, 8).ends_with(m)) {
+            } else if ["YOUR BETS", "STAKE THE BANK", "BANCO OR BET"]
+                .iter()
+                .any(|m| row(screen, lines(screen).msg).ends_with(m))
+            {
                 &["T", "T", "T", "P", "P", "B", "1", "2", "3", "5", "6", "7", "C", "A", "{R}", "{R}", "{R}", "{S}"]
             } else if screen.contains("RETURN: PLAY") {
                 &["{L}", "{L}", "{G}", "{D}", "{U}", "{R}", "{R}", "{S}"]
-            } else if row(screen, 9).starts_with("QUIT TO BASIC") {
+            } else if row(screen, lines(screen).msg2).starts_with("QUIT TO BASIC") {
                 &["Y", "N", "N", "N"]
             } else {
                 &["{R}", "{R}", " ", "D", "S", "M", "N", "C", "R", "{F1}", "{F1}", "1", "0"]
@@ -1710,10 +1757,10 @@ fn money_moves_only_by_settled_coups_across_presets_saves_and_rebuys() {
 }
 
 /// The cells of card `card` (0-2) of hand `hand` (0 Player, 1 Banker) on a 40-column
-/// screen: rows 3 to 6, four cells from column 1 or 21, five cells a card.
+/// screen: rows 3 to 7, five cells from column 1 or 21, six cells a card.
 fn card_cells(screen: &str, hand: usize, card: usize) -> String {
-    let x = [1, 21][hand] + 5 * card;
-    screen.lines().skip(3).take(4).map(|r| cells(r, x..x + 4)).collect::<Vec<_>>().join("|")
+    let x = [1, 21][hand] + 6 * card;
+    screen.lines().skip(3).take(5).map(|r| cells(r, x..x + 5)).collect::<Vec<_>>().join("|")
 }
 
 /// A card shows its face: a suit.
@@ -1741,9 +1788,9 @@ fn reading_session(options: &str, coups: usize, bet: &'static str) -> Stand {
     stand.player = Some(Box::new(move |screen: &str, settled: usize| {
         let answer = if settled >= coups {
             ""
-        } else if row(screen, 8).ends_with(": YOUR BETS") {
+        } else if row(screen, lines(screen).msg).ends_with(": YOUR BETS") {
             bet
-        } else if row(screen, 9) == "D: DRAW   S: STAND" {
+        } else if row(screen, lines(screen).msg2) == "D: DRAW   S: STAND" {
             "S"
         } else {
             "{R}"
@@ -1764,7 +1811,7 @@ fn reading_session(options: &str, coups: usize, bet: &'static str) -> Stand {
 #[test]
 fn cards_lie_face_down_until_the_rules_let_the_chooser_see_them() {
     let stand = reading_session("", 80, "3P{R}");
-    let asked: Vec<&String> = stand.screens.iter().filter(|s| row(s, 9) == "D: DRAW   S: STAND").collect();
+    let asked: Vec<&String> = stand.screens.iter().filter(|s| row(s, lines(s).msg2) == "D: DRAW   S: STAND").collect();
     assert!(!asked.is_empty(), "no question on 5 in 80 Loadstar coups");
     for s in &asked {
         for card in 0..2 {
@@ -1780,7 +1827,10 @@ fn cards_lie_face_down_until_the_rules_let_the_chooser_see_them() {
             assert!(face_up(&card_cells(s, hand, card)), "hand {hand} card {card} settled:\n{s}");
         }
     }
-    assert!(stand.settled_screens.iter().any(|s| row(s, 8).starts_with("NATURAL")), "no natural in 80 coups");
+    assert!(
+        stand.settled_screens.iter().any(|s| row(s, lines(s).msg).starts_with("NATURAL")),
+        "no natural in 80 coups"
+    );
 
     let stand = reading_session("{G}{G}", 40, "1P{R}");
     for (_, s) in
@@ -1792,7 +1842,7 @@ fn cards_lie_face_down_until_the_rules_let_the_chooser_see_them() {
     let frames = chemin_session(2, 30, || "3B{R}", || "1P{R}", "M");
     let mut asked = [0; 2];
     for (_, s) in &frames {
-        let m = row(s, 8);
+        let m = row(s, lines(s).msg);
         if m.ends_with(": YOU HAVE 5") {
             for card in 0..2 {
                 assert!(face_up(&card_cells(s, 0, card)) && face_down(&card_cells(s, 1, card)), "on 5:\n{s}");
@@ -1824,9 +1874,9 @@ fn help_at_a_question_comes_back_to_the_whole_table() {
             ""
         } else if row(screen, 24).ends_with("STOP: END") {
             "{S}"
-        } else if row(screen, 8).ends_with(": YOUR BETS") {
+        } else if row(screen, lines(screen).msg).ends_with(": YOUR BETS") {
             "3P{R}"
-        } else if row(screen, 9) == "D: DRAW   S: STAND" {
+        } else if row(screen, lines(screen).msg2) == "D: DRAW   S: STAND" {
             helped.1 = !helped.1;
             if helped.1 {
                 helped.0 += 1;
@@ -1842,19 +1892,20 @@ fn help_at_a_question_comes_back_to_the_whole_table() {
     let stand = run(stand);
     let mut back = 0;
     for (i, s) in stand.screens.iter().enumerate().skip(1) {
-        if !row(&stand.screens[i - 1], 24).ends_with("STOP: END") || row(s, 9) != "D: DRAW   S: STAND" {
+        if !row(&stand.screens[i - 1], 24).ends_with("STOP: END") || row(s, lines(s).msg2) != "D: DRAW   S: STAND" {
             continue;
         }
         back += 1;
         let heads = s.lines().nth(2).unwrap();
         assert!(heads.contains("PLAYER") && heads.contains("BANKER"), "the hands' heads after the help:\n{s}");
-        assert!(s.contains("BANKROLL") && s.lines().nth(12).unwrap().starts_with("DEE"), "the seats:\n{s}");
+        assert!(s.contains("BANKROLL") && s.lines().nth(lines(s).seats).unwrap().starts_with("DEE"), "the seats:\n{s}");
         assert!(row(s, 0).starts_with("LOADSTAR 128"), "the head:\n{s}");
         for card in 0..2 {
             assert!(face_up(&card_cells(s, 0, card)) && face_down(&card_cells(s, 1, card)), "the cards:\n{s}");
         }
         assert_eq!(total_shown(s, 0), Some('5'), "the chooser's total:\n{s}");
-        let result = |s: &&String| ["PLAYER WINS", "BANKER WINS", "TIE  "].iter().any(|r| row(s, 9).starts_with(r));
+        let result =
+            |s: &&String| ["PLAYER WINS", "BANKER WINS", "TIE  "].iter().any(|r| row(s, lines(s).msg2).starts_with(r));
         let settled = stand.screens[i..].iter().find(result).unwrap();
         let heads = settled.lines().nth(2).unwrap();
         assert!(heads.contains("PLAYER") && heads.contains("BANKER"), "the result's heads:\n{settled}");
@@ -1879,7 +1930,9 @@ fn the_settled_screen_keeps_its_keys_space_l_a_bet_typed_ahead_and_return() {
     let key_line = "RETURN: NEW BETS   L: LAST BETS, DEAL";
     let first = stand.screens.iter().position(|s| row(s, 24) == key_line).expect("a result");
     assert_eq!(stand.screens[first + 1], stand.screens[first], "SPACE at the result changed the screen");
-    let seat = |coup: usize| stand.settled_screens[coup].lines().nth(12).unwrap().to_string();
+    let seat = |coup: usize| {
+        stand.settled_screens[coup].lines().nth(lines(&stand.settled_screens[coup]).seats).unwrap().to_string()
+    };
     let under = |coup: usize, range| cells(&seat(coup), range);
     for coup in 0..2 {
         let player = under(coup, 19..26);
@@ -1889,7 +1942,7 @@ fn the_settled_screen_keeps_its_keys_space_l_a_bet_typed_ahead_and_return() {
     let banker = under(2, 26..33);
     assert!(["+475", "-500", "=500"].contains(&banker.as_str()), "the 5 typed at the result: {banker:?}");
     assert!(
-        stand.screens.iter().any(|s| row(s, 9) == "NO BET: RETURN AGAIN TO DEAL"),
+        stand.screens.iter().any(|s| row(s, lines(s).msg2) == "NO BET: RETURN AGAIN TO DEAL"),
         "RETURN with nothing staked warns first"
     );
     assert_eq!((under(3, 19..26), under(3, 26..33)), (String::new(), String::new()), "a coup with no stake");
@@ -1934,12 +1987,17 @@ fn the_game_says_when_it_saves_hurries_and_draws_again_for_the_bank() {
         stand.record_frames = true;
         let stand = run(stand);
         let frames: Vec<&String> = stand.frames_seen.iter().map(|(_, s)| s).collect();
-        let Some(again) = frames.iter().position(|s| row(s, 8) == "A TIE FOR THE HIGHEST CARD: DRAW AGAIN") else {
+        let Some(again) = frames.iter().position(|s| row(s, lines(s).msg) == "A TIE FOR THE HIGHEST CARD: DRAW AGAIN")
+        else {
             continue;
         };
         said += 1;
-        let ranks: Vec<u8> =
-            frames[again - 1].lines().skip(12).take(4).filter_map(|r| rank_of(&cells(r, 19..26))).collect();
+        let ranks: Vec<u8> = frames[again - 1]
+            .lines()
+            .skip(lines(&frames[again - 1]).seats)
+            .take(4)
+            .filter_map(|r| rank_of(&cells(r, 19..26)))
+            .collect();
         let best = ranks.iter().max().copied().unwrap_or(0);
         assert_eq!(ranks.len(), 4, "every seat's card is up before the tie is said:\n{}", frames[again - 1]);
         assert!(ranks.iter().filter(|&&r| r == best).count() >= 2, "no tie:\n{}", frames[again - 1]);

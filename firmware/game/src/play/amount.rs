@@ -25,7 +25,7 @@ impl<P: Platform> App<P> {
             let l = layout(self.p.columns());
             let len = (prompt.len() + shown.len()) as u8 + 1;
             let cursor = l.width.saturating_sub(len) / 2 + len - 1;
-            self.p.put(cursor, l.row(ROW_MSG2), glyph::SPACE | glyph::REVERSE, HIGHLIGHT);
+            self.p.put(cursor, l.row(ROW_MSG2, &self.view.moves), glyph::SPACE | glyph::REVERSE, HIGHLIGHT);
             match self.wait_key() {
                 k @ b'0'..=b'9' if digits < MAX_DIGITS && (digits > 0 || k != b'0') => {
                     units = units * 10 + u32::from(k - b'0');

@@ -275,7 +275,8 @@ impl<P: Platform> App<P> {
         self.view.hands = [[None; 3]; 2];
         self.view.up = [false; 2];
         for x in [l.player_x, l.banker_x] {
-            self.p.fill(x, l.cards_y, 3 * l.card_step, l.card_h, glyph::SPACE, INK);
+            let (code, ink) = l.cloth;
+            self.p.fill(x, l.cards_y, 3 * l.card_step - 1, l.card_h, code, ink);
             self.p.put(x + TOTAL_AT, ROW_LABELS, glyph::SPACE, INK);
         }
         for slot in 0..6 {

@@ -28,6 +28,7 @@ use crate::help;
 use crate::num;
 use crate::platform::{Colour, Platform, Sound, colour, key};
 use crate::roads::Roads;
+use crate::save::MAX_SAVED_SEATS;
 use crate::scoreboard;
 use crate::settings::Settings;
 use crate::text::Msg;
@@ -67,8 +68,9 @@ struct Layout {
     /// Columns of the table itself: all 40, or 52 of 80 (the scoreboard panel takes the
     /// rest, from [`crate::panel::X`]).
     width: u8,
-    /// Where each row of the 40-column table goes on this screen (see [`Layout::row`]); 32
-    /// entries, so that a row number masked to five bits needs no bounds check.
+    /// Where each row of the 40-column table goes on this screen, and how far it may move
+    /// down when the seats leave rows free (see [`Layout::row`]); 32 entries, so that a row
+    /// number masked to five bits needs no bounds check.
     rows: [u8; 32],
     player_x: u8,
     banker_x: u8,
@@ -79,6 +81,10 @@ struct Layout {
     /// The cards' first row: at 80 columns a row of cloth under the heads, whose white
     /// labels would otherwise run into the white faces below them.
     cards_y: u8,
+    /// The cell the cards lie on where no card is: the 40-column felt (a reversed space
+    /// in green, see [`FELT`]), or the 80-column cloth (a space: the VDC's paper mode
+    /// makes every plain cell cloth).
+    cloth: (u8, Colour),
     name_w: u8,
     roll_end: u8,
     /// Characters a bankroll may take: from the banker's mark after the name to
@@ -96,28 +102,55 @@ struct Layout {
     road_w: u8,
 }
 
-/// The 40-column table's rows, where they are.
+/// The 40-column felt: the band of the table the hands lie on, from the hands' heads to
+/// the row over the messages. A reversed space in green is a green cell: the VIC-IIe has
+/// one paper for the whole screen, and black keeps the most inks legible on VICE's palette
+/// (seven at 4.5:1 or more, where green paper keeps only black), so the felt is drawn
+/// with cells and everything read on it sits on black: the hands' heads are black plaques
+/// on the felt, the cards white faces or their framed backs.
+const FELT: (u8, Colour) = (glyph::SPACE | glyph::REVERSE, colour::GREEN);
+
+/// A row number that may move down by up to `n` rows when the seats leave rows free.
+const fn may_move(row: u8, n: u8) -> u8 {
+    row | n << 5
+}
+
+/// The 40-column table's rows. With six seats every row is taken: the head and counts,
+/// the felt (the hands' heads and the cards), two message rows, the chips, the seats'
+/// heads and six seats, the scoreboard and the key line. Fewer seats leave rows free,
+/// which go between the regions ([`Layout::row`]): one under the felt, one between the
+/// messages and the chips, one between the chips and the seats, in that order; one more
+/// stays over the scoreboard.
 const ROWS_40: [u8; 32] = {
     let mut rows = [0u8; 32];
     let mut r = 0;
     while r < 32 {
-        rows[r] = r as u8;
+        rows[r] = match r as u8 {
+            ROW_MSG | ROW_MSG2 => may_move(r as u8, 1),
+            ROW_CHIPS => may_move(r as u8, 2),
+            ROW_SEATS_HEAD..ROW_BOARD => may_move(r as u8, 3),
+            _ => r as u8,
+        };
         r += 1;
     }
     rows
 };
 
 /// At 80 columns the cards own rows 1-10 of the table's 52 columns, so the messages, the
-/// chips and the seats' grid (with its rule, a row more) move below them.
+/// chips and the seats' grid (with its rule, a row more) move below them. Nothing moves
+/// with the seats: 80 columns have rows to spare.
 const ROWS_80: [u8; 32] = {
-    let mut rows = ROWS_40;
-    rows[ROW_MSG as usize] = 11;
-    rows[ROW_MSG2 as usize] = 12;
-    rows[ROW_CHIPS as usize] = 14;
-    rows[ROW_SEATS_HEAD as usize] = 16;
-    let mut r = ROW_SEATS;
-    while r < ROW_BOARD {
-        rows[r as usize] = r - ROW_SEATS + 18;
+    let mut rows = [0u8; 32];
+    let mut r = 0;
+    while r < 32 {
+        rows[r] = match r as u8 {
+            ROW_MSG => 11,
+            ROW_MSG2 => 12,
+            ROW_CHIPS => 14,
+            ROW_SEATS_HEAD => 16,
+            ROW_SEATS..ROW_BOARD => r as u8 - ROW_SEATS + 18,
+            _ => r as u8,
+        };
         r += 1;
     }
     rows
@@ -131,9 +164,10 @@ static LAYOUTS: [Layout; 2] = [
         rows: ROWS_40,
         player_x: 1,
         banker_x: 21,
-        card_step: 5,
-        card_h: 4,
+        card_step: 6,
+        card_h: 5,
         cards_y: ROW_CARDS,
+        cloth: FELT,
         name_w: 9,
         roll_end: 19,
         roll_w: 9,
@@ -152,6 +186,7 @@ static LAYOUTS: [Layout; 2] = [
         card_step: 8,
         card_h: 5,
         cards_y: ROW_CARDS + 1,
+        cloth: (glyph::SPACE, INK),
         name_w: 10,
         roll_end: 24,
         roll_w: 12,
@@ -169,10 +204,59 @@ fn layout(cols: u8) -> &'static Layout {
 }
 
 impl Layout {
-    /// Where a row of the 40-column table goes on this screen. The rows are named for 40
-    /// columns; at 80 some move (see [`ROWS_80`]).
-    fn row(&self, row: u8) -> u8 {
-        self.rows[usize::from(row & 31)]
+    /// Where a row of the 40-column table goes on this screen, given how far the seats
+    /// let rows move ([`moves_for`], kept in [`View::moves`]): the rows are named for 40
+    /// columns; at 80 some move (see [`ROWS_80`]), at 40 some move down into the free
+    /// rows (see [`ROWS_40`]). A look-up, not a `min`: this runs in every translated
+    /// drawing of the table, where bank 0's bytes are scarce.
+    fn row(&self, row: u8, moves: &[u8; 4]) -> u8 {
+        let at = self.rows[usize::from(row & 31)];
+        (at & 31) + moves[usize::from(at >> 5 & 3)]
+    }
+}
+
+/// Rows the seats leave free at 40 columns that go between the table's regions
+/// ([`ROWS_40`]): all six seats take every row, and one free row always stays over the
+/// scoreboard.
+fn room_for(seats: u8) -> u8 {
+    (MAX_SAVED_SEATS as u8).saturating_sub(seats).saturating_sub(1).min(3)
+}
+
+/// How far a row that may move by up to `n` rows ([`may_move`]) moves with `seats` seats,
+/// for each `n`.
+fn moves_for(seats: u8) -> [u8; 4] {
+    let room = room_for(seats);
+    [0, 1, 2, 3].map(|n: u8| n.min(room))
+}
+
+/// Where the table's lines are on a screen: what a reader of the screen (the tests, a
+/// tool) needs, since at 40 columns they move with the number of seats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableRows {
+    /// The message.
+    pub msg: u8,
+    /// The line under it: a second message, or a question's keys.
+    pub msg2: u8,
+    /// The chips' row.
+    pub chips: u8,
+    /// The seats' heads (BANKROLL, PLAYER, ...).
+    pub seats_head: u8,
+    /// The first seat; the others follow it.
+    pub seats: u8,
+    /// The key line.
+    pub keys: u8,
+}
+
+/// The table's rows on a screen of `cols` columns with `seats` seats at the table.
+pub fn table_rows(cols: u8, seats: u8) -> TableRows {
+    let (l, moves) = (layout(cols), &moves_for(seats));
+    TableRows {
+        msg: l.row(ROW_MSG, moves),
+        msg2: l.row(ROW_MSG2, moves),
+        chips: l.row(ROW_CHIPS, moves),
+        seats_head: l.row(ROW_SEATS_HEAD, moves),
+        seats: l.row(ROW_SEATS, moves),
+        keys: l.row(ROW_KEYS, moves),
     }
 }
 
@@ -368,6 +452,41 @@ impl<P: Platform> App<P> {
 mod tests {
     use super::*;
     use crate::text::Lang;
+
+    /// Issue 31's 40-column table: regions with room between them. However many seats
+    /// there are, the lines keep their order, the felt ends over the messages, the last
+    /// seat ends over the scoreboard, and with fewer than six seats one free row stays
+    /// over the scoreboard and the others fall between the regions (under the felt
+    /// first); six seats take every row. At 80 columns nothing moves.
+    #[test]
+    fn the_40_column_table_spreads_its_regions_over_the_rows_the_seats_leave() {
+        for seats in 1..=MAX_SAVED_SEATS as u8 {
+            let r = table_rows(40, seats);
+            let cards_end = ROW_CARDS + LAYOUTS[0].card_h;
+            let felt_end = cards_end + u8::from(room_for(seats) > 0);
+            let seats_end = r.seats + seats;
+            assert!(felt_end <= r.msg, "{seats} seats: {r:?}");
+            assert!(r.msg < r.msg2 && r.msg2 < r.chips && r.chips < r.seats_head, "{seats} seats: {r:?}");
+            assert_eq!(r.seats, r.seats_head + 1);
+            assert!(seats_end <= ROW_BOARD && r.keys == ROW_KEYS, "{seats} seats: {r:?}");
+            let gaps = (r.msg - cards_end) + (r.chips - r.msg2 - 1) + (r.seats_head - r.chips - 1);
+            let free = MAX_SAVED_SEATS as u8 - seats;
+            assert_eq!(gaps + (ROW_BOARD - seats_end), free, "{seats} seats: every free row is somewhere");
+            if free > 0 {
+                assert!(ROW_BOARD - seats_end >= 1, "{seats} seats: a free row over the scoreboard");
+            }
+            if free > 1 {
+                assert_eq!(r.msg, ROW_MSG + 1, "{seats} seats: the next free row goes under the felt");
+            }
+            if free >= 4 {
+                assert_eq!(gaps, 3, "{seats} seats: a row between each region");
+            }
+            assert_eq!(table_rows(80, seats), table_rows(80, 1));
+        }
+        assert_eq!(table_rows(40, 6).msg, ROW_MSG);
+        let eighty = table_rows(80, 3);
+        assert_eq!((eighty.msg, eighty.msg2, eighty.chips, eighty.seats_head, eighty.seats), (11, 12, 14, 16, 18));
+    }
 
     /// The 40-column settle leaves each result to the derived roads' next catch-up (the
     /// next deal's first pause, or a redraw at 80 columns): however the catch-ups fall,

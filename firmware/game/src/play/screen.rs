@@ -8,11 +8,20 @@ impl<P: Platform> App<P> {
     pub(super) fn draw_table(&mut self, table: &Table) {
         let cols = self.p.columns();
         self.p.set_columns(cols, BACKGROUND);
+        self.view.moves = moves_for(self.seats.count);
         self.draw_head(table);
         let l = layout(cols);
+        // The felt (40 columns; the cloth at 80 is the screen's own): from the hands'
+        // heads to the row over the messages, with the row under the cards when the seats
+        // leave one. Each head sits on a black plaque, a cell wider than head and total.
+        let (code, ink) = l.cloth;
+        let felt = ROW_MSG + self.view.moves[1] - ROW_LABELS;
+        self.p.fill(0, ROW_LABELS, l.width, felt, code, ink);
         let (player, banker) = (self.t(Msg::Player), self.t(Msg::Banker));
-        draw::text(&mut self.p, l.player_x, ROW_LABELS, player, draw::PLAYER_INK);
-        draw::text(&mut self.p, l.banker_x, ROW_LABELS, banker, colour::LIGHT_RED);
+        for (x, head, ink) in [(l.player_x, player, draw::PLAYER_INK), (l.banker_x, banker, colour::LIGHT_RED)] {
+            self.p.fill(x - 1, ROW_LABELS, TOTAL_AT + 3, 1, glyph::SPACE, INK);
+            draw::text(&mut self.p, x, ROW_LABELS, head, ink);
+        }
         self.draw_seats(table, None);
         self.draw_board();
     }
@@ -100,7 +109,7 @@ impl<P: Platform> App<P> {
     pub(super) fn clear_lines(&mut self, row: u8, h: u8) {
         let l = layout(self.p.columns());
         for r in row..row + h {
-            self.p.fill(0, l.row(r), l.width, 1, glyph::SPACE, INK);
+            self.p.fill(0, l.row(r, &self.view.moves), l.width, 1, glyph::SPACE, INK);
         }
     }
 
@@ -110,7 +119,7 @@ impl<P: Platform> App<P> {
         // the table's first drawing (`draw_table` clears the screen, and the seats change
         // only between tables), and each row cleared is a fill of the table's width.
         self.clear_lines(ROW_SEATS_HEAD, 1 + self.seats.count);
-        let (head, seats) = (l.row(ROW_SEATS_HEAD), l.row(ROW_SEATS));
+        let (head, seats) = (l.row(ROW_SEATS_HEAD, &self.view.moves), l.row(ROW_SEATS, &self.view.moves));
         let chemin = table.rules().banking == Banking::Seats;
         // A head only over a spot that takes bets here (Sahara has no banker bets, Loadstar
         // neither banker nor tie bets).
@@ -192,7 +201,7 @@ impl<P: Platform> App<P> {
         let l = layout(self.p.columns());
         let len: usize = parts.iter().map(|p| p.len()).sum();
         let mut x = l.width.saturating_sub(len as u8) / 2;
-        let y = l.row(row);
+        let y = l.row(row, &self.view.moves);
         for part in parts {
             x = draw::text(&mut self.p, x, y, part, ink);
         }
@@ -206,7 +215,7 @@ impl<P: Platform> App<P> {
     pub(super) fn draw_chips(&mut self) {
         self.clear_lines(ROW_CHIPS, 1);
         let l = layout(self.p.columns());
-        let y = l.row(ROW_CHIPS);
+        let y = l.row(ROW_CHIPS, &self.view.moves);
         // The label, the chips' 26 cells, then a typed amount in hand or "A:" and the word
         // for one. A long amount at 40 columns leaves out the label.
         let typed = self.view.typed.map(|m| num::money(m, self.settings.lang));

@@ -51,6 +51,10 @@ pub struct View {
     /// The key that ended the settled screen, when it was not RETURN: L (the same bets
     /// again), or a key for the bets, which the first seat to bet takes as typed.
     pub(super) ahead: Option<u8>,
+    /// How far the 40-column table's rows move down into the rows the seats leave free
+    /// (`play::moves_for`); set as the table is drawn, as the seats change only between
+    /// tables.
+    pub(super) moves: [u8; 4],
 }
 
 /// The pace of the table's pauses.
@@ -99,6 +103,7 @@ impl View {
             up: [false; 2],
             last_bets: [[Money::ZERO; 3]; MAX_SAVED_SEATS],
             ahead: None,
+            moves: [0; 4],
         }
     }
 }
