@@ -518,19 +518,22 @@ fn results_show_under_their_own_spots_heading() {
         g.fix_seed(built().ticks_routine, 0x0012_3456);
         g.keys(&format!("{{RETURN}}{rights}{{RETURN}}DEE{{RETURN}}"));
         let mut found = false;
+        // One seat: its row and the result's, as the game places them.
+        let at = bac_game::play::table_rows(40, 1);
+        let (seat_row, result_row) = (usize::from(at.seats), usize::from(at.msg2));
         for _ in 0..60 {
             g.keys(&format!("{bet}{{RETURN}}"));
             let text = g.text();
             let rows: Vec<&str> = text.lines().collect();
             // The screen's text ends each row at its last ink.
-            let seat: Vec<char> = format!("{:40}", rows[12]).chars().collect();
-            assert!(rows[12].starts_with("DEE"), "{text}");
+            let seat: Vec<char> = format!("{:40}", rows[seat_row]).chars().collect();
+            assert!(rows[seat_row].starts_with("DEE"), "{text}");
             for (name, range) in &columns {
                 let shows = seat[range.clone()].iter().any(|&c| c != ' ');
                 assert_eq!(shows, name == &head, "{bet}: something under {name}:\n{text}");
             }
             let under: String = seat[columns.iter().find(|(n, _)| *n == head).unwrap().1.clone()].iter().collect();
-            found |= result_line(rows[9].trim()) && under.trim() == shown;
+            found |= result_line(rows[result_row].trim()) && under.trim() == shown;
             if found {
                 break;
             }
@@ -557,9 +560,33 @@ fn line(text: &str, y: usize) -> String {
     row40(text, y).iter().collect::<String>().trim().to_string()
 }
 
-/// The Chemin de fer banker: the seat row (12 on) with the bank's mark in its tenth cell.
+/// Where a 40-column table screen has its lines: they move down with fewer seats
+/// (`bac_game::play::table_rows`), so they are found from the screen itself, by its seats'
+/// heads (the line that says BANKROLL). A screen with no heads reads as the table of six
+/// seats, where nothing moves.
+fn at(text: &str) -> bac_game::play::TableRows {
+    let head = text.lines().position(|r| r.contains("BANKROLL"));
+    (1..=6u8)
+        .map(|n| bac_game::play::table_rows(40, n))
+        .find(|r| Some(usize::from(r.seats_head)) == head)
+        .unwrap_or_else(|| bac_game::play::table_rows(40, 6))
+}
+
+/// The row of the message (`at(text).msg`), or of the line under it, or of the first seat.
+fn msg(text: &str) -> usize {
+    usize::from(at(text).msg)
+}
+fn msg2(text: &str) -> usize {
+    usize::from(at(text).msg2)
+}
+fn seat0(text: &str) -> usize {
+    usize::from(at(text).seats)
+}
+
+/// The Chemin de fer banker: the seat row with the bank's mark in its tenth cell.
 fn banker_row(text: &str) -> Option<usize> {
-    (12..18).find(|&y| row40(text, y)[9] == '*')
+    let first = seat0(text);
+    (first..first + 6).find(|&y| row40(text, y)[9] == '*')
 }
 
 /// Plays Chemin de fer in the real program with two people, DEE and EVA, reading the
@@ -597,7 +624,7 @@ fn chemin_of_people_in_the_c128(
             break;
         }
         let text = g.text();
-        let (m, m2) = (line(&text, 8), line(&text, 9));
+        let (m, m2) = (line(&text, msg(&text)), line(&text, msg2(&text)));
         let punted;
         let keys = if m.ends_with(": STAKE THE BANK") {
             bank
@@ -608,7 +635,7 @@ fn chemin_of_people_in_the_c128(
         } else if m2.ends_with(": M:MAKE IT UP  N:NO") || m2.ends_with(": C:COVER IT  R:RETURN IT") {
             matched(&m, &m2)
         } else if m2 == "D: DRAW   S: STAND" {
-            let asked = &text.lines().nth(banker.unwrap_or(12)).unwrap_or("")[..3];
+            let asked = &text.lines().nth(banker.unwrap_or(seat0(&text))).unwrap_or("")[..3];
             // Seed 004: the player chooses on 5, the banker is free.
             assert_eq!(m.starts_with(asked), m.contains(": BANK HAS "), "who is asked:\n{text}");
             "S"
@@ -641,11 +668,12 @@ fn chemin_de_fer_makes_up_a_deficit_and_passes_the_bank_in_the_c128() {
             "M"
         },
         |text, banker| {
-            let punter = if banker == 12 { 13 } else { 12 };
+            let first = seat0(text);
+            let punter = if banker == first { first + 1 } else { first };
             let (punto, bank) = (cells(text, punter, 19..26), cells(text, banker, 26..33));
             assert_eq!(&punto[1..], "25", "the punter's stake made up to the bank:\n{text}");
             assert_eq!(&bank[1..], "25", "the bank:\n{text}");
-            let player_won = line(text, 9).starts_with("PLAYER WINS");
+            let player_won = line(text, msg2(text)).starts_with("PLAYER WINS");
             assert_eq!(banker_row(text) != Some(banker), player_won, "the bank passes only on a loss:\n{text}");
             outcomes[usize::from(player_won)] += 1;
         },
@@ -670,8 +698,9 @@ fn chemin_de_fer_banco_matches_the_bank_alone_in_the_c128() {
         },
         |m, m2| panic!("no matching after Banco: {m} / {m2}"),
         |text, banker| {
-            let b = banker - 12;
-            let (first, caller) = (12 + (b + 1) % 3, 12 + (b + 2) % 3);
+            let seats = seat0(text);
+            let b = banker - seats;
+            let (first, caller) = (seats + (b + 1) % 3, seats + (b + 2) % 3);
             assert_eq!(&cells(text, caller, 19..26)[1..], "25", "Banco matches the bank:\n{text}");
             assert_eq!(cells(text, first, 19..26), "", "the other punter's stake went back:\n{text}");
         },
@@ -692,7 +721,8 @@ fn chemin_de_fer_covers_or_returns_an_excess_in_the_c128() {
                 answer
             },
             |text, banker| {
-                let punter = if banker == 12 { 13 } else { 12 };
+                let first = seat0(text);
+                let punter = if banker == first { first + 1 } else { first };
                 assert_eq!(&cells(text, punter, 19..26)[1..], stake, "{answer}: the punt:\n{text}");
                 assert_eq!(&cells(text, banker, 26..33)[1..], stake, "{answer}: the bank:\n{text}");
             },
@@ -720,13 +750,13 @@ fn the_loadstar_bank_moves_with_each_result_and_survives_save_and_continue_in_th
             break;
         }
         let text = g.text();
-        let keys = if line(&text, 8).ends_with(": YOUR BETS") {
+        let keys = if line(&text, msg(&text)).ends_with(": YOUR BETS") {
             "4P{RETURN}"
-        } else if line(&text, 9) == "D: DRAW   S: STAND" {
-            assert_eq!(line(&text, 8), "DEE: YOU HAVE 5", "only the player's 5 is asked:\n{text}");
+        } else if line(&text, msg2(&text)) == "D: DRAW   S: STAND" {
+            assert_eq!(line(&text, msg(&text)), "DEE: YOU HAVE 5", "only the player's 5 is asked:\n{text}");
             "S"
         } else if line(&text, 24) == "RETURN: NEW BETS   L: LAST BETS, DEAL" {
-            let result = cells(&text, 12, 19..26);
+            let result = cells(&text, seat0(&text), 19..26);
             bank -= match &result[..1] {
                 "+" => 100,
                 "-" => -100,
@@ -743,7 +773,8 @@ fn the_loadstar_bank_moves_with_each_result_and_survives_save_and_continue_in_th
     assert!(checked >= 5, "{}", g.text());
     // On to the next bets (past a last question or settled screen), then quit.
     for _ in 0..3 {
-        if !line(&g.text(), 8).ends_with(": YOUR BETS") {
+        let shown = g.text();
+        if !line(&shown, msg(&shown)).ends_with(": YOUR BETS") {
             g.keys("S");
         }
     }
@@ -766,15 +797,15 @@ fn a_sahara_tie_stake_stays_on_screen_and_in_the_save_in_the_c128() {
     let mut tied = false;
     for _ in 0..200 {
         let text = g.text();
-        if line(&text, 8).ends_with(": YOUR BETS") && tied {
-            assert_eq!(cells(&text, 12, 33..40), "1", "the tie stake stays:\n{text}");
+        if line(&text, msg(&text)).ends_with(": YOUR BETS") && tied {
+            assert_eq!(cells(&text, seat0(&text), 33..40), "1", "the tie stake stays:\n{text}");
             break;
         }
-        let keys = if line(&text, 8).ends_with(": YOUR BETS") {
+        let keys = if line(&text, msg(&text)).ends_with(": YOUR BETS") {
             "1T{RETURN}"
         } else if line(&text, 24) == "RETURN: NEW BETS   L: LAST BETS, DEAL" {
-            if line(&text, 9).starts_with("TIE") {
-                assert_eq!(cells(&text, 12, 33..40), "+8", "{text}");
+            if line(&text, msg2(&text)).starts_with("TIE") {
+                assert_eq!(cells(&text, seat0(&text), 33..40), "+8", "{text}");
                 tied = true;
             }
             "{RETURN}"
