@@ -13,6 +13,9 @@ use crate::settings::{MAX_COMPUTERS, MAX_HUMANS, NAME_LEN, Name, Settings};
 use crate::text::{Lang, Msg};
 
 /// The names the computer players go by.
+/// The title's row for the question whether to quit: under the panel (rows 1 to 11), over
+/// the menu.
+const TITLE_QUESTION_ROW: u8 = 12;
 const COMPUTER_NAMES: [&[u8]; MAX_COMPUTERS as usize] = [b"MARCEL", b"SOPHIE"];
 
 /// How the table was left.
@@ -130,7 +133,7 @@ impl<P: Platform> App<P> {
         loop {
             match self.title() {
                 Start::Quit => {
-                    if self.confirm_quit() {
+                    if self.confirm_quit(TITLE_QUESTION_ROW) {
                         break;
                     }
                     continue;
@@ -169,7 +172,7 @@ impl<P: Platform> App<P> {
                 Leave::Options => {
                     if self.options() {
                         self.seat_players();
-                    } else if self.confirm_quit() {
+                    } else if self.confirm_quit(9) {
                         return Leave::Quit;
                     }
                 }
@@ -498,11 +501,13 @@ impl<P: Platform> App<P> {
         name
     }
 
-    /// Asks whether to quit to BASIC.
-    pub fn confirm_quit(&mut self) -> bool {
-        draw::clear_rows(&mut self.p, 9, 2);
+    /// Asks on `row` whether to quit to BASIC: at the title the row under its panel (the
+    /// panel's cards lie on white faces, which a question written over them would sit on),
+    /// at the options a blank row between two options.
+    pub fn confirm_quit(&mut self, row: u8) -> bool {
+        draw::clear_rows(&mut self.p, row, 2);
         let q = self.t(Msg::ReallyQuit);
-        draw::centred(&mut self.p, 9, q, HIGHLIGHT);
+        draw::centred(&mut self.p, row, q, HIGHLIGHT);
         loop {
             // Y, and in French O ("oui") too: the English question's O must not quit (it
             // reads as "Options" there, and a player may try it).

@@ -1325,6 +1325,26 @@ fn the_english_quit_question_is_answered_by_y_not_o() {
     assert!(after_o.contains("QUIT TO BASIC? Y/N"), "{after_o}");
 }
 
+/// The title's quit question is written under its panel, not over the panel's cards (it
+/// was written on row 9, across the white faces of the 40-column cards), in both widths.
+#[test]
+fn the_title_asks_to_quit_under_its_cards() {
+    for cols in [40u8, 80] {
+        let mut stand = Stand::new(&keys("{S}N"));
+        stand.cols = cols;
+        stand.record_screens = true;
+        let stand = run(stand);
+        let asked = stand.screens.iter().find(|s| s.contains("QUIT TO BASIC? Y/N")).expect("the question");
+        let rows: Vec<&str> = asked.lines().collect();
+        let question = rows.iter().position(|r| r.contains("QUIT TO BASIC? Y/N")).unwrap();
+        let cards = rows.iter().rposition(|r| r.chars().any(|c| "♠♥♣♦".contains(c))).expect("the title's cards");
+        assert!(
+            question > cards + 1,
+            "{cols} columns: the question on row {question}, a card on row {cards}:\n{asked}"
+        );
+    }
+}
+
 /// Issue 31: in hot seat, an amount typed by one person (A) was the next person's chip
 /// too, though it was checked against the first one's bankroll. Each person starts from
 /// the chips.
