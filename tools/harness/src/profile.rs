@@ -360,31 +360,41 @@ impl Profiler {
 
 /// A symbol's name as a person reads it: demangled, hashes dropped, and the game's long
 /// platform type shortened (`App<bac::c128::C128>` reads `App`, and
-/// `<bac::c128::C128 as bac_game::platform::keys::Keys>` reads `<C128 as Keys>`).
+/// `<bac::c128::C128 as bac_game::platform::keys::Keys>` reads `<C128 as Keys>`). Any
+/// trait of the game's `platform` module is shortened by the rule, so a new one needs no
+/// entry here.
 pub fn short_name(symbol: &str) -> String {
+    const TRAIT: &str = "<bac::c128::C128 as bac_game::platform::";
     let mut name = avr2mos::runtime::interp::demangle(symbol).replace("<bac::c128::C128>", "");
-    for (module, part) in PLATFORM_PARTS {
-        name = name.replace(
-            &format!("<bac::c128::C128 as bac_game::platform::{module}::{part}>"),
-            &format!("<C128 as {part}>"),
-        );
+    let mut from = 0;
+    while let Some(at) = name[from..].find(TRAIT).map(|i| from + i) {
+        // `<module>::<Trait>>`: keep the trait, drop the module's path.
+        let path = at + TRAIT.len();
+        let Some(end) = name[path..].find('>').map(|i| path + i) else { break };
+        let part = name[path..end].rsplit("::").next().unwrap_or("").to_string();
+        name.replace_range(at..end, &format!("<C128 as {part}"));
+        from = at + 1;
     }
     name
 }
 
-/// The game's platform traits, by the module that defines each.
-const PLATFORM_PARTS: [(&str, &str); 6] = [
-    ("screen", "Screen"),
-    ("keys", "Keys"),
-    ("clock", "Clock"),
-    ("speaker", "Speaker"),
-    ("storage", "Storage"),
-    ("witness", "Witness"),
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every trait of the game's platform reads by its own name, one added later too, and
+    /// the game's `App` drops its platform type.
+    #[test]
+    fn platform_traits_and_the_app_read_short() {
+        assert_eq!(short_name("<bac::c128::C128 as bac_game::platform::keys::Keys>::key"), "<C128 as Keys>::key");
+        assert_eq!(
+            short_name(
+                "<bac::c128::C128 as bac_game::platform::dice::Dice>::roll<bac::c128::C128 as bac_game::platform::screen::Screen>"
+            ),
+            "<C128 as Dice>::roll<C128 as Screen>"
+        );
+        assert_eq!(short_name("bac_game::app::App<bac::c128::C128>::draw_seats"), "bac_game::app::App::draw_seats");
+    }
 
     const MAP: &str = "# avr2mos symbol map (6502 addresses)
 1c01 basic_stub
