@@ -667,9 +667,7 @@ fn closed_spots_do_not_look_open() {
         ("", "LOADSTAR 128", false, false, "P:BET", "NO TIE BET"),
         ("{G}", "CHEMIN DE FER", true, false, "B:BANCO", "NO TIE BET"),
     ] {
-        let mut stand = Stand::new(&keys(&format!("{{R}}{rights}{{R}}DEE{{R}}")));
-        stand.record_screens = true;
-        let stand = run(stand);
+        let stand = screens_after(format!("{{R}}{rights}{{R}}DEE{{R}}"));
         let options = stand.screens.iter().find(|s| s.contains(name) && s.contains("TIE PAYS")).expect(name);
         let rows: Vec<&str> = options.lines().collect();
         let tie_row = rows.iter().find(|r| r.contains("TIE PAYS")).unwrap();
@@ -716,9 +714,7 @@ fn the_cut_card_announces_one_more_coup_and_one_more_follows() {
 #[test]
 fn a_question_is_asked_without_the_betting_keys_on_screen() {
     let script = format!("{{R}}{{R}}DEE{{R}}{}", "3P{R}S ".repeat(40));
-    let mut stand = Stand::new(&keys(&script));
-    stand.record_screens = true;
-    let stand = run(stand);
+    let stand = screens_after(script);
     let asked: Vec<&String> = stand.screens.iter().filter(|s| s.contains("D: DRAW   S: STAND")).collect();
     assert!(!asked.is_empty(), "no question on 5 in 40 Loadstar coups");
     for screen in asked {
@@ -756,6 +752,14 @@ fn chemin_people(humans: usize) -> String {
     let more = "{G}".repeat(humans - 1);
     let names: String = ["DEE", "EVA", "FOX", "GUS"][..humans].iter().map(|n| format!("{n}{{R}}")).collect();
     format!("{{R}}{{G}}{{D}}{{D}}{{D}}{more}{{D}}{{L}}{{R}}{names}")
+}
+
+/// A stand that plays `script` (as [`keys`] reads it) and records every screen it shows
+/// at a key: what most tests read.
+fn screens_after(script: impl AsRef<str>) -> Stand {
+    let mut stand = Stand::new(&keys(script.as_ref()));
+    stand.record_screens = true;
+    run(stand)
 }
 
 /// The screen's row `y`, trimmed.
@@ -1189,9 +1193,7 @@ fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
 #[test]
 fn a_typed_amount_is_staked_or_refused_with_a_message() {
     let script = "{R}{R}DEE{R}A1000001{R}A100001{R}A100000{R}P";
-    let mut stand = Stand::new(&keys(script));
-    stand.record_screens = true;
-    let stand = run(stand);
+    let stand = screens_after(script);
     let said = |text: &str| stand.screens.iter().any(|s| row(s, lines(s).msg2) == text);
     assert!(said("THE BANK HOLDS ONLY 1,000,000"), "past the bank");
     assert!(said("NOT ENOUGH MONEY"), "past the bankroll");
@@ -1205,9 +1207,7 @@ fn a_typed_amount_is_staked_or_refused_with_a_message() {
         .expect("100,000 staked on PLAYER");
     assert_eq!(cells(staked.lines().nth(lines(staked).seats).unwrap(), 9..19), "0", "{staked}");
 
-    let mut stand = Stand::new(&keys("{R}{G}{G}{R}DEE{R}A20000{R}A0{R}"));
-    stand.record_screens = true;
-    let stand = run(stand);
+    let stand = screens_after("{R}{G}{G}{R}DEE{R}A20000{R}A0{R}");
     assert!(stand.screens.iter().any(|s| row(s, lines(s).msg2) == "TABLE LIMIT IS 10,000"), "past the table limit");
     assert!(
         stand.screens.iter().any(|s| row(s, lines(s).chips).ends_with("A:SUM")),
@@ -1285,9 +1285,7 @@ fn large_amounts_keep_to_their_columns_and_a_bankroll_stops_at_the_ceiling() {
 /// its value, and the tie pays "8 CONTRE 1" ("8 pour 1" would be 7 to 1).
 #[test]
 fn the_options_screen_redraws_its_lines_alone_and_keeps_labels_apart_from_values() {
-    let mut stand = Stand::new(&keys("{F7}{R}{D}{D}{D}{D}{G}{U}{U}{U}{U}{G}{G}{G}{G}{D}{D}"));
-    stand.record_screens = true;
-    let stand = run(stand);
+    let stand = screens_after("{F7}{R}{D}{D}{D}{D}{G}{U}{U}{U}{U}{G}{G}{G}{G}{D}{D}");
     let first = stand.screens.iter().position(|s| s.contains("OPTIONS DE LA TABLE")).expect("the options in French");
     for i in first + 1..first + 16 {
         let cost = stand.written_at_screens[i] - stand.written_at_screens[i - 1];
@@ -1303,9 +1301,7 @@ fn the_options_screen_redraws_its_lines_alone_and_keeps_labels_apart_from_values
 /// Issue 31: a name of blanks gave a blank seat; it sits as PLAYER 1, as an empty one.
 #[test]
 fn a_blank_name_sits_as_player_1() {
-    let mut stand = Stand::new(&keys("{R}{R}   {R}"));
-    stand.record_screens = true;
-    let stand = run(stand);
+    let stand = screens_after("{R}{R}   {R}");
     assert!(
         stand.screens.iter().any(|s| s.lines().any(|r| r.starts_with("PLAYER 1 ") && r.contains("100,000"))),
         "the seat's row:\n{}",
@@ -1317,9 +1313,7 @@ fn a_blank_name_sits_as_player_1() {
 /// is ignored and the question stays; Y quits.
 #[test]
 fn the_english_quit_question_is_answered_by_y_not_o() {
-    let mut stand = Stand::new(&keys("{S}O"));
-    stand.record_screens = true;
-    let stand = run(stand);
+    let stand = screens_after("{S}O");
     let asked = stand.screens.iter().position(|s| s.contains("QUIT TO BASIC? Y/N")).expect("the question");
     let after_o = stand.screens.get(asked + 1).expect("the game still asks after O");
     assert!(after_o.contains("QUIT TO BASIC? Y/N"), "{after_o}");
@@ -1350,9 +1344,7 @@ fn the_title_asks_to_quit_under_its_cards() {
 /// the chips.
 #[test]
 fn a_typed_amount_stays_with_the_person_who_typed_it() {
-    let mut stand = Stand::new(&keys("{R}{D}{D}{D}{G}{R}ADA{R}BOB{R}A50{R}P{R}"));
-    stand.record_screens = true;
-    let stand = run(stand);
+    let stand = screens_after("{R}{D}{D}{D}{G}{R}ADA{R}BOB{R}A50{R}P{R}");
     let bob = stand.screens.iter().find(|s| row(s, lines(s).msg).starts_with("BOB: ")).expect("BOB's turn to bet");
     assert!(row(bob, lines(bob).chips).ends_with("A:SUM"), "BOB's chips:\n{bob}");
     let ada = stand
@@ -1943,9 +1935,7 @@ fn help_at_a_question_comes_back_to_the_whole_table() {
 #[test]
 fn the_settled_screen_keeps_its_keys_space_l_a_bet_typed_ahead_and_return() {
     let script = "{R}{G}{G}{R}DEE{R}4P{R} L5B{R}{R}{R}{R}";
-    let mut stand = Stand::new(&keys(script));
-    stand.record_screens = true;
-    let stand = run(stand);
+    let stand = screens_after(script);
     assert!(stand.settles.len() >= 4, "{} coups:\n{}", stand.settles.len(), stand.screen());
     let key_line = "RETURN: NEW BETS   L: LAST BETS, DEAL";
     let first = stand.screens.iter().position(|s| row(s, 24) == key_line).expect("a result");
