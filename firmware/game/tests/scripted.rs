@@ -1162,7 +1162,7 @@ fn sahara_a_tie_stake_stays_is_shown_and_survives_leaving() {
         .iter()
         .position(|s| row(s, lines(s).msg2).starts_with("TIE") && row(s, 24) == "RETURN: NEW BETS   L: LAST BETS, DEAL")
         .expect("a tie in 200 coups");
-    let seat = frames[tie].lines().nth(lines(&frames[tie]).seats).unwrap();
+    let seat = frames[tie].lines().nth(lines(frames[tie]).seats).unwrap();
     assert_eq!(cells(seat, 33..40), "+8", "the tie pays 8 to 1:\n{}", frames[tie]);
     let next = frames[tie..].iter().find(|s| row(s, lines(s).msg).ends_with(": YOUR BETS")).expect("the next bets");
     let seat = next.lines().nth(lines(next).seats).unwrap();
@@ -2004,7 +2004,7 @@ fn the_game_says_when_it_saves_hurries_and_draws_again_for_the_bank() {
         said += 1;
         let ranks: Vec<u8> = frames[again - 1]
             .lines()
-            .skip(lines(&frames[again - 1]).seats)
+            .skip(lines(frames[again - 1]).seats)
             .take(4)
             .filter_map(|r| rank_of(&cells(r, 19..26)))
             .collect();
