@@ -105,7 +105,7 @@ struct Layout {
 /// The 40-column felt: the band of the table the hands lie on, from the hands' heads to
 /// the row over the messages. A reversed space in green is a green cell: the VIC-IIe has
 /// one paper for the whole screen, and black keeps the most inks legible on VICE's palette
-/// (seven at 4.5:1 or more, where green paper keeps only black), so the felt is drawn
+/// (eight inks at 4.5:1 or more, where green paper keeps only black), so the felt is drawn
 /// with cells and everything read on it sits on black: the hands' heads are black plaques
 /// on the felt, the cards white faces or their framed backs.
 const FELT: (u8, Colour) = (glyph::SPACE | glyph::REVERSE, colour::GREEN);
