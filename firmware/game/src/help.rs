@@ -200,7 +200,11 @@ pub fn show(p: &mut impl Platform, lang: Lang) {
                 }
                 key::UP | key::F3 if n > 0 => {
                     n -= 1;
-                    // Back: read the file again from its start up to that page.
+                    // Back: read the file again from its start up to that page, which
+                    // takes seconds on a 1581 (the drive sends the file a byte at a
+                    // time): the key line says so meanwhile.
+                    draw::clear_rows(p, 24, 1);
+                    draw::centred(p, 24, Msg::HelpReadingBack.text(lang), colour::YELLOW);
                     p.close_help();
                     if p.open_help(lang).is_err() {
                         return;

@@ -165,6 +165,7 @@ messages! {
     HelpMissing => b"HELP FILE NOT FOUND", b"FICHIER D'AIDE ABSENT";
     HelpKeys => b"SPACE: NEXT PAGE  UP: BACK  STOP: END", b"ESPACE: SUITE  HAUT: RETOUR  STOP: FIN";
     HelpKeysLast => b"THE END  UP: BACK  STOP: END", b"FIN  HAUT: RETOUR  STOP: FIN";
+    HelpReadingBack => b"READING THE PAGE BEFORE...", b"LECTURE DE LA PAGE PRECEDENTE...";
 }
 
 impl Msg {

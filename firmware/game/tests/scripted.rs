@@ -56,6 +56,8 @@ struct Stand {
     max_frames: u64,
     /// The screen as each file was written.
     write_screens: Vec<String>,
+    /// The screen as each help file was opened (paging back opens it anew).
+    help_open_screens: Vec<String>,
 }
 
 impl Stand {
@@ -85,6 +87,7 @@ impl Stand {
             ledger: None,
             max_frames: MAX_FRAMES,
             write_screens: Vec::new(),
+            help_open_screens: Vec::new(),
         }
     }
 
@@ -239,6 +242,7 @@ impl platform::Storage for Stand {
     }
 
     fn open_help(&mut self, lang: Lang) -> Result<(), DiskError> {
+        self.help_open_screens.push(self.screen());
         let text = self.files.get(bac_game::help::file_name(lang)).ok_or(DiskError::NotFound)?.clone();
         self.help = Some((text, 0));
         Ok(())
@@ -1317,6 +1321,21 @@ fn the_english_quit_question_is_answered_by_y_not_o() {
     let asked = stand.screens.iter().position(|s| s.contains("QUIT TO BASIC? Y/N")).expect("the question");
     let after_o = stand.screens.get(asked + 1).expect("the game still asks after O");
     assert!(after_o.contains("QUIT TO BASIC? Y/N"), "{after_o}");
+}
+
+/// Issue 31, defect 9: going back a page reads the help file again from its start, for
+/// seconds on a 1581; the key line says so while it does, in both languages.
+#[test]
+fn paging_back_through_the_help_says_it_reads_the_disk() {
+    for (lang_keys, said) in [("", "READING THE PAGE BEFORE..."), ("{F7}", "LECTURE DE LA PAGE PRECEDENTE...")] {
+        let mut stand = Stand::new(&keys(&format!("{lang_keys}{{H}}  {{U}}")));
+        stand.files.insert(b"BAC HELP".to_vec(), include_bytes!("../../../disk/help.txt").to_vec());
+        stand.files.insert(b"BAC AIDE".to_vec(), include_bytes!("../../../disk/help.fr.txt").to_vec());
+        let stand = run(stand);
+        let reopened = stand.help_open_screens.get(1).expect("the help file opened again for UP");
+        assert_eq!(row(reopened, 24), said, "{reopened}");
+        assert_eq!(stand.help_open_screens.len(), 2, "one opening, and one for UP");
+    }
 }
 
 /// The title's quit question is written under its panel, not over the panel's cards (it
