@@ -248,8 +248,19 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         &flow.func_starts,
         &flow.ranges,
     );
+    let fusion = crate::analysis::fusion::analyse(&flow.insns, &flow.is_target, &live_out);
     let plan_with = |slots: bool, sink: bool| {
-        frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, &cold, adjusts.clone(), settings(slots, sink))
+        frame_plan::plan(
+            prog,
+            &flow,
+            &facts,
+            &fusion,
+            &summaries,
+            &interp_fn,
+            &cold,
+            adjusts.clone(),
+            settings(slots, sink),
+        )
     };
     let live_abi = crate::mos_rewrites::dead_stores::abi_liveness(prog, &flow, &summaries);
     let stage = Stage {
@@ -262,14 +273,10 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
         summaries: &summaries,
         heat: &heat,
         r1_zero: &r1_zero,
+        fusion: &fusion,
     };
     let plan = plan_with(true, true);
-    let built = match stage.build(&plan) {
-        // A sunk save fell inside a fused sequence: without sinking.
-        Err(TranslateError::SunkSaveFused { .. }) => stage.build(&plan_with(true, false)),
-        result => result,
-    };
-    match built {
+    match stage.build(&plan) {
         Err(TranslateError::TooLarge { .. }) if plan.slots_len > 0 => stage.build(&plan_with(false, false)),
         result => result,
     }
@@ -287,6 +294,8 @@ struct Stage<'a> {
     heat: &'a [crate::analysis::cold::Heat],
     /// Where r1 is known to be zero ([`crate::analysis::zero_reg`]).
     r1_zero: &'a [bool],
+    /// Where the lowering may fuse instructions ([`crate::analysis::fusion`]).
+    fusion: &'a crate::analysis::fusion::Fusion,
     /// The registers live after each instruction under the calling convention, for
     /// [`crate::mos_rewrites::dead_stores`].
     live_abi: &'a [RegSet],
@@ -320,6 +329,7 @@ impl Stage<'_> {
             live_regs: &plan.live.live_out,
             r1_zero: self.r1_zero,
             zp_homes: &plan.zp_homes,
+            fusion: self.fusion,
         };
         let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
         check_settings(opts, self.interp_fn.iter().any(|&b| b))?;

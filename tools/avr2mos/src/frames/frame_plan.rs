@@ -109,12 +109,14 @@ pub struct FlagFacts<'a> {
 /// Plans the frames, saves and pointer copies of `prog`. `adjusts` says which functions
 /// keep the stack footprint before any gets a static frame (those that read SP, or all of
 /// them); `interp_fn` which functions run interpreted (their AVR code stays as it is);
-/// `cold` which instructions run a bounded number of times ([`crate::analysis::cold`]).
+/// `cold` which instructions run a bounded number of times ([`crate::analysis::cold`]);
+/// `fusion` where the lowering may fuse instructions, where no moved save may go.
 #[allow(clippy::too_many_arguments)] // One plan over the program's facts: each is a different analysis.
 pub fn plan(
     prog: &AvrProgram,
     flow: &Flow,
     facts: &FlagFacts,
+    fusion: &crate::analysis::fusion::Fusion,
     summaries: &[Summary],
     interp_fn: &[bool],
     cold: &[bool],
@@ -210,7 +212,7 @@ pub fn plan(
         let sink = slots_on && s.sink_saves;
         let mut saves = place_saves(prog, flow, summaries, &frames, s.optimise, slots_on, frames_base + frames_len);
         if sink {
-            sink_saves(flow, facts, summaries, interp_fn, cold, &mut saves);
+            sink_saves(flow, facts, fusion, summaries, interp_fn, cold, &mut saves);
         }
         saves
     };
@@ -395,6 +397,7 @@ struct Saves {
 fn sink_saves(
     flow: &Flow,
     facts: &FlagFacts,
+    fusion: &crate::analysis::fusion::Fusion,
     summaries: &[Summary],
     interp_fn: &[bool],
     cold: &[bool],
@@ -417,6 +420,7 @@ fn sink_saves(
             live_regs: &saves.live.live_out,
             live_flags: facts.live_out,
             slot_of: &saves.slot_of,
+            fusion,
         };
         let mut done = Vec::new();
         for r in (0..32u8).filter(|r| plan.in_slots & (1 << r) != 0) {

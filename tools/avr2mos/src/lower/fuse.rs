@@ -5,7 +5,8 @@
 //! and its constant step become one 16-bit addition.
 //!
 //! Assumes: the flags liveness of [`crate::analysis::flags`] (`live_out`), and that nothing jumps
-//! into the middle of a fused run (every function here checks `is_target`).
+//! or is inserted into the middle of a fused run: every function here fuses only where
+//! [`crate::analysis::fusion`] allows it, which no jump target and no moved save is.
 //! Guarantees: a fused run leaves the registers, the memory and the flags that are read
 //! afterwards as the AVR instructions one by one would; it is refused (and each
 //! instruction lowered alone) otherwise.
@@ -63,7 +64,7 @@ impl Ctx<'_> {
             return Ok(None);
         }
         let mut j = i + 1;
-        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && !self.is_target[j] && self.sunk[j].is_empty() {
+        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && self.fusion.joins(j) && self.sunk[j].is_empty() {
             j += 1;
         }
         let Some(reader) = self.insns.get(j) else { return Ok(None) };
@@ -87,12 +88,12 @@ impl Ctx<'_> {
     /// jump target.
     pub(super) fn fusable_branch(&self, i: usize) -> Option<usize> {
         let mut j = i + 1;
-        while j < self.insns.len() && self.is_move(j) && !self.is_target[j] && j - i <= 4 && self.optimise {
+        while j < self.insns.len() && self.is_move(j) && self.fusion.joins(j) && j - i <= 4 && self.optimise {
             j += 1;
         }
         let b = self.insns.get(j)?;
         let reads_kept_flag = j == i + 1 || matches!(b.r, 0 | 3);
-        (matches!(b.op, Op::Brbs | Op::Brbc) && reads_kept_flag && !self.is_target[j] && self.live_out[j] & CZNV == 0)
+        (matches!(b.op, Op::Brbs | Op::Brbc) && reads_kept_flag && self.fusion.joins(j) && self.live_out[j] & CZNV == 0)
             .then_some(j)
     }
 
@@ -116,14 +117,14 @@ impl Ctx<'_> {
             return Ok(None);
         }
         let mut j = i + 1;
-        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && !self.is_target[j] {
+        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && self.fusion.joins(j) {
             j += 1;
         }
         let Some(&b) = self.insns.get(j) else { return Ok(None) };
         if j == i + 1
             || !matches!(b.op, Op::Brbs | Op::Brbc)
             || !matches!(b.r, 1 | 2 | 4)
-            || self.is_target[j]
+            || !self.fusion.joins(j)
             || self.live_out[j] & CZNV != 0
             || !a.items.iter().all(keeps_xy)
         {
@@ -285,7 +286,7 @@ impl Ctx<'_> {
         let mut j = i + 1;
         let mut last_cmp = i;
         while let Some(n) = self.insns.get(j) {
-            if self.is_target[j] {
+            if !self.fusion.joins(j) {
                 return Ok(None);
             }
             match n.op {
@@ -513,7 +514,7 @@ impl Ctx<'_> {
         let mv = self.insns[i];
         let plain = |m: usize| {
             m < self.insns.len()
-                && !self.is_target[m]
+                && self.fusion.joins(m)
                 && self.slots[m] == Action::Keep
                 && self.copies[m] == crate::avr_rewrites::ptr_copies::Copy::Keep
                 && !self.frame_set_up[m]

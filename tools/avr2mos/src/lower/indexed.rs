@@ -29,7 +29,7 @@ impl Ctx<'_> {
                 && !self.frame_set_up[m]
                 && self.func_of[m] == self.func_of[i]
         };
-        if !self.optimise || !(i..i + 5).all(plain) || (i + 1..i + 5).any(|m| self.is_target[m]) {
+        if !self.optimise || !(i..i + 5).all(plain) || !(i + 1..i + 5).all(|m| self.fusion.joins(m)) {
             return Ok(None);
         }
         let [mv, hi0, lo, hi, ld] = [i, i + 1, i + 2, i + 3, i + 4].map(|m| self.insns[m]);

@@ -100,6 +100,9 @@ pub struct Ctx<'a> {
     pub r1_zero: &'a [bool],
     /// The static slots that live in zero page ([`crate::frames::zp_slots`]).
     pub zp_homes: &'a crate::frames::zp_slots::Homes,
+    /// Where an instruction may be lowered inside the code of the one before it
+    /// ([`crate::analysis::fusion`]): every fused form asks it.
+    pub fusion: &'a crate::analysis::fusion::Fusion,
 }
 
 /// The label of instruction `i`.

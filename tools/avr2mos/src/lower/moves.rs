@@ -58,7 +58,7 @@ impl Ctx<'_> {
                 let step: i16 = if insn.op == Op::Push { 1 } else { -1 };
                 let mut n = 1usize;
                 while let Some(next) = self.insns.get(i + n)
-                    && !self.is_target[i + n]
+                    && self.fusion.joins(i + n)
                     && self.slots[i + n] == crate::frames::frame_slots::Action::Keep
                     && !(self.dropped_saves[i + n] && !(self.keep_stack && next.op == Op::Push))
                     && self.save_slots[i + n].is_none()
