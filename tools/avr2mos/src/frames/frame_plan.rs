@@ -43,8 +43,6 @@ pub struct Settings {
     pub save_slots: bool,
     /// A high AVR stack of this many bytes ([`crate::Options::stack`]).
     pub high_stack: Option<u16>,
-    /// Move saves in static slots off the paths that never write them ([`crate::frames::sink_saves`]).
-    pub sink_saves: bool,
 }
 
 /// The plan.
@@ -209,9 +207,9 @@ pub fn plan(
         }
     }
     let saves_at = |slots_on: bool| {
-        let sink = slots_on && s.sink_saves;
         let mut saves = place_saves(prog, flow, summaries, &frames, s.optimise, slots_on, frames_base + frames_len);
-        if sink {
+        // Saves in static slots move off the paths that never write them.
+        if slots_on {
             sink_saves(flow, facts, fusion, summaries, interp_fn, cold, &mut saves);
         }
         saves
