@@ -3,12 +3,13 @@
 
 use crate::analysis::callgraph::{self, RegSet, Summary};
 use crate::analysis::cold::{self, Heat};
+use crate::analysis::flags::{self, FlagFacts};
 use crate::analysis::fusion::{self, Fusion};
-use crate::analysis::{flags, zero_reg};
+use crate::analysis::zero_reg;
 use crate::avr_rewrites::sreg_saves;
 use crate::emit::{image, report};
 use crate::error::TranslateError;
-use crate::frames::frame_plan::{self, FlagFacts, FramePlan, Settings};
+use crate::frames::frame_plan::{self, FramePlan, Settings};
 use crate::input::flow::Flow;
 use crate::input::program::AvrProgram;
 use crate::lower::Ctx;
@@ -245,10 +246,8 @@ fn interpreted_functions(prog: &AvrProgram, interpret: &[String]) -> Result<Vec<
 /// The analyses of the AVR code that the later stages read, each made once, whatever the
 /// plan.
 struct Analyses {
-    /// The SREG saves and restores that change nothing ([`crate::avr_rewrites::sreg_saves`]).
-    inert: Vec<bool>,
-    /// The flags live after each instruction ([`crate::analysis::flags`]).
-    live_flags: Vec<crate::analysis::flags::FlagSet>,
+    /// The live flags and the SREG saves and restores that change nothing.
+    flags: FlagFacts,
     /// Whether each function keeps the 2-byte return-address footprint on the AVR stack
     /// before any gets a static frame: those that read SP, or all with
     /// [`Options::adjust_all`].
@@ -271,20 +270,16 @@ struct Analyses {
 impl Analyses {
     fn of(prog: &AvrProgram, flow: &Flow, interpreted: &[bool], opts: &Options) -> Analyses {
         let inert = sreg_saves::inert_sreg_pairs(&flow.insns, &flow.succs, &flow.is_target, &flow.entries);
-        let live_flags = flags::live_out(&flow.insns, &flow.succs, &inert);
+        let flags = FlagFacts { live_out: flags::live_out(&flow.insns, &flow.succs, &inert), inert };
         let adjusts: Vec<bool> = flow.reads_sp.iter().map(|&r| r || opts.adjust_all).collect();
         let summaries = callgraph::analyse(prog, &flow.insns, &flow.func_of, interpreted, &adjusts);
         let heat = cold::heat(prog, flow);
         let cold = heat.iter().map(|&h| h == Heat::Cold).collect();
         let r1_zero =
             zero_reg::known_zero(&flow.insns, &flow.addrs, &flow.succs, &flow.entries, &flow.func_starts, &flow.ranges);
-        let fusion = fusion::analyse(&flow.insns, &flow.is_target, &live_flags);
+        let fusion = fusion::analyse(&flow.insns, &flow.is_target, &flags.live_out);
         let live_abi = dead_stores::abi_liveness(prog, flow, &summaries);
-        Analyses { inert, live_flags, adjusts, summaries, heat, cold, r1_zero, fusion, live_abi }
-    }
-
-    fn flag_facts(&self) -> FlagFacts<'_> {
-        FlagFacts { live_out: &self.live_flags, inert: &self.inert }
+        Analyses { flags, adjusts, summaries, heat, cold, r1_zero, fusion, live_abi }
     }
 }
 
@@ -338,7 +333,7 @@ impl Stage<'_> {
         let plan = frame_plan::plan(
             prog,
             self.flow,
-            &a.flag_facts(),
+            &a.flags,
             &a.fusion,
             &a.summaries,
             self.interpreted,
@@ -370,15 +365,10 @@ impl Stage<'_> {
         let (prog, opts, flow, a) = (self.prog, self.opts, self.flow, self.analyses);
         Ctx {
             prog,
-            addrs: &flow.addrs,
+            flow,
             insns: &plan.insns,
-            index: &flow.index,
-            func_of: &flow.func_of,
-            func_starts: &flow.func_starts,
             adjusts: &plan.adjusts,
-            live_out: &a.live_flags,
-            is_target: &flow.is_target,
-            inert: &a.inert,
+            flags: &a.flags,
             interp: self.interpreted,
             optimise: opts.opt_level == OptLevel::Full,
             frames: &plan.frame_starts,

@@ -23,7 +23,7 @@
 use std::collections::HashMap;
 
 use crate::analysis::callgraph::Summary;
-use crate::analysis::flags::{self, FlagSet};
+use crate::analysis::flags::{self, FlagFacts};
 use crate::analysis::liveness::Liveness;
 use crate::frames::frame_slots::{Action, Why};
 use crate::frames::static_frames::{Frame, FrameBase};
@@ -95,15 +95,6 @@ pub struct FramePlan {
     pub zp_homes: crate::frames::zp_slots::Homes,
 }
 
-/// The flag facts the plan needs: the flags live after each instruction, and the SREG
-/// saves that change nothing.
-pub struct FlagFacts<'a> {
-    /// Flags live after each instruction ([`flags::live_out`]).
-    pub live_out: &'a [FlagSet],
-    /// [`crate::avr_rewrites::sreg_saves`].
-    pub inert: &'a [bool],
-}
-
 /// Plans the frames, saves and pointer copies of `prog`. `adjusts` says which functions
 /// keep the stack footprint before any gets a static frame (those that read SP, or all of
 /// them); `interp_fn` which functions run interpreted (their AVR code stays as it is);
@@ -138,8 +129,8 @@ pub fn plan(
                 flow.ranges[f].clone(),
                 shape.size,
                 &flow.succs,
-                facts.live_out,
-                facts.inert,
+                &facts.live_out,
+                &facts.inert,
                 &flow.is_target,
                 &relocated,
             )?;
@@ -149,7 +140,7 @@ pub fn plan(
                     &flow.insns,
                     range,
                     &mut actions,
-                    facts.live_out,
+                    &facts.live_out,
                     &flow.is_target,
                     &relocated,
                 );
@@ -416,7 +407,7 @@ fn sink_saves(
             sums: summaries,
             args: &saves.live.args,
             live_regs: &saves.live.live_out,
-            live_flags: facts.live_out,
+            live_flags: &facts.live_out,
             slot_of: &saves.slot_of,
             fusion,
         };

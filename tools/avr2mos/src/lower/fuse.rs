@@ -68,7 +68,7 @@ impl Ctx<'_> {
             j += 1;
         }
         let Some(reader) = self.insns.get(j) else { return Ok(None) };
-        if j == i + 1 || self.is_target[j] || consumes_carry(reader) != Some(inv) {
+        if j == i + 1 || self.flow.is_target[j] || consumes_carry(reader) != Some(inv) {
             return Ok(None);
         }
         let mut moves = Asm::default();
@@ -93,7 +93,10 @@ impl Ctx<'_> {
         }
         let b = self.insns.get(j)?;
         let reads_kept_flag = j == i + 1 || matches!(b.r, 0 | 3);
-        (matches!(b.op, Op::Brbs | Op::Brbc) && reads_kept_flag && self.fusion.joins(j) && self.live_out[j] & CZNV == 0)
+        (matches!(b.op, Op::Brbs | Op::Brbc)
+            && reads_kept_flag
+            && self.fusion.joins(j)
+            && self.flags.live_out[j] & CZNV == 0)
             .then_some(j)
     }
 
@@ -125,7 +128,7 @@ impl Ctx<'_> {
             || !matches!(b.op, Op::Brbs | Op::Brbc)
             || !matches!(b.r, 1 | 2 | 4)
             || !self.fusion.joins(j)
-            || self.live_out[j] & CZNV != 0
+            || self.flags.live_out[j] & CZNV != 0
             || !a.items.iter().all(keeps_xy)
         {
             return Ok(None);
@@ -203,7 +206,7 @@ impl Ctx<'_> {
             (r1_zero && reg == 1)
                 || self
                     .constant_at(m, reg)
-                    .is_some_and(|l| self.insns[l].k == 0 && !self.prog.text_relocs.contains_key(&self.addrs[l]))
+                    .is_some_and(|l| self.insns[l].k == 0 && !self.prog.text_relocs.contains_key(&self.flow.addrs[l]))
         };
         match c.op {
             Op::Cpi if c.k == 0 => Some(c.d),
@@ -227,7 +230,7 @@ impl Ctx<'_> {
             return None;
         }
         let mut k = m;
-        while k > 0 && !self.is_target[k] && self.sunk[k].is_empty() && m - k < 8 {
+        while k > 0 && !self.flow.is_target[k] && self.sunk[k].is_empty() && m - k < 8 {
             k -= 1;
             let n = self.insns[k];
             let writes = |width: u8| (n.d..n.d + width).contains(&reg);
@@ -306,7 +309,7 @@ impl Ctx<'_> {
             _ => None,
         };
         let trailing_ok = last_cmp == j - 1 || matches!(br.r, 0 | 1 | 3) || through_xy.is_some();
-        if !trailing_ok || self.live_out[j] & CZNV != 0 || !matches!(br.r, 0..=4) {
+        if !trailing_ok || self.flags.live_out[j] & CZNV != 0 || !matches!(br.r, 0..=4) {
             return Ok(None);
         }
         let target = self.branch_target(j, br.k)?;
@@ -427,7 +430,7 @@ impl Ctx<'_> {
                 && !self.dropped_saves[m]
                 && self.save_slots[m].is_none()
                 && self.sunk[m].is_empty()
-                && !self.is_target[m];
+                && !self.flow.is_target[m];
             // Each byte: where it goes, and the register it comes from (none for `ldi`).
             let bytes: &[(u8, Option<u8>)] = match n.op {
                 Op::Ldi => &[(n.d, None)],
@@ -530,7 +533,7 @@ impl Ctx<'_> {
                     && plain(i + 2)
                     && self.insns[i + 2].op == Op::Sbci
                     && self.insns[i + 2].d == mv.d + 1
-                    && self.live_out[i + 2] & CZNV == 0 =>
+                    && self.flags.live_out[i + 2] & CZNV == 0 =>
             {
                 a.i(SEC).b(LDA_ZP, rs);
                 self.imm(i + 1, a, SBC_IMM)?;
@@ -539,7 +542,7 @@ impl Ctx<'_> {
                 a.b(STA_ZP, rd + 1);
                 Ok(Some(2))
             }
-            Op::Adiw | Op::Sbiw if step.d == mv.d && self.live_out[i + 1] & CZNV == 0 => {
+            Op::Adiw | Op::Sbiw if step.d == mv.d && self.flags.live_out[i + 1] & CZNV == 0 => {
                 let (carry, o) = if step.op == Op::Adiw { (CLC, ADC_IMM) } else { (SEC, SBC_IMM) };
                 a.i(carry).b(LDA_ZP, rs).b(o, step.k as u8).b(STA_ZP, rd);
                 a.b(LDA_ZP, rs + 1).b(o, 0).b(STA_ZP, rd + 1);

@@ -98,7 +98,7 @@ impl Ctx<'_> {
                 }
                 // SREG in AVR layout (I reads as 0: no AVR interrupts here). A save that
                 // is restored unchanged is inert and costs nothing.
-                0x3F if self.inert[i] => {}
+                0x3F if self.flags.inert[i] => {}
                 0x3F => {
                     a.to(JSR, Routine::SregRead.label()).b(STA_ZP, rd);
                 }
@@ -111,7 +111,7 @@ impl Ctx<'_> {
                 0x3E => {
                     a.b(LDA_ZP, rd).b(STA_ZP, SPH);
                 }
-                0x3F if self.inert[i] => {}
+                0x3F if self.flags.inert[i] => {}
                 0x3F => {
                     a.b(LDA_ZP, rd).to(JSR, Routine::SregWrite.label());
                 }
