@@ -320,7 +320,7 @@ enum SaveSlots {
 /// it has without them: [`crate::frames::frame_plan`].)
 fn fastest_that_fits(stage: &Stage) -> Result<Built, TranslateError> {
     let fast = stage.build(SaveSlots::Static)?;
-    if fast.layout.fits() || fast.plan.slots_len == 0 {
+    if fast.layout.fits() || fast.plan.saves.slots_len == 0 {
         return Ok(fast);
     }
     stage.build(SaveSlots::Stack)
@@ -341,8 +341,9 @@ impl Stage<'_> {
             a.adjusts.clone(),
             self.settings(save_slots),
         );
-        let code = codegen::generate(&self.lowering(&plan), opts, self.entry, plan.stack_top, &a.heat, &a.live_abi)?;
-        let layout = image::layout(prog, &code, opts, prog.bss_len + plan.frames_len, plan.stack_bottom)?;
+        let code =
+            codegen::generate(&self.lowering(&plan), opts, self.entry, plan.frames.stack_top, &a.heat, &a.live_abi)?;
+        let layout = image::layout(prog, &code, opts, prog.bss_len + plan.frames_len, plan.frames.stack_bottom)?;
         Ok(Built { plan, code, layout })
     }
 
@@ -367,19 +368,13 @@ impl Stage<'_> {
             prog,
             flow,
             insns: &plan.insns,
-            adjusts: &plan.adjusts,
             flags: &a.flags,
             interp: self.interpreted,
             optimise: opts.opt_level == OptLevel::Full,
-            frames: &plan.frame_starts,
-            frame_set_up: &plan.frame_set_up,
-            slots: &plan.slots,
-            dropped_saves: &plan.dropped_saves,
-            save_slots: &plan.save_slots,
-            sunk: &plan.sunk,
+            frames: &plan.frames,
+            saves: &plan.saves,
             keep_stack: opts.adjust_all,
             copies: &plan.copies,
-            live_regs: &plan.live.live_out,
             r1_zero: &a.r1_zero,
             zp_homes: &plan.zp_homes,
             fusion: &a.fusion,

@@ -92,7 +92,7 @@ pub fn generate(
     let mut folded = vec![false; insns.len()];
     // The registers each instruction's chunk restores for a save moved off the prologue.
     let pinned: Vec<crate::analysis::callgraph::RegSet> =
-        ctx.sunk.iter().map(|cs| cs.iter().filter(|c| !c.save).fold(0, |acc, c| acc | 1 << c.reg)).collect();
+        ctx.saves.sunk.iter().map(|cs| cs.iter().filter(|c| !c.save).fold(0, |acc, c| acc | 1 << c.reg)).collect();
     while i < insns.len() {
         if let Some(f) = ctx.flow.func_of[i]
             && ctx.interp[f]
@@ -127,10 +127,10 @@ pub fn generate(
         }
         let lowered = ctx.lower(i, cpu_carry)?;
         let (before, after): (Vec<_>, Vec<_>) =
-            ctx.sunk[i].iter().partition(|c| c.place == crate::frames::sink_saves::Place::Before);
+            ctx.saves.sunk[i].iter().partition(|c| c.place == crate::frames::sink_saves::Place::Before);
         // Both the saves moved and the lowering keep to crate::analysis::fusion's map.
         debug_assert!(
-            (i + 1..=i + lowered.consumed).all(|m| ctx.sunk[m].is_empty())
+            (i + 1..=i + lowered.consumed).all(|m| ctx.saves.sunk[m].is_empty())
                 && (lowered.consumed == 0 || after.is_empty()),
             "a moved save inside the sequence fused at instruction {i}"
         );

@@ -124,7 +124,7 @@ impl Ctx<'_> {
         while m > 0 && !self.flow.is_target[m] && i - m < 8 {
             m -= 1;
             let n = self.insns[m];
-            match (self.slots[m], n.op) {
+            match (self.frames.slots[m], n.op) {
                 (Action::Pointer(off, Half::Word), Op::Movw) if n.d == 24 => {
                     return Some((base, i32::from(off as i16)));
                 }

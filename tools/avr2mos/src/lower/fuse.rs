@@ -24,7 +24,7 @@ impl Ctx<'_> {
             Op::Ld(..) | Op::St(..) => {
                 self.optimise
                     && self.static_frame(m).is_some()
-                    && matches!(self.slots[m], crate::frames::frame_slots::Action::Slot(_))
+                    && matches!(self.frames.slots[m], crate::frames::frame_slots::Action::Slot(_))
             }
             _ => false,
         }
@@ -60,11 +60,16 @@ impl Ctx<'_> {
     /// move's code is not plain loads and stores (then `i` captures its flags as before).
     pub(super) fn carry_over_moves(&self, i: usize, inv: bool) -> Result<Option<(Asm, usize)>, TranslateError> {
         use crate::frames::sink_saves::Place;
-        if !self.optimise || self.sunk[i].iter().any(|c| c.place == Place::After) {
+        if !self.optimise || self.saves.sunk[i].iter().any(|c| c.place == Place::After) {
             return Ok(None);
         }
         let mut j = i + 1;
-        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && self.fusion.joins(j) && self.sunk[j].is_empty() {
+        while j < self.insns.len()
+            && j - i <= 4
+            && self.is_move(j)
+            && self.fusion.joins(j)
+            && self.saves.sunk[j].is_empty()
+        {
             j += 1;
         }
         let Some(reader) = self.insns.get(j) else { return Ok(None) };
@@ -116,7 +121,7 @@ impl Ctx<'_> {
         a: &mut Asm,
     ) -> Result<Option<usize>, TranslateError> {
         use crate::frames::sink_saves::Place;
-        if !self.optimise || self.sunk[i].iter().any(|c| c.place == Place::After) {
+        if !self.optimise || self.saves.sunk[i].iter().any(|c| c.place == Place::After) {
             return Ok(None);
         }
         let mut j = i + 1;
@@ -230,16 +235,16 @@ impl Ctx<'_> {
             return None;
         }
         let mut k = m;
-        while k > 0 && !self.flow.is_target[k] && self.sunk[k].is_empty() && m - k < 8 {
+        while k > 0 && !self.flow.is_target[k] && self.saves.sunk[k].is_empty() && m - k < 8 {
             k -= 1;
             let n = self.insns[k];
             let writes = |width: u8| (n.d..n.d + width).contains(&reg);
             match n.op {
                 Op::Ldi if n.d == reg => {
-                    let plain = self.slots[k] == Action::Keep
+                    let plain = self.frames.slots[k] == Action::Keep
                         && self.copies[k] == Copy::Keep
-                        && !self.frame_set_up[k]
-                        && self.sunk[k].is_empty();
+                        && !self.frames.set_up[k]
+                        && self.saves.sunk[k].is_empty();
                     return plain.then_some(k);
                 }
                 Op::Cp | Op::Cpi | Op::Cpc => {}
@@ -424,12 +429,12 @@ impl Ctx<'_> {
         let mut xy = [(LDX_ZP, LDX_IMM, STX_ZP), (LDY_ZP, LDY_IMM, STY_ZP)].into_iter();
         for m in run {
             let n = self.insns[m];
-            let plain = self.slots[m] == Action::Keep
+            let plain = self.frames.slots[m] == Action::Keep
                 && self.copies[m] == Copy::Keep
-                && !self.frame_set_up[m]
-                && !self.dropped_saves[m]
-                && self.save_slots[m].is_none()
-                && self.sunk[m].is_empty()
+                && !self.frames.set_up[m]
+                && !self.saves.dropped[m]
+                && self.saves.slot_of[m].is_none()
+                && self.saves.sunk[m].is_empty()
                 && !self.flow.is_target[m];
             // Each byte: where it goes, and the register it comes from (none for `ldi`).
             let bytes: &[(u8, Option<u8>)] = match n.op {
@@ -518,9 +523,9 @@ impl Ctx<'_> {
         let plain = |m: usize| {
             m < self.insns.len()
                 && self.fusion.joins(m)
-                && self.slots[m] == Action::Keep
+                && self.frames.slots[m] == Action::Keep
                 && self.copies[m] == crate::avr_rewrites::ptr_copies::Copy::Keep
-                && !self.frame_set_up[m]
+                && !self.frames.set_up[m]
         };
         if !self.optimise || !plain(i + 1) {
             return Ok(None);

@@ -24,9 +24,9 @@ impl Ctx<'_> {
         use crate::frames::frame_slots::Action;
         let plain = |m: usize| {
             m < self.insns.len()
-                && self.slots[m] == Action::Keep
+                && self.frames.slots[m] == Action::Keep
                 && self.copies[m] == crate::avr_rewrites::ptr_copies::Copy::Keep
-                && !self.frame_set_up[m]
+                && !self.frames.set_up[m]
                 && self.flow.func_of[m] == self.flow.func_of[i]
         };
         if !self.optimise || !(i..i + 5).all(plain) || !(i + 1..i + 5).all(|m| self.fusion.joins(m)) {
@@ -54,7 +54,7 @@ impl Ctx<'_> {
         if self.flags.live_out[i + 3] & CZNV != 0 {
             return Ok(None);
         }
-        let dead_after = |reg: u8| reg == ld.d || self.live_regs[i + 4] & (1 << reg) == 0;
+        let dead_after = |reg: u8| reg == ld.d || self.saves.live.live_out[i + 4] & (1 << reg) == 0;
         if !dead_after(p) || !dead_after(p + 1) {
             return Ok(None);
         }

@@ -20,6 +20,7 @@
 use crate::analysis::flags::{self, C, CZNV, FlagFacts, FlagSet, T, V, Z};
 use crate::avr_rewrites::specialise;
 use crate::error::TranslateError;
+use crate::frames::frame_plan::{Frames, Saves};
 use crate::frames::zp_slots::Slot as ZpSlot;
 use crate::input::decode::{Insn, Mode, Op};
 use crate::input::flow::Flow;
@@ -55,8 +56,6 @@ pub struct Ctx<'a> {
     /// The instructions as the lowering reads them: [`Flow::insns`] with the rewrites of
     /// the frame plan ([`crate::frames::frame_plan::FramePlan::insns`]).
     pub insns: &'a [Insn],
-    /// Whether each function keeps the 2-byte return address footprint on the AVR stack.
-    pub adjusts: &'a [bool],
     /// The live flags and the inert SREG saves ([`FlagFacts`]).
     pub flags: &'a FlagFacts,
     /// Whether each function is interpreted ([`crate::runtime::interp`]): only its first
@@ -64,28 +63,19 @@ pub struct Ctx<'a> {
     pub interp: &'a [bool],
     /// [`crate::OptLevel::Full`]: fuse across moves and specialise runtime calls.
     pub optimise: bool,
-    /// Each function's static frame ([`crate::frames::static_frames`]): where its first byte is;
-    /// `in r28/r29, SP` load that address less one instead of SP.
-    pub frames: &'a [Option<crate::frames::static_frames::FrameBase>],
-    /// The prologue subtractions of static frames, which have nothing left to do.
-    pub frame_set_up: &'a [bool],
-    /// What becomes of each instruction of a static frame's function whose Y is followed
-    /// ([`crate::frames::frame_slots`]).
-    pub slots: &'a [crate::frames::frame_slots::Action],
-    /// Prologue pushes and epilogue pops of saves no caller needs ([`crate::frames::saves`]).
-    pub dropped_saves: &'a [bool],
-    /// The static slot (a data address) of a save's push or pop ([`crate::frames::saves`]).
-    pub save_slots: &'a [Option<u32>],
-    /// The saves and restores moved to each instruction ([`crate::frames::sink_saves`]).
-    pub sunk: &'a [Vec<crate::frames::sink_saves::Copy>],
+    /// The static frames ([`Frames`]): where each starts (`in r28/r29, SP` loads that
+    /// address less one instead of SP), what becomes of the instructions that reach their
+    /// slots, and which functions keep the return address footprint.
+    pub frames: &'a Frames,
+    /// The saves ([`Saves`]): which went, which use static slots, which moved, and the
+    /// registers live once they have gone ([`crate::analysis::liveness`]).
+    pub saves: &'a Saves,
     /// Keep SP as the AVR has it (the lockstep setting): a left-out save is still pushed,
     /// and its pops only move SP back, so stack addresses agree with the simulator's.
     pub keep_stack: bool,
     /// Pointer copies that go and the loads and stores that use their source instead
     /// ([`crate::avr_rewrites::ptr_copies`]).
     pub copies: &'a [crate::avr_rewrites::ptr_copies::Copy],
-    /// The registers live after each instruction ([`crate::analysis::liveness`]).
-    pub live_regs: &'a [crate::analysis::callgraph::RegSet],
     /// Whether r1 is zero before each instruction ([`crate::analysis::zero_reg`]).
     pub r1_zero: &'a [bool],
     /// The static slots that live in zero page ([`crate::frames::zp_slots`]).
@@ -256,7 +246,7 @@ impl Ctx<'_> {
 
     /// The static frame of instruction `i`'s function, if it has one.
     fn static_frame(&self, i: usize) -> Option<crate::frames::static_frames::FrameBase> {
-        self.flow.func_of[i].and_then(|f| self.frames[f])
+        self.flow.func_of[i].and_then(|f| self.frames.starts[f])
     }
 
     /// Emits instruction `i` as [`crate::frames::frame_slots`] decided, if it decided anything:
@@ -274,7 +264,7 @@ impl Ctx<'_> {
                 None => Item::Ins(abs_op, base.operand(Part::Word, i32::from(off))),
             }
         };
-        match self.slots[i] {
+        match self.frames.slots[i] {
             Action::Keep => return false,
             Action::Drop => {}
             Action::Slot(off) if matches!(insn.op, Op::Ld(..)) => {
@@ -302,7 +292,7 @@ impl Ctx<'_> {
     }
 
     fn adjusting(&self, i: usize) -> bool {
-        self.flow.func_of[i].is_some_and(|f| self.adjusts[f])
+        self.flow.func_of[i].is_some_and(|f| self.frames.adjusts[f])
     }
 
     /// The label of the instruction at `target`, or an error naming instruction `i`. Inside
@@ -411,7 +401,7 @@ impl Ctx<'_> {
         let live = self.live_after(i);
         let defs = flags::defs(&insn);
         let mut a = Asm::default();
-        if self.frame_set_up[i] {
+        if self.frames.set_up[i] {
             // A static frame's Y is loaded already set up.
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
@@ -419,7 +409,7 @@ impl Ctx<'_> {
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
         if let Some(f) = self.flow.func_of[i]
-            && self.adjusts[f]
+            && self.frames.adjusts[f]
             && self.prog.functions[f].addr == self.flow.addrs[i]
         {
             a.to(JSR, Routine::Enter.label());
@@ -427,13 +417,13 @@ impl Ctx<'_> {
         if let crate::avr_rewrites::ptr_copies::Copy::Drop { .. } = self.copies[i] {
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
-        if self.dropped_saves[i] && !(self.keep_stack && insn.op == Op::Push) {
+        if self.saves.dropped[i] && !(self.keep_stack && insn.op == Op::Push) {
             if self.keep_stack {
                 a.to(JSR, Routine::Pop.label());
             }
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
-        if let Some(slot) = self.save_slots[i] {
+        if let Some(slot) = self.saves.slot_of[i] {
             a.items.extend(save_copy(self.zp_homes, slot, insn.d, insn.op == Op::Push));
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }

@@ -59,9 +59,9 @@ impl Ctx<'_> {
                 let mut n = 1usize;
                 while let Some(next) = self.insns.get(i + n)
                     && self.fusion.joins(i + n)
-                    && self.slots[i + n] == crate::frames::frame_slots::Action::Keep
-                    && !(self.dropped_saves[i + n] && !(self.keep_stack && next.op == Op::Push))
-                    && self.save_slots[i + n].is_none()
+                    && self.frames.slots[i + n] == crate::frames::frame_slots::Action::Keep
+                    && !(self.saves.dropped[i + n] && !(self.keep_stack && next.op == Op::Push))
+                    && self.saves.slot_of[i + n].is_none()
                     && next.op == insn.op
                     && i16::from(next.d) == i16::from(d) + step * n as i16
                     && n < 32
