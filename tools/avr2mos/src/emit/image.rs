@@ -26,8 +26,8 @@ use mos_asm::link::{self, DataPlacement, Owner, Placed};
 
 /// Where everything goes, before a byte is written: the code laid out from
 /// [`CODE_START`], the data after it, `.bss` and the start-up's save area placed. Whether
-/// it [`fits`](Layout::fits) is what the translator's size policy reads
-/// ([`crate::translate`]); [`place`] refuses one that does not.
+/// it [`fits`](Layout::fits) is what the translator's size policy reads (`fastest_that_fits`
+/// in [`mod@crate::translate`]); [`place`] refuses one that does not.
 pub struct Layout {
     /// Each label's address, and the branches that need a long form.
     code: link::Layout,
