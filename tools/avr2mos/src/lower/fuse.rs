@@ -55,21 +55,15 @@ impl Ctx<'_> {
     /// r18, r24; ror r24`), the moves' code, folded into `i`'s, goes between, and the
     /// carry stays in the 6502 carry: no `PHP`/`PLA` capture after `i` and no reload from
     /// the flags byte before the reader (about 15 cycles and 7 bytes). Returns the moves'
-    /// code and how many were folded; `None` where the chain does not hold, a move is a
-    /// jump target or has a save moved to it (the fused group would refuse it), or a
+    /// code and how many were folded; `None` where the chain does not hold, a move may
+    /// not join the code before it ([`crate::analysis::fusion`]: a jump target), or a
     /// move's code is not plain loads and stores (then `i` captures its flags as before).
     pub(super) fn carry_over_moves(&self, i: usize, inv: bool) -> Result<Option<(Asm, usize)>, TranslateError> {
-        use crate::frames::sink_saves::Place;
-        if !self.optimise || self.saves.sunk[i].iter().any(|c| c.place == Place::After) {
+        if !self.optimise {
             return Ok(None);
         }
         let mut j = i + 1;
-        while j < self.insns.len()
-            && j - i <= 4
-            && self.is_move(j)
-            && self.fusion.joins(j)
-            && self.saves.sunk[j].is_empty()
-        {
+        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && self.fusion.joins(j) {
             j += 1;
         }
         let Some(reader) = self.insns.get(j) else { return Ok(None) };
@@ -111,17 +105,15 @@ impl Ctx<'_> {
     /// code and stored after it, and the branch tests `P` (`subi r24, 1; mov r18, r22;
     /// brne`), without a flags capture; a `mov` of the register `i`'s code stores last is
     /// a `STA` from A. Only where `i`'s code is plain operations on A and memory (no X,
-    /// Y, call or branch of its own), no other move reads a register `i` may write, and
-    /// no save moves after `i`. Returns how many instructions it folded into `i`, its
-    /// code then complete in `a`.
+    /// Y, call or branch of its own), and no other move reads a register `i` may write.
+    /// Returns how many instructions it folded into `i`, its code then complete in `a`.
     pub(super) fn branch_after_moves(
         &self,
         i: usize,
         kind: Kind,
         a: &mut Asm,
     ) -> Result<Option<usize>, TranslateError> {
-        use crate::frames::sink_saves::Place;
-        if !self.optimise || self.saves.sunk[i].iter().any(|c| c.place == Place::After) {
+        if !self.optimise {
             return Ok(None);
         }
         let mut j = i + 1;
@@ -434,7 +426,6 @@ impl Ctx<'_> {
                 && !self.frames.set_up[m]
                 && !self.saves.dropped[m]
                 && self.saves.slot_of[m].is_none()
-                && self.saves.sunk[m].is_empty()
                 && !self.flow.is_target[m];
             // Each byte: where it goes, and the register it comes from (none for `ldi`).
             let bytes: &[(u8, Option<u8>)] = match n.op {
