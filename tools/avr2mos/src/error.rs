@@ -97,14 +97,6 @@ pub enum TranslateError {
     /// The program has no entry point (`_start` or `main`).
     #[error("no entry point: the ELF file defines neither `_start` nor `main`")]
     NoEntry,
-    /// A save or restore moved by [`crate::frames::sink_saves`] fell on an instruction the
-    /// lowering fused with another. Never returned by [`crate::translate()`], which then
-    /// translates again without moving saves; a bug if seen.
-    #[error("a moved save at instruction {at} falls inside a fused sequence")]
-    SunkSaveFused {
-        /// The instruction's index.
-        at: usize,
-    },
 }
 
 /// Errors from building a crate into a `.prg` (see [`crate::pipeline`]). Messages name

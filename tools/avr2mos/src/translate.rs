@@ -1,16 +1,21 @@
 //! The translator's driver: runs the passes in order (see [`translate_with`]) and holds
 //! what they produce, [`Translation`], and how they are asked, [`Options`].
 
-use crate::analysis::callgraph::RegSet;
-use crate::analysis::flags;
+use crate::analysis::callgraph::{self, RegSet, Summary};
+use crate::analysis::cold::{self, Heat};
+use crate::analysis::flags::{self, FlagFacts};
+use crate::analysis::fusion::{self, Fusion};
+use crate::analysis::zero_reg;
+use crate::avr_rewrites::sreg_saves;
 use crate::emit::{image, report};
 use crate::error::TranslateError;
-use crate::frames::frame_plan::{self, FlagFacts, FramePlan, Settings};
+use crate::frames::frame_plan::{self, FramePlan, Settings};
 use crate::input::flow::Flow;
 use crate::input::program::AvrProgram;
 use crate::lower::Ctx;
-use crate::lower::codegen;
+use crate::lower::codegen::{self, Code};
 use crate::mmap::{BANK1_START, MemoryMode};
+use crate::mos_rewrites::dead_stores;
 use crate::runtime::interp;
 
 /// Sizes of a translation, for reports and benchmarks.
@@ -204,129 +209,176 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
     translate_with(prog, &Options::default())
 }
 
-/// Translates with explicit [`Options`]: decodes ([`crate::input::flow`]), finds the live flags
-/// ([`crate::analysis::flags`]) and the call graph ([`crate::analysis::callgraph`]), plans frames and saves
-/// ([`crate::frames::frame_plan`]), generates the code ([`crate::lower::codegen`]), places it
-/// ([`crate::emit::image`]) and describes it ([`crate::emit::report`]).
+/// Translates with explicit [`Options`]. The stages, in order, each a call that takes what
+/// it reads and gives one named result (`docs/translator.md` describes them):
 ///
-/// Saves in static slots make code faster and larger: when the program with them does
-/// not fit, it is translated again without them (the plan already leaves them out where
-/// they would push `.bss` out of the low area it has below a high stack).
+/// 1. input: the decoded code and where control goes ([`crate::input::flow`]), and which
+///    functions the interpreter runs ([`crate::runtime::interp`]);
+/// 2. analyses of the AVR code, each once ([`Analyses`]);
+/// 3. frames, saves and copies at the AVR level ([`crate::frames::frame_plan`]), the
+///    lowering with the 6502-level passes ([`crate::lower::codegen`]) and the layout
+///    ([`crate::emit::image::layout`]), under the size policy ([`fastest_that_fits`]);
+/// 4. the image ([`crate::emit::image::place`]) and its description
+///    ([`crate::emit::report`]).
 pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, TranslateError> {
     let flow = Flow::new(prog)?;
-    let inert =
-        crate::avr_rewrites::sreg_saves::inert_sreg_pairs(&flow.insns, &flow.succs, &flow.is_target, &flow.entries);
-    let live_out = flags::live_out(&flow.insns, &flow.succs, &inert);
+    let interpreted = interpreted_functions(prog, &opts.interpret)?;
+    let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
+    check_settings(opts, interpreted.iter().any(|&b| b))?;
+    let analyses = Analyses::of(prog, &flow, &interpreted, opts);
+    let stage = Stage { prog, opts, flow: &flow, interpreted: &interpreted, analyses: &analyses, entry };
+    let Built { plan, code, layout } = fastest_that_fits(&stage)?;
+    let image = image::place(prog, &flow, &stage.lowering(&plan), &code, layout, opts)?;
+    Ok(report::translation(prog, &flow, &analyses.summaries, &plan, &code, image, opts.bank1.is_some()))
+}
+
+/// Which functions the interpreter runs, by [`Options::interpret`]; an entry that places
+/// no function is an error.
+fn interpreted_functions(prog: &AvrProgram, interpret: &[String]) -> Result<Vec<bool>, TranslateError> {
     let names: Vec<&str> = prog.functions.iter().map(|f| f.name.as_str()).collect();
-    let stale = interp::unmatched(&opts.interpret, &names);
+    let stale = interp::unmatched(interpret, &names);
     if !stale.is_empty() {
         return Err(TranslateError::StalePlacement { patterns: stale });
     }
-    let interp_fn: Vec<bool> = prog.functions.iter().map(|f| interp::selected(&opts.interpret, &f.name)).collect();
-    let adjusts: Vec<bool> = flow.reads_sp.iter().map(|&r| r || opts.adjust_all).collect();
-    let summaries = crate::analysis::callgraph::analyse(prog, &flow.insns, &flow.func_of, &interp_fn, &adjusts);
-    let facts = FlagFacts { live_out: &live_out, inert: &inert };
-    // Static frames need SP-relative code to be only where the AVR has it; the lockstep
-    // setting (every function keeps the footprint, Y compared with the simulator's) and
-    // the plain level keep frames on the stack, and the lockstep setting every save on the
-    // AVR stack, as the simulator has it.
-    let optimise = opts.opt_level == OptLevel::Full;
-    let settings = |save_slots: bool, sink_saves: bool| Settings {
-        static_frames: optimise && !opts.adjust_all,
-        optimise,
-        save_slots: save_slots && !opts.adjust_all,
-        high_stack: opts.stack,
-        sink_saves,
-    };
-    let heat = crate::analysis::cold::heat(prog, &flow);
-    let cold: Vec<bool> = heat.iter().map(|&h| h == crate::analysis::cold::Heat::Cold).collect();
-    let r1_zero = crate::analysis::zero_reg::known_zero(
-        &flow.insns,
-        &flow.addrs,
-        &flow.succs,
-        &flow.entries,
-        &flow.func_starts,
-        &flow.ranges,
-    );
-    let plan_with = |slots: bool, sink: bool| {
-        frame_plan::plan(prog, &flow, &facts, &summaries, &interp_fn, &cold, adjusts.clone(), settings(slots, sink))
-    };
-    let live_abi = crate::mos_rewrites::dead_stores::abi_liveness(prog, &flow, &summaries);
-    let stage = Stage {
-        live_abi: &live_abi,
-        prog,
-        opts,
-        flow: &flow,
-        facts: &facts,
-        interp_fn: &interp_fn,
-        summaries: &summaries,
-        heat: &heat,
-        r1_zero: &r1_zero,
-    };
-    let plan = plan_with(true, true);
-    let built = match stage.build(&plan) {
-        // A sunk save fell inside a fused sequence: without sinking.
-        Err(TranslateError::SunkSaveFused { .. }) => stage.build(&plan_with(true, false)),
-        result => result,
-    };
-    match built {
-        Err(TranslateError::TooLarge { .. }) if plan.slots_len > 0 => stage.build(&plan_with(false, false)),
-        result => result,
+    Ok(prog.functions.iter().map(|f| interp::selected(interpret, &f.name)).collect())
+}
+
+/// The analyses of the AVR code that the later stages read, each made once, whatever the
+/// plan.
+struct Analyses {
+    /// The live flags and the SREG saves and restores that change nothing.
+    flags: FlagFacts,
+    /// Whether each function keeps the 2-byte return-address footprint on the AVR stack
+    /// before any gets a static frame: those that read SP, or all with
+    /// [`Options::adjust_all`].
+    adjusts: Vec<bool>,
+    /// Each function's summary in the call graph ([`crate::analysis::callgraph`]).
+    summaries: Vec<Summary>,
+    /// How often each instruction runs ([`crate::analysis::cold::heat`]).
+    heat: Vec<Heat>,
+    /// The instructions that run a bounded number of times ([`Heat::Cold`]).
+    cold: Vec<bool>,
+    /// Where r1 is known to be zero ([`crate::analysis::zero_reg`]).
+    r1_zero: Vec<bool>,
+    /// Where the lowering may fuse instructions ([`crate::analysis::fusion`]).
+    fusion: Fusion,
+    /// The registers live after each instruction under the calling convention, for
+    /// [`crate::mos_rewrites::dead_stores`].
+    live_abi: Vec<RegSet>,
+}
+
+impl Analyses {
+    fn of(prog: &AvrProgram, flow: &Flow, interpreted: &[bool], opts: &Options) -> Analyses {
+        let inert = sreg_saves::inert_sreg_pairs(&flow.insns, &flow.succs, &flow.is_target, &flow.entries);
+        let flags = FlagFacts { live_out: flags::live_out(&flow.insns, &flow.succs, &inert), inert };
+        let adjusts: Vec<bool> = flow.reads_sp.iter().map(|&r| r || opts.adjust_all).collect();
+        let summaries = callgraph::analyse(prog, &flow.insns, &flow.func_of, interpreted, &adjusts);
+        let heat = cold::heat(prog, flow);
+        let cold = heat.iter().map(|&h| h == Heat::Cold).collect();
+        let r1_zero =
+            zero_reg::known_zero(&flow.insns, &flow.addrs, &flow.succs, &flow.entries, &flow.func_starts, &flow.ranges);
+        let fusion = fusion::analyse(&flow.insns, &flow.is_target, &flags.live_out);
+        let live_abi = dead_stores::abi_liveness(prog, flow, &summaries);
+        Analyses { flags, adjusts, summaries, heat, cold, r1_zero, fusion, live_abi }
     }
 }
 
-/// What every translation of one program shares, whatever its plan.
+/// What every plan of one program is made from.
 struct Stage<'a> {
     prog: &'a AvrProgram,
     opts: &'a Options,
     flow: &'a Flow,
-    facts: &'a FlagFacts<'a>,
-    interp_fn: &'a [bool],
-    summaries: &'a [crate::analysis::callgraph::Summary],
-    /// How often each instruction runs ([`crate::analysis::cold::heat`]).
-    heat: &'a [crate::analysis::cold::Heat],
-    /// Where r1 is known to be zero ([`crate::analysis::zero_reg`]).
-    r1_zero: &'a [bool],
-    /// The registers live after each instruction under the calling convention, for
-    /// [`crate::mos_rewrites::dead_stores`].
-    live_abi: &'a [RegSet],
+    interpreted: &'a [bool],
+    analyses: &'a Analyses,
+    /// The entry's instruction.
+    entry: usize,
+}
+
+/// A program planned, lowered and laid out.
+struct Built {
+    plan: FramePlan,
+    code: Code,
+    layout: image::Layout,
+}
+
+/// Whether the saves that stay go to static slots ([`Settings::save_slots`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SaveSlots {
+    /// In static slots where the function can never be active twice: faster, larger.
+    Static,
+    /// On the AVR stack, as the AVR code has them: smaller.
+    Stack,
+}
+
+/// The translator's one size-against-speed policy. Saves in static slots make calls faster
+/// and the code larger (an `LDA`/`STA` pair per register where a run of pushes is one
+/// call). A program gets them when it fits with them, and is planned and lowered again
+/// without them when only that fits (the game). The measure is the layout itself, not an
+/// estimate made up front: an estimate would have to follow every pass that changes the
+/// code's size, and near the limit it would choose wrong both ways. (Under a high stack
+/// the plan itself also leaves them out where they would push `.bss` out of the low area
+/// it has without them: [`crate::frames::frame_plan`].)
+fn fastest_that_fits(stage: &Stage) -> Result<Built, TranslateError> {
+    let fast = stage.build(SaveSlots::Static)?;
+    if fast.layout.fits() || fast.plan.saves.slots_len == 0 {
+        return Ok(fast);
+    }
+    stage.build(SaveSlots::Stack)
 }
 
 impl Stage<'_> {
-    /// Generates, places and describes the program with the frames and saves of `plan`.
-    fn build(&self, plan: &FramePlan) -> Result<Translation, TranslateError> {
-        let (prog, opts, flow) = (self.prog, self.opts, self.flow);
-        let ctx = Ctx {
+    /// Plans the frames and saves, lowers the program and lays it out.
+    fn build(&self, save_slots: SaveSlots) -> Result<Built, TranslateError> {
+        let (prog, opts, a) = (self.prog, self.opts, self.analyses);
+        let plan = frame_plan::plan(
             prog,
-            addrs: &flow.addrs,
+            self.flow,
+            &a.flags,
+            &a.fusion,
+            &a.summaries,
+            self.interpreted,
+            &a.cold,
+            a.adjusts.clone(),
+            self.settings(save_slots),
+        );
+        let code =
+            codegen::generate(&self.lowering(&plan), opts, self.entry, plan.frames.stack_top, &a.heat, &a.live_abi)?;
+        let layout = image::layout(prog, &code, opts, prog.bss_len + plan.frames_len, plan.frames.stack_bottom)?;
+        Ok(Built { plan, code, layout })
+    }
+
+    /// What the frame plan may do. Static frames need SP-relative code to be only where
+    /// the AVR has it; the lockstep setting (every function keeps the footprint, Y compared
+    /// with the simulator's) and the plain level keep frames on the stack, and the lockstep
+    /// setting every save on the AVR stack, as the simulator has it.
+    fn settings(&self, save_slots: SaveSlots) -> Settings {
+        let optimise = self.opts.opt_level == OptLevel::Full;
+        Settings {
+            static_frames: optimise && !self.opts.adjust_all,
+            optimise,
+            save_slots: save_slots == SaveSlots::Static && !self.opts.adjust_all,
+            high_stack: self.opts.stack,
+        }
+    }
+
+    /// The lowering's view of the program under `plan`.
+    fn lowering<'p>(&'p self, plan: &'p FramePlan) -> Ctx<'p> {
+        let (prog, opts, flow, a) = (self.prog, self.opts, self.flow, self.analyses);
+        Ctx {
+            prog,
+            flow,
             insns: &plan.insns,
-            index: &flow.index,
-            func_of: &flow.func_of,
-            func_starts: &flow.func_starts,
-            adjusts: &plan.adjusts,
-            live_out: self.facts.live_out,
-            is_target: &flow.is_target,
-            inert: self.facts.inert,
-            interp: self.interp_fn,
+            flags: &a.flags,
+            interp: self.interpreted,
             optimise: opts.opt_level == OptLevel::Full,
-            frames: &plan.frame_starts,
-            frame_set_up: &plan.frame_set_up,
-            slots: &plan.slots,
-            dropped_saves: &plan.dropped_saves,
-            save_slots: &plan.save_slots,
-            sunk: &plan.sunk,
+            frames: &plan.frames,
+            saves: &plan.saves,
             keep_stack: opts.adjust_all,
             copies: &plan.copies,
-            live_regs: &plan.live.live_out,
-            r1_zero: self.r1_zero,
+            r1_zero: &a.r1_zero,
             zp_homes: &plan.zp_homes,
-        };
-        let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
-        check_settings(opts, self.interp_fn.iter().any(|&b| b))?;
-        let code = codegen::generate(&ctx, opts, entry, plan.stack_top, self.heat, self.live_abi)?;
-        let bss_len = prog.bss_len + plan.frames_len;
-        let image = image::place(prog, flow, &ctx, &code, opts, bss_len, plan.stack_bottom)?;
-        Ok(report::translation(prog, flow, self.summaries, plan, &code, image, opts.bank1.is_some()))
+            fusion: &a.fusion,
+        }
     }
 }
 

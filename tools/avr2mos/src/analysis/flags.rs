@@ -8,6 +8,17 @@
 
 use crate::input::decode::{Insn, Op};
 
+/// What the later stages know of the flags: the flags live after each instruction
+/// ([`live_out`]), and the SREG saves and restores that change nothing
+/// ([`crate::avr_rewrites::sreg_saves`]), where flags are neither computed nor stored.
+#[derive(Debug, Clone, Default)]
+pub struct FlagFacts {
+    /// Flags live after each instruction.
+    pub live_out: Vec<FlagSet>,
+    /// Whether each instruction is half of an inert SREG save and restore.
+    pub inert: Vec<bool>,
+}
+
 /// A set of AVR flags, using the bit positions of the 6502 `P` register where the flag
 /// has a 6502 counterpart (so the lowering can store `P` directly).
 pub type FlagSet = u8;

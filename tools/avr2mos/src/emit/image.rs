@@ -24,6 +24,57 @@ use crate::runtime::Routine;
 use c128_loader::basic_stub;
 use mos_asm::link::{self, DataPlacement, Owner, Placed};
 
+/// Where everything goes, before a byte is written: the code laid out from
+/// [`CODE_START`], the data after it, `.bss` and the start-up's save area placed. Whether
+/// it [`fits`](Layout::fits) is what the translator's size policy reads (`fastest_that_fits`
+/// in [`mod@crate::translate`]); [`place`] refuses one that does not.
+pub struct Layout {
+    /// Each label's address, and the branches that need a long form.
+    code: link::Layout,
+    /// The 6502 address of the first data byte.
+    data_addr: u32,
+    /// The 6502 address of the first `.bss` byte.
+    bss_addr: u32,
+    /// The first address after code, data and (unless in the low area) `.bss`.
+    end: u32,
+    /// The first address the image may not reach.
+    limit: u32,
+}
+
+impl Layout {
+    /// Whether the image ends below the memory mode's limit (or the high stack's bottom).
+    pub fn fits(&self) -> bool {
+        self.end <= self.limit
+    }
+}
+
+/// Lays out `code` with `bss_len` bytes of `.bss`, static frames and save slots; a high
+/// stack's bottom is `stack_bottom`.
+pub fn layout(
+    prog: &AvrProgram,
+    code: &Code,
+    opts: &Options,
+    bss_len: u32,
+    stack_bottom: u16,
+) -> Result<Layout, TranslateError> {
+    let mut code_layout = link::layout(&code.chunks, CODE_START)?;
+    let data_addr = u32::from(CODE_START) + code_layout.size;
+    let data_end = data_addr + prog.data.len() as u32;
+    let low_bss = opts.stack.is_some() && bss_len <= u32::from(LOW_BSS_END - LOW_BSS_START);
+    let (bss_addr, mut end) =
+        if low_bss { (u32::from(LOW_BSS_START), data_end) } else { (data_end, data_end + bss_len) };
+    // The save area, when codegen took it out of the code, after `.bss` and the frames.
+    if let Some(n) = code.save_area {
+        code_layout.labels.insert(Routine::Save.label(), end as u16);
+        end += u32::from(n);
+    }
+    let limit = match opts.stack {
+        Some(_) => u32::from(stack_bottom),
+        None => u32::from(opts.memory.image_end()),
+    };
+    Ok(Layout { code: code_layout, data_addr, bss_addr, end, limit })
+}
+
 /// The placed program.
 pub struct Image {
     /// The placed code: its bytes, each chunk's span and every label's address.
@@ -50,33 +101,17 @@ pub struct Image {
     pub relocated_text: Vec<u8>,
 }
 
-/// Places `code` with `bss_len` bytes of `.bss`, static frames and save slots; a high
-/// stack's bottom is `stack_bottom`.
+/// Places `code` where `layout` says, or says what did not fit.
 pub fn place(
     prog: &AvrProgram,
     flow: &Flow,
     ctx: &Ctx,
     code: &Code,
+    layout: Layout,
     opts: &Options,
-    bss_len: u32,
-    stack_bottom: u16,
 ) -> Result<Image, TranslateError> {
     let chunks = &code.chunks;
-    let link::Layout { mut labels, long, size: code_len } = link::layout(chunks, CODE_START)?;
-    let data_addr = u32::from(CODE_START) + code_len;
-    let data_end = data_addr + prog.data.len() as u32;
-    let low_bss = opts.stack.is_some() && bss_len <= u32::from(LOW_BSS_END - LOW_BSS_START);
-    let (bss_addr, mut end) =
-        if low_bss { (u32::from(LOW_BSS_START), data_end) } else { (data_end, data_end + bss_len) };
-    // The save area, when codegen took it out of the code, after `.bss` and the frames.
-    if let Some(n) = code.save_area {
-        labels.insert(Routine::Save.label(), end as u16);
-        end += u32::from(n);
-    }
-    let limit = match opts.stack {
-        Some(_) => u32::from(stack_bottom),
-        None => u32::from(opts.memory.image_end()),
-    };
+    let Layout { code: link::Layout { labels, long, .. }, data_addr, bss_addr, end, limit } = layout;
     if end > limit {
         let what = match opts.memory {
             MemoryMode::Kernal => "code, data and .bss (memory = \"all-ram\" would allow up to $CFFF)",

@@ -160,7 +160,7 @@ pub fn translation(
     let live_in = flow
         .addrs
         .iter()
-        .zip(&plan.live.live_in)
+        .zip(&plan.saves.live.live_in)
         .zip(elsewhere.iter().zip(&code.stale))
         .map(|((&a, &l), (&gone, &stale))| (a, l & !gone & !stale))
         .collect();
@@ -189,7 +189,8 @@ fn symbol_map(
     save_area: Option<(u16, u16)>,
 ) -> String {
     let (data_addr, bss_addr, end) = (image.data_addr, image.bss_addr, image.end);
-    let (stack_top, avr_stack_top, stack_bottom) = (plan.stack_top, plan.avr_stack_top, plan.stack_bottom);
+    let (stack_top, avr_stack_top, stack_bottom) =
+        (plan.frames.stack_top, plan.frames.avr_stack_top, plan.frames.stack_bottom);
     let frames_len = plan.frames_len;
     let mut map = String::new();
     let _ = writeln!(map, "# avr2mos symbol map (6502 addresses)");
@@ -207,7 +208,7 @@ fn symbol_map(
             map,
             "{:04x} static frames ({frames_len} bytes, overlaid along the call graph; {} one after another)",
             bss_addr + prog.bss_len,
-            plan.frames_unshared
+            plan.frames.unshared
         );
     }
     if let Some((at, n)) = save_area {
@@ -241,15 +242,15 @@ fn function_notes(prog: &AvrProgram, flow: &Flow, summaries: &[Summary], plan: &
         .iter()
         .enumerate()
         .filter_map(|(f, s)| {
-            let mut lines: Vec<String> = match plan.frames[f] {
-                Some(ref fr) if plan.on_top.contains(&f) => {
+            let mut lines: Vec<String> = match plan.frames.each[f] {
+                Some(ref fr) if plan.frames.on_top.contains(&f) => {
                     vec![format!(
                         "static frame: {} bytes at the top of the AVR stack, slots at fixed addresses",
                         fr.size
                     )]
                 }
                 Some(ref fr) => {
-                    let how = match &plan.slot_actions[f] {
+                    let how = match &plan.frames.slot_actions[f] {
                         Ok(_) => ", slots at fixed addresses".to_string(),
                         Err(why) => format!(", reached through Y ({why})"),
                     };
@@ -258,7 +259,7 @@ fn function_notes(prog: &AvrProgram, flow: &Flow, summaries: &[Summary], plan: &
                 None if !s.safe() => vec![format!("not optimised across functions: {}", s.why())],
                 None => vec![],
             };
-            lines.extend(save_notes(prog, &flow.addrs, &plan.save_plans[f]));
+            lines.extend(save_notes(prog, &flow.addrs, &plan.saves.plans[f]));
             lines.extend(zero_page_note(flow, plan, f));
             (!lines.is_empty()).then(|| (f, lines.join("\n  ; ")))
         })
@@ -279,7 +280,7 @@ fn zero_page_note(flow: &Flow, plan: &FramePlan, f: usize) -> Option<String> {
                 Slot::Frame { offset, .. } => format!("frame+{offset}"),
                 Slot::Save(addr) => {
                     let reg =
-                        flow.ranges[f].clone().find(|&i| plan.save_slots[i] == Some(addr)).map(|i| flow.insns[i].d);
+                        flow.ranges[f].clone().find(|&i| plan.saves.slot_of[i] == Some(addr)).map(|i| flow.insns[i].d);
                     reg.map_or_else(|| "a save".into(), |r| format!("r{r}'s save"))
                 }
             };

@@ -11,19 +11,19 @@
 //!   [`Settings::optimise`] every save stays;
 //! - the frames placed after `.bss` (at `frames_base`) and the save slots after them take
 //!   [`FramePlan::frames_len`] bytes; the entry's frame and those of the functions only it
-//!   calls sit at the top of the AVR stack, which starts below them ([`FramePlan::stack_top`]);
+//!   calls sit at the top of the AVR stack, which starts below them ([`Frames::stack_top`]);
 //! - with a high stack, save slots are planned only when `.bss`, the frames and the slots
 //!   fit the low area together or `.bss` and the frames alone do not fit it either: slots
 //!   never move `.bss` out of the low area it has without them;
 //! - pointer and data copies are planned only with [`Settings::optimise`], only in
 //!   translated functions, and on the liveness left once the saves have gone
-//!   ([`FramePlan::live`]); data copies after pointer copies and save sinking, never
+//!   ([`Saves::live`]); data copies after pointer copies and save sinking, never
 //!   through an instruction either of them changed.
 
 use std::collections::HashMap;
 
 use crate::analysis::callgraph::Summary;
-use crate::analysis::flags::{self, FlagSet};
+use crate::analysis::flags::{self, FlagFacts};
 use crate::analysis::liveness::Liveness;
 use crate::frames::frame_slots::{Action, Why};
 use crate::frames::static_frames::{Frame, FrameBase};
@@ -43,18 +43,38 @@ pub struct Settings {
     pub save_slots: bool,
     /// A high AVR stack of this many bytes ([`crate::Options::stack`]).
     pub high_stack: Option<u16>,
-    /// Move saves in static slots off the paths that never write them ([`crate::frames::sink_saves`]).
-    pub sink_saves: bool,
 }
 
-/// The plan.
+/// The plan: the static frames, the saves, the copies that go, and the instructions as
+/// the lowering reads them.
 pub struct FramePlan {
+    /// The static frames and the AVR stack around them.
+    pub frames: Frames,
+    /// The saves: which went, which use static slots, which moved.
+    pub saves: Saves,
+    /// Bytes of the static frames after `.bss` and the save slots after them.
+    pub frames_len: u32,
+    /// What becomes of each instruction as a pointer copy or a use of one, or a data copy
+    /// ([`crate::avr_rewrites::data_copies`]).
+    pub copies: Vec<crate::avr_rewrites::ptr_copies::Copy>,
+    /// The instructions as the lowering reads them: the program's, with the reads of data
+    /// copies that went renamed to their sources ([`crate::avr_rewrites::data_copies`]).
+    pub insns: Vec<crate::input::decode::Insn>,
+    /// The static slots that live in zero page instead ([`crate::frames::zp_slots`]; none unless
+    /// [`Settings::optimise`]).
+    pub zp_homes: crate::frames::zp_slots::Homes,
+}
+
+/// The static frames ([`crate::frames::static_frames`]) and what becomes of the
+/// instructions that reach them, with the AVR stack's bounds around them.
+#[derive(Debug)]
+pub struct Frames {
     /// Whether each function keeps the 2-byte return address footprint on the AVR stack.
     pub adjusts: Vec<bool>,
     /// Each function's static frame, if it has one (those at the top of the stack too).
-    pub frames: Vec<Option<Frame>>,
+    pub each: Vec<Option<Frame>>,
     /// Where each static frame starts.
-    pub frame_starts: Vec<Option<FrameBase>>,
+    pub starts: Vec<Option<FrameBase>>,
     /// Each function's frame slots as fixed addresses, or why Y is kept.
     pub slot_actions: Vec<Result<Vec<Action>, Why>>,
     /// The functions whose frames are at the top of the AVR stack.
@@ -69,52 +89,22 @@ pub struct FramePlan {
     /// What becomes of each instruction of a function whose slots are fixed addresses.
     pub slots: Vec<Action>,
     /// The prologue subtractions of static frames, which have nothing left to do.
-    pub frame_set_up: Vec<bool>,
-    /// Each function's saves: which went, which stayed and why.
-    pub save_plans: Vec<crate::frames::saves::Plan>,
-    /// The registers live around each instruction once the saves have gone.
-    pub live: Liveness,
-    /// Prologue pushes and epilogue pops of saves no caller needs.
-    pub dropped_saves: Vec<bool>,
-    /// The static slot of a save's push or pop.
-    pub save_slots: Vec<Option<u32>>,
-    /// The saves and restores moved to each instruction ([`crate::frames::sink_saves`]).
-    pub sunk: Vec<Vec<crate::frames::sink_saves::Copy>>,
-    /// Bytes of the static frames after `.bss` and the save slots after them.
-    pub frames_len: u32,
+    pub set_up: Vec<bool>,
     /// Bytes the frames after `.bss` would take one after another, not overlaid.
-    pub frames_unshared: u32,
-    /// Bytes of the save slots (included in `frames_len`).
-    pub slots_len: u32,
-    /// What becomes of each instruction as a pointer copy or a use of one, or a data copy
-    /// ([`crate::avr_rewrites::data_copies`]).
-    pub copies: Vec<crate::avr_rewrites::ptr_copies::Copy>,
-    /// The instructions as the lowering reads them: the program's, with the reads of data
-    /// copies that went renamed to their sources ([`crate::avr_rewrites::data_copies`]).
-    pub insns: Vec<crate::input::decode::Insn>,
-    /// The static slots that live in zero page instead ([`crate::frames::zp_slots`]; none unless
-    /// [`Settings::optimise`]).
-    pub zp_homes: crate::frames::zp_slots::Homes,
-}
-
-/// The flag facts the plan needs: the flags live after each instruction, and the SREG
-/// saves that change nothing.
-pub struct FlagFacts<'a> {
-    /// Flags live after each instruction ([`flags::live_out`]).
-    pub live_out: &'a [FlagSet],
-    /// [`crate::avr_rewrites::sreg_saves`].
-    pub inert: &'a [bool],
+    pub unshared: u32,
 }
 
 /// Plans the frames, saves and pointer copies of `prog`. `adjusts` says which functions
 /// keep the stack footprint before any gets a static frame (those that read SP, or all of
 /// them); `interp_fn` which functions run interpreted (their AVR code stays as it is);
-/// `cold` which instructions run a bounded number of times ([`crate::analysis::cold`]).
+/// `cold` which instructions run a bounded number of times ([`crate::analysis::cold`]);
+/// `fusion` where the lowering may fuse instructions, where no moved save may go.
 #[allow(clippy::too_many_arguments)] // One plan over the program's facts: each is a different analysis.
 pub fn plan(
     prog: &AvrProgram,
     flow: &Flow,
     facts: &FlagFacts,
+    fusion: &crate::analysis::fusion::Fusion,
     summaries: &[Summary],
     interp_fn: &[bool],
     cold: &[bool],
@@ -138,8 +128,8 @@ pub fn plan(
                 flow.ranges[f].clone(),
                 shape.size,
                 &flow.succs,
-                facts.live_out,
-                facts.inert,
+                &facts.live_out,
+                &facts.inert,
                 &flow.is_target,
                 &relocated,
             )?;
@@ -149,7 +139,7 @@ pub fn plan(
                     &flow.insns,
                     range,
                     &mut actions,
-                    facts.live_out,
+                    &facts.live_out,
                     &flow.is_target,
                     &relocated,
                 );
@@ -207,10 +197,10 @@ pub fn plan(
         }
     }
     let saves_at = |slots_on: bool| {
-        let sink = slots_on && s.sink_saves;
         let mut saves = place_saves(prog, flow, summaries, &frames, s.optimise, slots_on, frames_base + frames_len);
-        if sink {
-            sink_saves(flow, facts, summaries, interp_fn, cold, &mut saves);
+        // Saves in static slots move off the paths that never write them.
+        if slots_on {
+            sink_saves(flow, facts, fusion, summaries, interp_fn, cold, &mut saves);
         }
         saves
     };
@@ -241,29 +231,20 @@ pub fn plan(
     } else {
         crate::frames::zp_slots::Homes::default()
     };
-    FramePlan {
+    let frames = Frames {
         adjusts,
-        frames,
-        frame_starts,
+        each: frames,
+        starts: frame_starts,
         slot_actions,
         on_top: on_top.iter().map(|&(f, _, _)| f).collect(),
         avr_stack_top,
         stack_top,
         stack_bottom,
         slots,
-        frame_set_up,
-        save_plans: saves.plans,
-        live: saves.live,
-        dropped_saves: saves.dropped,
-        save_slots: saves.slot_of,
-        sunk: saves.sunk,
-        frames_len: frames_len + saves.slots_len,
-        frames_unshared,
-        slots_len: saves.slots_len,
-        copies,
-        insns,
-        zp_homes,
-    }
+        set_up: frame_set_up,
+        unshared: frames_unshared,
+    };
+    FramePlan { frames, frames_len: frames_len + saves.slots_len, saves, copies, insns, zp_homes }
 }
 
 /// How low the pointers into each folded frame reach ([`crate::frames::frame_reach`]).
@@ -376,16 +357,23 @@ fn plan_copies(
     copies
 }
 
-/// The saves' part of the plan.
-struct Saves {
-    plans: Vec<crate::frames::saves::Plan>,
-    live: Liveness,
-    dropped: Vec<bool>,
-    slot_of: Vec<Option<u32>>,
-    slots_len: u32,
+/// The saves' part of the plan ([`crate::frames::saves`], [`crate::frames::sink_saves`]).
+#[derive(Debug)]
+pub struct Saves {
+    /// Each function's saves: which went, which stayed and why.
+    pub plans: Vec<crate::frames::saves::Plan>,
+    /// The registers live around each instruction once the saves have gone.
+    pub live: Liveness,
+    /// Prologue pushes and epilogue pops of saves no caller needs.
+    pub dropped: Vec<bool>,
+    /// The static slot of a save's push or pop.
+    pub slot_of: Vec<Option<u32>>,
+    /// Bytes of the save slots.
+    pub slots_len: u32,
     /// What each call calls.
-    callees: Vec<crate::analysis::liveness::Callee>,
-    sunk: Vec<Vec<crate::frames::sink_saves::Copy>>,
+    pub callees: Vec<crate::analysis::liveness::Callee>,
+    /// The saves and restores moved to each instruction ([`crate::frames::sink_saves`]).
+    pub sunk: Vec<Vec<crate::frames::sink_saves::Copy>>,
 }
 
 /// Moves the saves in static slots of the translated functions off the paths that never
@@ -395,6 +383,7 @@ struct Saves {
 fn sink_saves(
     flow: &Flow,
     facts: &FlagFacts,
+    fusion: &crate::analysis::fusion::Fusion,
     summaries: &[Summary],
     interp_fn: &[bool],
     cold: &[bool],
@@ -415,8 +404,9 @@ fn sink_saves(
             sums: summaries,
             args: &saves.live.args,
             live_regs: &saves.live.live_out,
-            live_flags: facts.live_out,
+            live_flags: &facts.live_out,
             slot_of: &saves.slot_of,
+            fusion,
         };
         let mut done = Vec::new();
         for r in (0..32u8).filter(|r| plan.in_slots & (1 << r) != 0) {

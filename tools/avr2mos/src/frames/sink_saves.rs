@@ -20,7 +20,8 @@
 //! on every path; on every path a restore runs before the function returns if and only if r
 //! was written, and r is neither read nor written between that restore and the return; and
 //! the inserted `LDA`/`STA` pairs sit only where no AVR flag is live (they change N and Z),
-//! never right after a skip.
+//! never right after a skip, and never inside a sequence the lowering may fuse
+//! ([`crate::analysis::fusion`]).
 
 use crate::analysis::callgraph::{RegSet, Summary, writes_of};
 use crate::analysis::liveness::{Callee, reads_of};
@@ -74,6 +75,8 @@ pub struct Function<'a> {
     pub live_flags: &'a [crate::analysis::flags::FlagSet],
     /// The static slot of each save's push or pop.
     pub slot_of: &'a [Option<u32>],
+    /// Where the lowering may fuse instructions: no copy goes inside such a sequence.
+    pub fusion: &'a crate::analysis::fusion::Fusion,
 }
 
 /// The outcome for one register that sinks: the pushes and pops that go and the copies
@@ -384,7 +387,9 @@ impl Function<'_> {
         for &(j, place) in &restores {
             copies.push((j, Copy { place, reg: r, slot, save: false }));
         }
-        if !copies.iter().all(|&(i, c)| self.flags_free(i, c.place, &preds)) {
+        let fits =
+            |i: usize, c: Copy| self.flags_free(i, c.place, &preds) && !self.fusion.splits(i, c.place == Place::After);
+        if !copies.iter().all(|&(i, c)| fits(i, c)) {
             return None;
         }
         let mut dropped = vec![push];
@@ -402,6 +407,16 @@ mod tests {
     /// The pass's view of `words` as one function whose `push r4` and `pop r4` use slot 0,
     /// with Z live after the instruction at `z_live` (a compare before its branch).
     fn sink_r4(words: &[u16], succs: &[Vec<usize>], z_live: usize) -> Option<Sunk> {
+        sink_r4_fused(words, succs, z_live, &crate::analysis::fusion::Fusion::default())
+    }
+
+    /// [`sink_r4`] where the lowering may fuse as `fusion` says.
+    fn sink_r4_fused(
+        words: &[u16],
+        succs: &[Vec<usize>],
+        z_live: usize,
+        fusion: &crate::analysis::fusion::Fusion,
+    ) -> Option<Sunk> {
         let insns = decode_words(words);
         let n = insns.len();
         let slot_of: Vec<Option<u32>> =
@@ -419,6 +434,7 @@ mod tests {
             live_regs: &vec![0; n],
             live_flags: &live_flags,
             slot_of: &slot_of,
+            fusion,
         };
         f.sink(4)
     }
@@ -434,6 +450,20 @@ mod tests {
         let save = Copy { place: Place::Before, reg: 4, slot: 0, save: true };
         let restore = Copy { place: Place::After, reg: 4, slot: 0, save: false };
         assert_eq!(sunk.copies, vec![(3, save), (5, restore)]);
+    }
+
+    #[test]
+    fn no_save_or_restore_goes_inside_a_sequence_the_lowering_may_fuse() {
+        let words = [0x924F, 0x3080, 0xF021, 0x2E48, 0x9443, 0x9240, 0x0200, 0x904F, 0x9508];
+        let succs = vec![vec![1], vec![2], vec![3, 6], vec![4], vec![5], vec![6], vec![7], vec![]];
+        // The save's place (3) inside a sequence from 2, then the restore's (after 5)
+        // inside one from 5.
+        for joined in [3, 6] {
+            let mut joins = vec![false; words.len()];
+            joins[joined] = true;
+            let fusion = crate::analysis::fusion::Fusion::from_joins(joins);
+            assert_eq!(sink_r4_fused(&words, &succs, 1, &fusion), None, "joined at {joined}");
+        }
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub enum Slot {
         /// The byte's offset from the frame's first.
         offset: u16,
     },
-    /// The save slot at this data address ([`crate::frames::frame_plan::FramePlan::save_slots`]).
+    /// The save slot at this data address ([`crate::frames::frame_plan::Saves::slot_of`]).
     Save(u32),
 }
 

@@ -16,6 +16,7 @@ use crate::input::decode::{self, DecodeError, Insn, Op};
 use crate::input::program::{AvrProgram, RelocKind, Target};
 
 /// The decoded program and its control flow.
+#[derive(Debug)]
 pub struct Flow {
     /// Byte address of each instruction.
     pub addrs: Vec<u32>,

@@ -156,8 +156,8 @@ impl Ctx<'_> {
     fn constant_operand(&self, i: usize) -> Option<(u8, u8)> {
         let insn = self.insns[i];
         let known = |r: u8| {
-            specialise::constant_before(self.insns, self.is_target, i, r, |m| {
-                self.prog.text_relocs.contains_key(&self.addrs[m])
+            specialise::constant_before(self.insns, &self.flow.is_target, i, r, |m| {
+                self.prog.text_relocs.contains_key(&self.flow.addrs[m])
             })
         };
         known(insn.r).map(|k| (insn.d, k)).or_else(|| known(insn.d).map(|k| (insn.r, k)))

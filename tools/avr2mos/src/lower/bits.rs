@@ -30,7 +30,7 @@ impl Ctx<'_> {
                 }
                 kind = Kind::Logic;
             }
-            Op::Andi if k == 0 && self.reloc_sym(i, self.addrs[i])?.is_none() => {
+            Op::Andi if k == 0 && self.reloc_sym(i, self.flow.addrs[i])?.is_none() => {
                 a.b(LDA_IMM, 0).b(STA_ZP, rd);
                 kind = Kind::Logic;
             }

@@ -92,13 +92,13 @@ pub fn generate(
     let mut folded = vec![false; insns.len()];
     // The registers each instruction's chunk restores for a save moved off the prologue.
     let pinned: Vec<crate::analysis::callgraph::RegSet> =
-        ctx.sunk.iter().map(|cs| cs.iter().filter(|c| !c.save).fold(0, |acc, c| acc | 1 << c.reg)).collect();
+        ctx.saves.sunk.iter().map(|cs| cs.iter().filter(|c| !c.save).fold(0, |acc, c| acc | 1 << c.reg)).collect();
     while i < insns.len() {
-        if let Some(f) = ctx.func_of[i]
+        if let Some(f) = ctx.flow.func_of[i]
             && ctx.interp[f]
         {
             // The whole function: a stub, then its AVR bytes for the interpreter.
-            let end = (i..insns.len()).find(|&j| ctx.func_of[j] != Some(f)).unwrap_or(insns.len());
+            let end = (i..insns.len()).find(|&j| ctx.flow.func_of[j] != Some(f)).unwrap_or(insns.len());
             let copy = interp::copy_function(ctx, f, i, end)?;
             interp_chunks.push(i);
             let jsr = Item::Ins(mos_asm::asm::op::JSR, mos_asm::asm::Arg::Sym(Sym::Code(interp::ENTER), Part::Word, 0));
@@ -126,14 +126,14 @@ pub fn generate(
             continue;
         }
         let lowered = ctx.lower(i, cpu_carry)?;
-        if let Some(at) = (i + 1..=i + lowered.consumed).find(|&m| !ctx.sunk[m].is_empty()) {
-            return Err(TranslateError::SunkSaveFused { at });
-        }
         let (before, after): (Vec<_>, Vec<_>) =
-            ctx.sunk[i].iter().partition(|c| c.place == crate::frames::sink_saves::Place::Before);
-        if lowered.consumed > 0 && !after.is_empty() {
-            return Err(TranslateError::SunkSaveFused { at: i });
-        }
+            ctx.saves.sunk[i].iter().partition(|c| c.place == crate::frames::sink_saves::Place::Before);
+        // Both the saves moved and the lowering keep to crate::analysis::fusion's map.
+        debug_assert!(
+            (i + 1..=i + lowered.consumed).all(|m| ctx.saves.sunk[m].is_empty())
+                && (lowered.consumed == 0 || after.is_empty()),
+            "a moved save inside the sequence fused at instruction {i}"
+        );
         let mut items = vec![Item::Label(insn_label(i))];
         items.extend(
             before
@@ -163,7 +163,7 @@ pub fn generate(
     let mut stale = vec![0; insns.len()];
     if opts.opt_level == OptLevel::Full {
         let stores = crate::mos_rewrites::dead_stores::stores(&chunks);
-        let joins = joins(&chunks, ctx.is_target);
+        let joins = joins(&chunks, &ctx.flow.is_target);
         crate::mos_rewrites::peephole::run(&mut chunks, &joins);
         crate::mos_rewrites::nz_reuse::run(&mut chunks, &joins);
         let hidden_reads: Vec<crate::analysis::callgraph::RegSet> = (0..insns.len())
@@ -175,7 +175,7 @@ pub fn generate(
         let facts = crate::mos_rewrites::dead_stores::Facts {
             live,
             folded: &folded,
-            is_target: ctx.is_target,
+            is_target: &ctx.flow.is_target,
             pinned: &pinned,
             hidden_reads: &hidden_reads,
         };

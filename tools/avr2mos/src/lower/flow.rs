@@ -54,21 +54,21 @@ impl Ctx<'_> {
                 a.br(if set { taken_if_set } else { taken_if_clear }, target);
             }
             Op::Rjmp | Op::Jmp => {
-                if self.func_starts.contains_key(&k) || self.prog.native_at(k).is_some() {
+                if self.flow.func_starts.contains_key(&k) || self.prog.native_at(k).is_some() {
                     let l = self.callee(i, k)?;
                     self.tail(i, a, l);
-                } else if self.addrs.get(i + 1) != Some(&k) {
+                } else if self.flow.addrs.get(i + 1) != Some(&k) {
                     a.to(JMP, self.target(i, k)?);
                 }
             }
             Op::Rcall | Op::Call => {
-                if insn.op == Op::Rcall && self.addrs.get(i + 1) == Some(&k) {
+                if insn.op == Op::Rcall && self.flow.addrs.get(i + 1) == Some(&k) {
                     // `rcall .+0` only reserves two bytes of stack.
                     a.to(JSR, Routine::Enter.label());
                 } else if self.optimise
                     && self.prog.native_at(k).and_then(Routine::for_symbol) == Some(Routine::Udivmodqi4)
-                    && let Some(c) = specialise::constant_before(self.insns, self.is_target, i, 22, |m| {
-                        self.prog.text_relocs.contains_key(&self.addrs[m])
+                    && let Some(c) = specialise::constant_before(self.insns, &self.flow.is_target, i, 22, |m| {
+                        self.prog.text_relocs.contains_key(&self.flow.addrs[m])
                     })
                     && specialise::udivmodqi4_by(a, c)
                 {
@@ -121,10 +121,10 @@ impl Ctx<'_> {
         use crate::frames::frame_slots::{Action, Half};
         let base = self.static_frame(i)?;
         let mut m = i;
-        while m > 0 && !self.is_target[m] && i - m < 8 {
+        while m > 0 && !self.flow.is_target[m] && i - m < 8 {
             m -= 1;
             let n = self.insns[m];
-            match (self.slots[m], n.op) {
+            match (self.frames.slots[m], n.op) {
                 (Action::Pointer(off, Half::Word), Op::Movw) if n.d == 24 => {
                     return Some((base, i32::from(off as i16)));
                 }
@@ -142,8 +142,8 @@ impl Ctx<'_> {
     /// ([`specialise::constant_before`]), if both bytes are known.
     fn constant_word_before(&self, i: usize, r: u8) -> Option<u16> {
         let known = |r: u8| {
-            specialise::constant_before(self.insns, self.is_target, i, r, |m| {
-                self.prog.text_relocs.contains_key(&self.addrs[m])
+            specialise::constant_before(self.insns, &self.flow.is_target, i, r, |m| {
+                self.prog.text_relocs.contains_key(&self.flow.addrs[m])
             })
         };
         Some(u16::from_le_bytes([known(r)?, known(r + 1)?]))

@@ -5,7 +5,8 @@
 //! and its constant step become one 16-bit addition.
 //!
 //! Assumes: the flags liveness of [`crate::analysis::flags`] (`live_out`), and that nothing jumps
-//! into the middle of a fused run (every function here checks `is_target`).
+//! or is inserted into the middle of a fused run: every function here fuses only where
+//! [`crate::analysis::fusion`] allows it, which no jump target and no moved save is.
 //! Guarantees: a fused run leaves the registers, the memory and the flags that are read
 //! afterwards as the AVR instructions one by one would; it is refused (and each
 //! instruction lowered alone) otherwise.
@@ -23,7 +24,7 @@ impl Ctx<'_> {
             Op::Ld(..) | Op::St(..) => {
                 self.optimise
                     && self.static_frame(m).is_some()
-                    && matches!(self.slots[m], crate::frames::frame_slots::Action::Slot(_))
+                    && matches!(self.frames.slots[m], crate::frames::frame_slots::Action::Slot(_))
             }
             _ => false,
         }
@@ -54,20 +55,19 @@ impl Ctx<'_> {
     /// r18, r24; ror r24`), the moves' code, folded into `i`'s, goes between, and the
     /// carry stays in the 6502 carry: no `PHP`/`PLA` capture after `i` and no reload from
     /// the flags byte before the reader (about 15 cycles and 7 bytes). Returns the moves'
-    /// code and how many were folded; `None` where the chain does not hold, a move is a
-    /// jump target or has a save moved to it (the fused group would refuse it), or a
+    /// code and how many were folded; `None` where the chain does not hold, a move may
+    /// not join the code before it ([`crate::analysis::fusion`]: a jump target), or a
     /// move's code is not plain loads and stores (then `i` captures its flags as before).
     pub(super) fn carry_over_moves(&self, i: usize, inv: bool) -> Result<Option<(Asm, usize)>, TranslateError> {
-        use crate::frames::sink_saves::Place;
-        if !self.optimise || self.sunk[i].iter().any(|c| c.place == Place::After) {
+        if !self.optimise {
             return Ok(None);
         }
         let mut j = i + 1;
-        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && !self.is_target[j] && self.sunk[j].is_empty() {
+        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && self.fusion.joins(j) {
             j += 1;
         }
         let Some(reader) = self.insns.get(j) else { return Ok(None) };
-        if j == i + 1 || self.is_target[j] || consumes_carry(reader) != Some(inv) {
+        if j == i + 1 || self.flow.is_target[j] || consumes_carry(reader) != Some(inv) {
             return Ok(None);
         }
         let mut moves = Asm::default();
@@ -87,12 +87,15 @@ impl Ctx<'_> {
     /// jump target.
     pub(super) fn fusable_branch(&self, i: usize) -> Option<usize> {
         let mut j = i + 1;
-        while j < self.insns.len() && self.is_move(j) && !self.is_target[j] && j - i <= 4 && self.optimise {
+        while j < self.insns.len() && self.is_move(j) && self.fusion.joins(j) && j - i <= 4 && self.optimise {
             j += 1;
         }
         let b = self.insns.get(j)?;
         let reads_kept_flag = j == i + 1 || matches!(b.r, 0 | 3);
-        (matches!(b.op, Op::Brbs | Op::Brbc) && reads_kept_flag && !self.is_target[j] && self.live_out[j] & CZNV == 0)
+        (matches!(b.op, Op::Brbs | Op::Brbc)
+            && reads_kept_flag
+            && self.fusion.joins(j)
+            && self.flags.live_out[j] & CZNV == 0)
             .then_some(j)
     }
 
@@ -102,29 +105,27 @@ impl Ctx<'_> {
     /// code and stored after it, and the branch tests `P` (`subi r24, 1; mov r18, r22;
     /// brne`), without a flags capture; a `mov` of the register `i`'s code stores last is
     /// a `STA` from A. Only where `i`'s code is plain operations on A and memory (no X,
-    /// Y, call or branch of its own), no other move reads a register `i` may write, and
-    /// no save moves after `i`. Returns how many instructions it folded into `i`, its
-    /// code then complete in `a`.
+    /// Y, call or branch of its own), and no other move reads a register `i` may write.
+    /// Returns how many instructions it folded into `i`, its code then complete in `a`.
     pub(super) fn branch_after_moves(
         &self,
         i: usize,
         kind: Kind,
         a: &mut Asm,
     ) -> Result<Option<usize>, TranslateError> {
-        use crate::frames::sink_saves::Place;
-        if !self.optimise || self.sunk[i].iter().any(|c| c.place == Place::After) {
+        if !self.optimise {
             return Ok(None);
         }
         let mut j = i + 1;
-        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && !self.is_target[j] {
+        while j < self.insns.len() && j - i <= 4 && self.is_move(j) && self.fusion.joins(j) {
             j += 1;
         }
         let Some(&b) = self.insns.get(j) else { return Ok(None) };
         if j == i + 1
             || !matches!(b.op, Op::Brbs | Op::Brbc)
             || !matches!(b.r, 1 | 2 | 4)
-            || self.is_target[j]
-            || self.live_out[j] & CZNV != 0
+            || !self.fusion.joins(j)
+            || self.flags.live_out[j] & CZNV != 0
             || !a.items.iter().all(keeps_xy)
         {
             return Ok(None);
@@ -202,7 +203,7 @@ impl Ctx<'_> {
             (r1_zero && reg == 1)
                 || self
                     .constant_at(m, reg)
-                    .is_some_and(|l| self.insns[l].k == 0 && !self.prog.text_relocs.contains_key(&self.addrs[l]))
+                    .is_some_and(|l| self.insns[l].k == 0 && !self.prog.text_relocs.contains_key(&self.flow.addrs[l]))
         };
         match c.op {
             Op::Cpi if c.k == 0 => Some(c.d),
@@ -226,16 +227,16 @@ impl Ctx<'_> {
             return None;
         }
         let mut k = m;
-        while k > 0 && !self.is_target[k] && self.sunk[k].is_empty() && m - k < 8 {
+        while k > 0 && !self.flow.is_target[k] && self.saves.sunk[k].is_empty() && m - k < 8 {
             k -= 1;
             let n = self.insns[k];
             let writes = |width: u8| (n.d..n.d + width).contains(&reg);
             match n.op {
                 Op::Ldi if n.d == reg => {
-                    let plain = self.slots[k] == Action::Keep
+                    let plain = self.frames.slots[k] == Action::Keep
                         && self.copies[k] == Copy::Keep
-                        && !self.frame_set_up[k]
-                        && self.sunk[k].is_empty();
+                        && !self.frames.set_up[k]
+                        && self.saves.sunk[k].is_empty();
                     return plain.then_some(k);
                 }
                 Op::Cp | Op::Cpi | Op::Cpc => {}
@@ -285,7 +286,7 @@ impl Ctx<'_> {
         let mut j = i + 1;
         let mut last_cmp = i;
         while let Some(n) = self.insns.get(j) {
-            if self.is_target[j] {
+            if !self.fusion.joins(j) {
                 return Ok(None);
             }
             match n.op {
@@ -305,7 +306,7 @@ impl Ctx<'_> {
             _ => None,
         };
         let trailing_ok = last_cmp == j - 1 || matches!(br.r, 0 | 1 | 3) || through_xy.is_some();
-        if !trailing_ok || self.live_out[j] & CZNV != 0 || !matches!(br.r, 0..=4) {
+        if !trailing_ok || self.flags.live_out[j] & CZNV != 0 || !matches!(br.r, 0..=4) {
             return Ok(None);
         }
         let target = self.branch_target(j, br.k)?;
@@ -420,13 +421,12 @@ impl Ctx<'_> {
         let mut xy = [(LDX_ZP, LDX_IMM, STX_ZP), (LDY_ZP, LDY_IMM, STY_ZP)].into_iter();
         for m in run {
             let n = self.insns[m];
-            let plain = self.slots[m] == Action::Keep
+            let plain = self.frames.slots[m] == Action::Keep
                 && self.copies[m] == Copy::Keep
-                && !self.frame_set_up[m]
-                && !self.dropped_saves[m]
-                && self.save_slots[m].is_none()
-                && self.sunk[m].is_empty()
-                && !self.is_target[m];
+                && !self.frames.set_up[m]
+                && !self.saves.dropped[m]
+                && self.saves.slot_of[m].is_none()
+                && !self.flow.is_target[m];
             // Each byte: where it goes, and the register it comes from (none for `ldi`).
             let bytes: &[(u8, Option<u8>)] = match n.op {
                 Op::Ldi => &[(n.d, None)],
@@ -513,10 +513,10 @@ impl Ctx<'_> {
         let mv = self.insns[i];
         let plain = |m: usize| {
             m < self.insns.len()
-                && !self.is_target[m]
-                && self.slots[m] == Action::Keep
+                && self.fusion.joins(m)
+                && self.frames.slots[m] == Action::Keep
                 && self.copies[m] == crate::avr_rewrites::ptr_copies::Copy::Keep
-                && !self.frame_set_up[m]
+                && !self.frames.set_up[m]
         };
         if !self.optimise || !plain(i + 1) {
             return Ok(None);
@@ -529,7 +529,7 @@ impl Ctx<'_> {
                     && plain(i + 2)
                     && self.insns[i + 2].op == Op::Sbci
                     && self.insns[i + 2].d == mv.d + 1
-                    && self.live_out[i + 2] & CZNV == 0 =>
+                    && self.flags.live_out[i + 2] & CZNV == 0 =>
             {
                 a.i(SEC).b(LDA_ZP, rs);
                 self.imm(i + 1, a, SBC_IMM)?;
@@ -538,7 +538,7 @@ impl Ctx<'_> {
                 a.b(STA_ZP, rd + 1);
                 Ok(Some(2))
             }
-            Op::Adiw | Op::Sbiw if step.d == mv.d && self.live_out[i + 1] & CZNV == 0 => {
+            Op::Adiw | Op::Sbiw if step.d == mv.d && self.flags.live_out[i + 1] & CZNV == 0 => {
                 let (carry, o) = if step.op == Op::Adiw { (CLC, ADC_IMM) } else { (SEC, SBC_IMM) };
                 a.i(carry).b(LDA_ZP, rs).b(o, step.k as u8).b(STA_ZP, rd);
                 a.b(LDA_ZP, rs + 1).b(o, 0).b(STA_ZP, rd + 1);

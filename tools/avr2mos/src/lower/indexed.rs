@@ -24,12 +24,12 @@ impl Ctx<'_> {
         use crate::frames::frame_slots::Action;
         let plain = |m: usize| {
             m < self.insns.len()
-                && self.slots[m] == Action::Keep
+                && self.frames.slots[m] == Action::Keep
                 && self.copies[m] == crate::avr_rewrites::ptr_copies::Copy::Keep
-                && !self.frame_set_up[m]
-                && self.func_of[m] == self.func_of[i]
+                && !self.frames.set_up[m]
+                && self.flow.func_of[m] == self.flow.func_of[i]
         };
-        if !self.optimise || !(i..i + 5).all(plain) || (i + 1..i + 5).any(|m| self.is_target[m]) {
+        if !self.optimise || !(i..i + 5).all(plain) || !(i + 1..i + 5).all(|m| self.fusion.joins(m)) {
             return Ok(None);
         }
         let [mv, hi0, lo, hi, ld] = [i, i + 1, i + 2, i + 3, i + 4].map(|m| self.insns[m]);
@@ -41,7 +41,7 @@ impl Ctx<'_> {
         };
         let zero_hi = match hi0.op {
             Op::Eor => hi0.d == p + 1 && hi0.r == p + 1,
-            Op::Ldi => hi0.d == p + 1 && hi0.k == 0 && self.reloc_sym(i + 1, self.addrs[i + 1])?.is_none(),
+            Op::Ldi => hi0.d == p + 1 && hi0.k == 0 && self.reloc_sym(i + 1, self.flow.addrs[i + 1])?.is_none(),
             _ => false,
         };
         let q = match ld.op {
@@ -51,17 +51,22 @@ impl Ctx<'_> {
         if !zero_hi || lo.op != Op::Subi || lo.d != p || hi.op != Op::Sbci || hi.d != p + 1 {
             return Ok(None);
         }
-        if self.live_out[i + 3] & CZNV != 0 {
+        if self.flags.live_out[i + 3] & CZNV != 0 {
             return Ok(None);
         }
-        let dead_after = |reg: u8| reg == ld.d || self.live_regs[i + 4] & (1 << reg) == 0;
+        let dead_after = |reg: u8| reg == ld.d || self.saves.live.live_out[i + 4] & (1 << reg) == 0;
         if !dead_after(p) || !dead_after(p + 1) {
             return Ok(None);
         }
-        let table = match (self.reloc_sym(i + 2, self.addrs[i + 2])?, self.reloc_sym(i + 3, self.addrs[i + 3])?) {
-            (Some((s, Part::NegLo)), Some((t, Part::NegHi))) if s == t && matches!(s, Sym::Data(_) | Sym::Bss(_)) => s,
-            _ => return Ok(None),
-        };
+        let table =
+            match (self.reloc_sym(i + 2, self.flow.addrs[i + 2])?, self.reloc_sym(i + 3, self.flow.addrs[i + 3])?) {
+                (Some((s, Part::NegLo)), Some((t, Part::NegHi)))
+                    if s == t && matches!(s, Sym::Data(_) | Sym::Bss(_)) =>
+                {
+                    s
+                }
+                _ => return Ok(None),
+            };
         a.b(LDX_ZP, r(mv.r));
         a.items.push(Item::Ins(LDA_ABX, Arg::Sym(table, Part::Word, i32::from(q))));
         a.b(STA_ZP, r(ld.d));

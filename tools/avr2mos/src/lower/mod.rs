@@ -17,13 +17,13 @@
 //! return, so its stack arguments sit where the AVR code expects them, above a 2-byte
 //! return address.
 
-use std::collections::HashMap;
-
-use crate::analysis::flags::{self, C, CZNV, FlagSet, T, V, Z};
+use crate::analysis::flags::{self, C, CZNV, FlagFacts, FlagSet, T, V, Z};
 use crate::avr_rewrites::specialise;
 use crate::error::TranslateError;
+use crate::frames::frame_plan::{Frames, Saves};
 use crate::frames::zp_slots::Slot as ZpSlot;
 use crate::input::decode::{Insn, Mode, Op};
+use crate::input::flow::Flow;
 use crate::input::program::{AvrProgram, RelocKind, Target};
 use crate::mmap::{FLAGS, SPH, SPL, TFLAG, reg, temp};
 use crate::runtime::Routine;
@@ -51,55 +51,38 @@ enum Core {
 pub struct Ctx<'a> {
     /// The program being translated.
     pub prog: &'a AvrProgram,
-    /// Byte address of each instruction.
-    pub addrs: &'a [u32],
-    /// The decoded instructions.
+    /// The decoded program and its control flow: addresses, functions, jump targets.
+    pub flow: &'a Flow,
+    /// The instructions as the lowering reads them: [`Flow::insns`] with the rewrites of
+    /// the frame plan ([`crate::frames::frame_plan::FramePlan::insns`]).
     pub insns: &'a [Insn],
-    /// Instruction index by address.
-    pub index: &'a HashMap<u32, usize>,
-    /// Index of the function containing each instruction.
-    pub func_of: &'a [Option<usize>],
-    /// Function index by start address.
-    pub func_starts: &'a HashMap<u32, usize>,
-    /// Whether each function keeps the 2-byte return address footprint on the AVR stack.
-    pub adjusts: &'a [bool],
-    /// Flags live after each instruction.
-    pub live_out: &'a [FlagSet],
-    /// Whether each instruction can be reached other than from the one before it.
-    pub is_target: &'a [bool],
-    /// SREG saves and restores that change nothing ([`crate::avr_rewrites::sreg_saves`]).
-    pub inert: &'a [bool],
+    /// The live flags and the inert SREG saves ([`FlagFacts`]).
+    pub flags: &'a FlagFacts,
     /// Whether each function is interpreted ([`crate::runtime::interp`]): only its first
     /// instruction has a 6502 label (the stub).
     pub interp: &'a [bool],
     /// [`crate::OptLevel::Full`]: fuse across moves and specialise runtime calls.
     pub optimise: bool,
-    /// Each function's static frame ([`crate::frames::static_frames`]): where its first byte is;
-    /// `in r28/r29, SP` load that address less one instead of SP.
-    pub frames: &'a [Option<crate::frames::static_frames::FrameBase>],
-    /// The prologue subtractions of static frames, which have nothing left to do.
-    pub frame_set_up: &'a [bool],
-    /// What becomes of each instruction of a static frame's function whose Y is followed
-    /// ([`crate::frames::frame_slots`]).
-    pub slots: &'a [crate::frames::frame_slots::Action],
-    /// Prologue pushes and epilogue pops of saves no caller needs ([`crate::frames::saves`]).
-    pub dropped_saves: &'a [bool],
-    /// The static slot (a data address) of a save's push or pop ([`crate::frames::saves`]).
-    pub save_slots: &'a [Option<u32>],
-    /// The saves and restores moved to each instruction ([`crate::frames::sink_saves`]).
-    pub sunk: &'a [Vec<crate::frames::sink_saves::Copy>],
+    /// The static frames ([`Frames`]): where each starts (`in r28/r29, SP` loads that
+    /// address less one instead of SP), what becomes of the instructions that reach their
+    /// slots, and which functions keep the return address footprint.
+    pub frames: &'a Frames,
+    /// The saves ([`Saves`]): which went, which use static slots, which moved, and the
+    /// registers live once they have gone ([`crate::analysis::liveness`]).
+    pub saves: &'a Saves,
     /// Keep SP as the AVR has it (the lockstep setting): a left-out save is still pushed,
     /// and its pops only move SP back, so stack addresses agree with the simulator's.
     pub keep_stack: bool,
     /// Pointer copies that go and the loads and stores that use their source instead
     /// ([`crate::avr_rewrites::ptr_copies`]).
     pub copies: &'a [crate::avr_rewrites::ptr_copies::Copy],
-    /// The registers live after each instruction ([`crate::analysis::liveness`]).
-    pub live_regs: &'a [crate::analysis::callgraph::RegSet],
     /// Whether r1 is zero before each instruction ([`crate::analysis::zero_reg`]).
     pub r1_zero: &'a [bool],
     /// The static slots that live in zero page ([`crate::frames::zp_slots`]).
     pub zp_homes: &'a crate::frames::zp_slots::Homes,
+    /// Where an instruction may be lowered inside the code of the one before it
+    /// ([`crate::analysis::fusion`]): every fused form asks it.
+    pub fusion: &'a crate::analysis::fusion::Fusion,
 }
 
 /// The label of instruction `i`.
@@ -250,12 +233,12 @@ impl Ctx<'_> {
     /// The flags live after instruction `i`; none inside an inert SREG save and restore,
     /// where flags are neither computed nor stored.
     fn live_after(&self, i: usize) -> FlagSet {
-        if self.inert[i] { 0 } else { self.live_out[i] }
+        if self.flags.inert[i] { 0 } else { self.flags.live_out[i] }
     }
 
     pub(crate) fn err(&self, i: usize, why: &str) -> TranslateError {
         TranslateError::Unsupported {
-            at: self.prog.locate(self.addrs[i]),
+            at: self.prog.locate(self.flow.addrs[i]),
             insn: self.insns[i].to_string(),
             why: why.into(),
         }
@@ -263,7 +246,7 @@ impl Ctx<'_> {
 
     /// The static frame of instruction `i`'s function, if it has one.
     fn static_frame(&self, i: usize) -> Option<crate::frames::static_frames::FrameBase> {
-        self.func_of[i].and_then(|f| self.frames[f])
+        self.flow.func_of[i].and_then(|f| self.frames.starts[f])
     }
 
     /// Emits instruction `i` as [`crate::frames::frame_slots`] decided, if it decided anything:
@@ -275,13 +258,13 @@ impl Ctx<'_> {
         let Some(base) = self.static_frame(i) else { return false };
         // A slot with a zero-page home is reached there; the others at their address.
         let at = |off: u16, zp_op: u8, abs_op: u8| {
-            let home = self.func_of[i].and_then(|func| self.zp_homes.of(ZpSlot::Frame { func, offset: off }));
+            let home = self.flow.func_of[i].and_then(|func| self.zp_homes.of(ZpSlot::Frame { func, offset: off }));
             match home {
                 Some(zp) => Item::Ins(zp_op, Arg::Byte(zp)),
                 None => Item::Ins(abs_op, base.operand(Part::Word, i32::from(off))),
             }
         };
-        match self.slots[i] {
+        match self.frames.slots[i] {
             Action::Keep => return false,
             Action::Drop => {}
             Action::Slot(off) if matches!(insn.op, Op::Ld(..)) => {
@@ -309,19 +292,19 @@ impl Ctx<'_> {
     }
 
     fn adjusting(&self, i: usize) -> bool {
-        self.func_of[i].is_some_and(|f| self.adjusts[f])
+        self.flow.func_of[i].is_some_and(|f| self.frames.adjusts[f])
     }
 
     /// The label of the instruction at `target`, or an error naming instruction `i`. Inside
     /// an interpreted function only the first instruction has a label; only the function
     /// itself may reach the others.
     fn target(&self, i: usize, target: u32) -> Result<Label, TranslateError> {
-        let t = *self.index.get(&target).ok_or_else(|| TranslateError::BadTarget {
-            at: self.prog.locate(self.addrs[i]),
+        let t = *self.flow.index.get(&target).ok_or_else(|| TranslateError::BadTarget {
+            at: self.prog.locate(self.flow.addrs[i]),
             insn: self.insns[i].to_string(),
             target,
         })?;
-        if self.interp_middle(t) && self.func_of[i] != self.func_of[t] {
+        if self.interp_middle(t) && self.flow.func_of[i] != self.flow.func_of[t] {
             return Err(self.err(i, "reaches the middle of an interpreted function"));
         }
         Ok(insn_label(t))
@@ -329,7 +312,7 @@ impl Ctx<'_> {
 
     /// Whether instruction `t` is inside an interpreted function but not its first.
     pub(crate) fn interp_middle(&self, t: usize) -> bool {
-        self.func_of[t].is_some_and(|f| self.interp[f] && self.prog.functions[f].addr != self.addrs[t])
+        self.flow.func_of[t].is_some_and(|f| self.interp[f] && self.prog.functions[f].addr != self.flow.addrs[t])
     }
 
     /// A call or tail-call target: an instruction, or a native routine.
@@ -357,7 +340,7 @@ impl Ctx<'_> {
             RelocKind::Call | RelocKind::Pcrel7 | RelocKind::Pcrel13 => return Ok(None),
             other => {
                 return Err(TranslateError::Relocation {
-                    at: self.prog.locate(self.addrs[i]),
+                    at: self.prog.locate(self.flow.addrs[i]),
                     kind: other.name(),
                     why: format!("not supported on `{}`", self.insns[i]),
                 });
@@ -368,9 +351,9 @@ impl Ctx<'_> {
             Target::Bss(x) => Sym::Bss(*x),
             Target::Code(c) => {
                 let label = self.target(i, *c)?;
-                if self.index.get(c).is_some_and(|&t| self.interp_middle(t)) {
+                if self.flow.index.get(c).is_some_and(|&t| self.interp_middle(t)) {
                     return Err(TranslateError::Relocation {
-                        at: self.prog.locate(self.addrs[i]),
+                        at: self.prog.locate(self.flow.addrs[i]),
                         kind: rel.kind.name(),
                         why: "a code address inside an interpreted function (only its start has a 6502 address)".into(),
                     });
@@ -386,7 +369,7 @@ impl Ctx<'_> {
     }
 
     fn imm(&self, i: usize, a: &mut Asm, opcode: u8) -> Result<(), TranslateError> {
-        match self.reloc_sym(i, self.addrs[i])? {
+        match self.reloc_sym(i, self.flow.addrs[i])? {
             Some((sym, part)) => a.s(opcode, sym, part),
             None => a.b(opcode, self.insns[i].k as u8),
         };
@@ -394,7 +377,7 @@ impl Ctx<'_> {
     }
 
     fn abs(&self, i: usize, a: &mut Asm, opcode: u8) -> Result<(), TranslateError> {
-        match self.reloc_sym(i, self.addrs[i] + 2)? {
+        match self.reloc_sym(i, self.flow.addrs[i] + 2)? {
             Some((sym, Part::Word)) => a.s(opcode, sym, Part::Word),
             Some(_) => return Err(self.err(i, "byte relocation on a 16-bit address")),
             None => a.w(opcode, self.insns[i].k as u16),
@@ -418,29 +401,29 @@ impl Ctx<'_> {
         let live = self.live_after(i);
         let defs = flags::defs(&insn);
         let mut a = Asm::default();
-        if self.frame_set_up[i] {
+        if self.frames.set_up[i] {
             // A static frame's Y is loaded already set up.
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
         if self.frame_slot(i, &mut a) {
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
-        if let Some(f) = self.func_of[i]
-            && self.adjusts[f]
-            && self.prog.functions[f].addr == self.addrs[i]
+        if let Some(f) = self.flow.func_of[i]
+            && self.frames.adjusts[f]
+            && self.prog.functions[f].addr == self.flow.addrs[i]
         {
             a.to(JSR, Routine::Enter.label());
         }
         if let crate::avr_rewrites::ptr_copies::Copy::Drop { .. } = self.copies[i] {
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
-        if self.dropped_saves[i] && !(self.keep_stack && insn.op == Op::Push) {
+        if self.saves.dropped[i] && !(self.keep_stack && insn.op == Op::Push) {
             if self.keep_stack {
                 a.to(JSR, Routine::Pop.label());
             }
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
-        if let Some(slot) = self.save_slots[i] {
+        if let Some(slot) = self.saves.slot_of[i] {
             a.items.extend(save_copy(self.zp_homes, slot, insn.d, insn.op == Op::Push));
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
@@ -542,13 +525,13 @@ impl Ctx<'_> {
         }
         // A carry chain: leave the carry in the 6502 carry for the next instruction (always
         // between the two halves of an inert frame step, whose flags are never stored).
-        let inert_chain = self.inert[i]
+        let inert_chain = self.flags.inert[i]
             && self.insns.get(i + 1).is_some_and(|n| n.op == Op::Sbci)
-            && self.inert.get(i + 1) == Some(&true);
+            && self.flags.inert.get(i + 1) == Some(&true);
         if (live & CZNV == C || inert_chain)
             && let Some(inv) = carry_polarity(kind)
             && let Some(next) = self.insns.get(i + 1)
-            && !self.is_target[i + 1]
+            && !self.flow.is_target[i + 1]
             && consumes_carry(next) == Some(inv)
         {
             return Ok(Lowered { asm: a, consumed: 0, carry_out: true });
@@ -575,7 +558,7 @@ impl Ctx<'_> {
     /// A conditional branch target, which must be in the same function unless no stack
     /// adjustment has to be undone.
     fn branch_target(&self, i: usize, k: u32) -> Result<Label, TranslateError> {
-        if self.func_starts.contains_key(&k) && self.adjusting(i) {
+        if self.flow.func_starts.contains_key(&k) && self.adjusting(i) {
             return Err(self.err(i, "conditional tail call from a function that reads SP"));
         }
         self.target(i, k)

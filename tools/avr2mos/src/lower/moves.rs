@@ -58,10 +58,10 @@ impl Ctx<'_> {
                 let step: i16 = if insn.op == Op::Push { 1 } else { -1 };
                 let mut n = 1usize;
                 while let Some(next) = self.insns.get(i + n)
-                    && !self.is_target[i + n]
-                    && self.slots[i + n] == crate::frames::frame_slots::Action::Keep
-                    && !(self.dropped_saves[i + n] && !(self.keep_stack && next.op == Op::Push))
-                    && self.save_slots[i + n].is_none()
+                    && self.fusion.joins(i + n)
+                    && self.frames.slots[i + n] == crate::frames::frame_slots::Action::Keep
+                    && !(self.saves.dropped[i + n] && !(self.keep_stack && next.op == Op::Push))
+                    && self.saves.slot_of[i + n].is_none()
                     && next.op == insn.op
                     && i16::from(next.d) == i16::from(d) + step * n as i16
                     && n < 32
@@ -98,7 +98,7 @@ impl Ctx<'_> {
                 }
                 // SREG in AVR layout (I reads as 0: no AVR interrupts here). A save that
                 // is restored unchanged is inert and costs nothing.
-                0x3F if self.inert[i] => {}
+                0x3F if self.flags.inert[i] => {}
                 0x3F => {
                     a.to(JSR, Routine::SregRead.label()).b(STA_ZP, rd);
                 }
@@ -111,7 +111,7 @@ impl Ctx<'_> {
                 0x3E => {
                     a.b(LDA_ZP, rd).b(STA_ZP, SPH);
                 }
-                0x3F if self.inert[i] => {}
+                0x3F if self.flags.inert[i] => {}
                 0x3F => {
                     a.b(LDA_ZP, rd).to(JSR, Routine::SregWrite.label());
                 }

@@ -190,8 +190,8 @@ fn set_word(b: &mut [u8], at: usize, w: u16) {
 /// instruction is lowered too (and the code dropped) so that the interpreter accepts
 /// exactly what the translator accepts.
 pub fn copy_function(ctx: &Ctx, f: usize, first: usize, end: usize) -> Result<Copy, TranslateError> {
-    let start = ctx.addrs[first];
-    let stop = ctx.addrs.get(end).copied().unwrap_or(ctx.prog.text.len() as u32);
+    let start = ctx.flow.addrs[first];
+    let stop = ctx.flow.addrs.get(end).copied().unwrap_or(ctx.prog.text.len() as u32);
     let mut bytes = ctx.prog.text[start as usize..stop as usize].to_vec();
     let base = copy_label(f);
     let mut patches = Vec::new();
@@ -203,10 +203,10 @@ pub fn copy_function(ctx: &Ctx, f: usize, first: usize, end: usize) -> Result<Co
     for i in first..end {
         ctx.lower(i, false)?;
         let insn = ctx.insns[i];
-        let a = ctx.addrs[i];
+        let a = ctx.flow.addrs[i];
         let o = (a - start) as usize;
         let k = insn.k;
-        let is_entry = ctx.func_starts.contains_key(&k)
+        let is_entry = ctx.flow.func_starts.contains_key(&k)
             || ctx.prog.native_at(k).is_some_and(|name| Routine::for_symbol(name).is_some());
         let local = |ctx: &Ctx| {
             if (start..stop).contains(&k) {

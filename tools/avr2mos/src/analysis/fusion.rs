@@ -1,0 +1,166 @@
+//! Where the lowering may fuse: the neighbouring instructions whose 6502 code may be one
+//! sequence. [`crate::lower`] lowers a compare chain with its branch, an instruction with
+//! the branch or carry reader after it (across moves), a run of pushes or pops, an
+//! indexed load and a pointer copy with its constant step each as one sequence, which
+//! nothing can enter or be inserted into but at its start. [`crate::frames::sink_saves`]
+//! inserts saves and restores between instructions: it asks this map where it may, and the
+//! lowering fuses only where this map allows, so the two agree by construction (they used
+//! to disagree, and the translation was done again without moved saves).
+//!
+//! Computed once, from the AVR code as it is decoded, before any pass changes it: the
+//! shapes of the fused forms and the flags they keep live. Assumes the flag liveness of
+//! [`crate::analysis::flags`] and the jump targets of [`crate::input::flow`]. Guarantees:
+//! no instruction reached other than from the one before joins it; every join the
+//! lowering makes is one this map allows (each fused form checks [`Fusion::joins`]).
+
+use crate::analysis::flags::{CZNV, FlagSet};
+use crate::input::decode::{Insn, Mode, Op, Ptr};
+
+/// For each instruction, whether the lowering may put its code inside the sequence of the
+/// instruction before it.
+#[derive(Debug, Clone, Default)]
+pub struct Fusion {
+    joins: Vec<bool>,
+}
+
+impl Fusion {
+    /// Whether instruction `m` may be lowered inside the code of instruction `m - 1`.
+    pub fn joins(&self, m: usize) -> bool {
+        self.joins.get(m).copied().unwrap_or(false)
+    }
+
+    /// Whether code inserted before instruction `i` (`after`: after it, on its
+    /// fall-through) could land inside a fused sequence.
+    pub fn splits(&self, i: usize, after: bool) -> bool {
+        self.joins(i) || (after && self.joins(i + 1))
+    }
+
+    /// The map that lets instruction `m` join the one before it where `joins[m]` (for
+    /// the tests of the passes that ask it).
+    #[cfg(test)]
+    pub fn from_joins(joins: Vec<bool>) -> Fusion {
+        Fusion { joins }
+    }
+}
+
+/// The joins the lowering may make in `insns`, whose jump targets are `is_target` and
+/// whose live flags after each instruction are `live_out`.
+pub fn analyse(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet]) -> Fusion {
+    let n = insns.len();
+    let mut joins = vec![false; n];
+    for m in 1..n {
+        joins[m] = !is_target[m] && (keeps_flags_for(insns, live_out, m) || continues_run(insns[m - 1], insns[m]));
+    }
+    for i in 0..n {
+        let folded = [indexed_load(insns, is_target, live_out, i), copy_step(insns, is_target, live_out, i)];
+        for m in folded.into_iter().flatten().flatten() {
+            joins[m] = true;
+        }
+    }
+    Fusion { joins }
+}
+
+/// A compare chain, or an instruction whose flags a branch or a carry reader after it
+/// tests in the 6502's `P`: every instruction folded into such a sequence is a `cpc`, a
+/// move (which keeps the flags) or the branch, and some flag is live across each join.
+fn keeps_flags_for(insns: &[Insn], live_out: &[FlagSet], m: usize) -> bool {
+    let folded =
+        matches!(insns[m].op, Op::Cpc | Op::Ldi | Op::Mov | Op::Movw | Op::Ld(..) | Op::St(..) | Op::Brbs | Op::Brbc);
+    folded && live_out[m - 1] & CZNV != 0
+}
+
+/// A prologue's pushes or an epilogue's pops of neighbouring registers (`push r2; push
+/// r3`, `pop r3; pop r2`), which become one call.
+fn continues_run(prev: Insn, next: Insn) -> bool {
+    match (prev.op, next.op) {
+        (Op::Push, Op::Push) => next.d == prev.d.wrapping_add(1),
+        (Op::Pop, Op::Pop) => next.d == prev.d.wrapping_sub(1),
+        _ => false,
+    }
+}
+
+/// The instructions folded into `i` when it starts an indexed load's shape (`mov p, ri;
+/// eor p+1, p+1; subi p, lo; sbci p+1, hi; ld rd, P+q`, [`crate::lower`]'s `indexed`).
+fn indexed_load(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usize) -> Option<std::ops::Range<usize>> {
+    let [mv, hi0, lo, hi, ld] = [i, i + 1, i + 2, i + 3, i + 4].map(|m| insns.get(m).copied());
+    let (mv, hi0, lo, hi, ld) = (mv?, hi0?, lo?, hi?, ld?);
+    let p = mv.d;
+    let ptr = match (mv.op, p) {
+        (Op::Mov, 26) => Ptr::X,
+        (Op::Mov, 30) => Ptr::Z,
+        _ => return None,
+    };
+    let zero_hi = match hi0.op {
+        Op::Eor => hi0.d == p + 1 && hi0.r == p + 1,
+        Op::Ldi => hi0.d == p + 1 && hi0.k == 0,
+        _ => false,
+    };
+    let shape = zero_hi
+        && lo.op == Op::Subi
+        && lo.d == p
+        && hi.op == Op::Sbci
+        && hi.d == p + 1
+        && matches!(ld.op, Op::Ld(lp, Mode::Disp) if lp == ptr);
+    (shape && live_out[i + 3] & CZNV == 0 && !(i + 1..i + 5).any(|m| is_target[m])).then_some(i + 1..i + 5)
+}
+
+/// The instructions folded into `i` when it is a pointer copy followed by a constant step
+/// of the copy whose flags nothing reads (`movw r30, r24; adiw r30, 4`, or `subi`/`sbci`).
+fn copy_step(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usize) -> Option<std::ops::Range<usize>> {
+    let mv = insns.get(i).filter(|mv| mv.op == Op::Movw)?;
+    let step = insns.get(i + 1).filter(|_| !is_target[i + 1])?;
+    match step.op {
+        Op::Subi
+            if step.d == mv.d
+                && insns.get(i + 2).is_some_and(|h| h.op == Op::Sbci && h.d == mv.d + 1)
+                && !is_target[i + 2]
+                && live_out[i + 2] & CZNV == 0 =>
+        {
+            Some(i + 1..i + 3)
+        }
+        Op::Adiw | Op::Sbiw if step.d == mv.d && live_out[i + 1] & CZNV == 0 => Some(i + 1..i + 2),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::flags::{C, Z};
+    use crate::input::decode::decode_words;
+
+    /// The joins of `words` as straight code that nothing jumps into, with the flags
+    /// `live_out` live after each instruction.
+    fn joins_of(words: &[u16], live_out: &[FlagSet]) -> Vec<bool> {
+        let insns = decode_words(words);
+        let fusion = analyse(&insns, &vec![false; insns.len()], live_out);
+        (0..insns.len()).map(|m| fusion.joins(m)).collect()
+    }
+
+    #[test]
+    fn a_pointer_copy_and_its_step_join_unless_the_step_flags_are_read() {
+        // movw r30, r24; adiw r30, 4; ret
+        let words = [0x01FC, 0x9634, 0x9508];
+        assert_eq!(joins_of(&words, &[0, 0, 0]), [false, true, false]);
+        assert_eq!(joins_of(&words, &[0, Z, 0]), [false, false, false]);
+    }
+
+    #[test]
+    fn a_compare_joins_its_branch_and_a_carry_chain_does_not_fold() {
+        // cp r24, r22; brne .+2; subi r24, 1; sbci r25, 0; ret
+        let words = [0x1786, 0xF409, 0x5081, 0x4090, 0x9508];
+        assert_eq!(joins_of(&words, &[Z, 0, C, 0, 0]), [false, true, false, false, false]);
+    }
+
+    #[test]
+    fn code_inserted_after_an_instruction_splits_the_sequence_it_starts() {
+        let words = [0x01FC, 0x9634, 0x9508];
+        let insns = decode_words(&words);
+        let fusion = analyse(&insns, &[false; 3], &[0; 3]);
+        assert!(!fusion.splits(0, false), "before the copy: before the whole sequence");
+        assert!(fusion.splits(0, true) && fusion.splits(1, false));
+        // The step's code is inside the copy's: nothing goes at the step, after it either.
+        assert!(fusion.splits(1, true));
+        assert!(!fusion.splits(2, false), "before the return: after the whole sequence");
+    }
+}
