@@ -189,7 +189,17 @@ impl Machine {
             b.ram_poke(0, MODE, 0x80);
             kernal.inactive_screen = [0, 0, 13];
         }
-        Machine { cpu, kernal, config, source_map: None, same_pc: 0, trail: [0; TRAIL], steps: 0, break_at: Vec::new(), nmi_line: false }
+        Machine {
+            cpu,
+            kernal,
+            config,
+            source_map: None,
+            same_pc: 0,
+            trail: [0; TRAIL],
+            steps: 0,
+            break_at: Vec::new(),
+            nmi_line: false,
+        }
     }
 
     /// Installs the function that describes program addresses in error messages.
@@ -289,7 +299,8 @@ impl Machine {
                     Flow::Exit(e) => return Ok(Some(e)),
                 }
             }
-            if listed && !self.config.code_ranges.is_empty() && !self.config.code_ranges.iter().any(|r| r.contains(&pc)) {
+            if listed && !self.config.code_ranges.is_empty() && !self.config.code_ranges.iter().any(|r| r.contains(&pc))
+            {
                 let region = format!(
                     "RAM outside the program's code {}",
                     self.config

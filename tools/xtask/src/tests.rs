@@ -97,7 +97,8 @@ fn parse_artifacts(stdout: &str) -> Result<Built> {
         let package = package_name(&message["package_id"], &manifest);
         let src = Path::new(target["src_path"].as_str().unwrap_or_default());
         let rel = src.strip_prefix(manifest.parent().unwrap_or(Path::new(""))).unwrap_or(src).display().to_string();
-        let kinds: Vec<&str> = target["kind"].as_array().map(|k| k.iter().filter_map(|k| k.as_str()).collect()).unwrap_or_default();
+        let kinds: Vec<&str> =
+            target["kind"].as_array().map(|k| k.iter().filter_map(|k| k.as_str()).collect()).unwrap_or_default();
         let label = if kinds.iter().any(|k| ["lib", "bin", "rlib", "proc-macro"].contains(k)) {
             format!("unittests {rel}")
         } else {
@@ -111,7 +112,8 @@ fn parse_artifacts(stdout: &str) -> Result<Built> {
 /// The package's name: from its id (`path+file:///...#name@0.1.0`, or `...#0.1.0` where
 /// the directory is the name), else the manifest's directory.
 fn package_name(id: &serde_json::Value, manifest: &Path) -> String {
-    let dir = || manifest.parent().and_then(|d| d.file_name()).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir =
+        || manifest.parent().and_then(|d| d.file_name()).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let Some(id) = id.as_str() else { return dir() };
     match id.rsplit_once('#').map(|(_, tail)| tail) {
         Some(tail) if tail.contains('@') => tail.split('@').next().unwrap_or_default().to_string(),
@@ -161,14 +163,12 @@ pub fn run(built: &Built) -> Result<()> {
         }
     });
     let outcomes = outcomes.into_inner().unwrap_or_default();
-    let failed: Vec<String> = outcomes
-        .iter()
-        .filter(|o| !o.ok)
-        .map(|o| format!("{} ({})", o.binary.label, o.binary.package))
-        .collect();
+    let failed: Vec<String> =
+        outcomes.iter().filter(|o| !o.ok).map(|o| format!("{} ({})", o.binary.label, o.binary.package)).collect();
     let mut slowest: Vec<&Outcome> = outcomes.iter().collect();
     slowest.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
-    let slowest: Vec<String> = slowest.iter().take(5).map(|o| format!("{} {:.0} s", o.binary.label, o.seconds)).collect();
+    let slowest: Vec<String> =
+        slowest.iter().take(5).map(|o| format!("{} {:.0} s", o.binary.label, o.seconds)).collect();
     eprintln!(
         "xtask test: {} binaries in {:.0} s, {jobs} at a time; the longest: {}",
         outcomes.len(),
@@ -176,7 +176,12 @@ pub fn run(built: &Built) -> Result<()> {
         slowest.join(", ")
     );
     if !failed.is_empty() {
-        bail!("{} test binar{} failed: {}", failed.len(), if failed.len() == 1 { "y" } else { "ies" }, failed.join(", "));
+        bail!(
+            "{} test binar{} failed: {}",
+            failed.len(),
+            if failed.len() == 1 { "y" } else { "ies" },
+            failed.join(", ")
+        );
     }
     Ok(())
 }
