@@ -1,7 +1,7 @@
 //! `cargo xtask`: the project's chores.
 //!
 //! - `cargo xtask test`: installs what the tests need on a fresh machine, then runs them:
-//!   every test target of the workspace, two test binaries at a time (`tests.rs`).
+//!   every test target of the workspace, two test binaries at a time (`testrun.rs`).
 //! - `cargo xtask test --quick`: the edit-compile loop's tests, in a minute or two: every
 //!   crate's unit tests and a few programs in the emulator (`QUICK` below). CI runs them all.
 //! - `cargo xtask ci`: what CI runs: formatting, clippy, the tests, and the AVR build of the
@@ -19,7 +19,7 @@
 mod avr;
 mod firmware;
 mod setup;
-mod tests;
+mod testrun;
 
 use anyhow::{Context, Result, bail};
 use std::process::{Command, ExitCode};
@@ -76,13 +76,13 @@ pub fn workspace_root() -> std::path::PathBuf {
 static TESTED_BAC: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
 
 /// Every test target of the workspace, as `cargo test --workspace --all-targets
-/// --no-fail-fast` runs them, two binaries at a time ([`tests`]).
+/// --no-fail-fast` runs them, two binaries at a time ([`testrun`]).
 fn test() -> Result<()> {
-    let built = tests::build()?;
+    let built = testrun::build()?;
     if let Some(bac) = &built.bac {
         let _ = TESTED_BAC.set(bac.clone());
     }
-    tests::run(&built)
+    testrun::run(&built)
 }
 
 /// The tests `--quick` runs besides the unit tests (package, test binary, name filters),

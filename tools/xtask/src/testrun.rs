@@ -4,7 +4,7 @@
 //! `cargo test` runs its test binaries one after another, and libtest runs the tests of one
 //! binary on every core. Where a binary's last test is a long one (the translator's 16-bit
 //! arithmetic, 200,000 pairs on the emulated 6502, about 80 s alone; `bac verify`'s
-//! 100,000 coups) one core waits for it. Running [`JOBS`] binaries side by side, the
+//! 100,000 coups) one core waits for it. Running [`jobs`] binaries side by side, the
 //! longest first, keeps both cores busy: the same tests, the same binaries, the same
 //! assertions, in less wall-clock time. Each binary runs as cargo runs it: in its
 //! package's directory, with `CARGO`, `CARGO_MANIFEST_DIR`, `CARGO_MANIFEST_PATH` and
