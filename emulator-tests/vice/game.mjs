@@ -260,12 +260,25 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
   page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
   const layout = LAYOUTS[`vice${c.mode}`];
   const notes = [];
+  // Where the step's wall-clock time goes (the log line's "time:"), for whoever makes it
+  // faster: the page and the core's start, the clicks at real speed, the keys, the looks
+  // awaiting each state, and the canvas taken with its frame.
+  const spent = { start: 0, click: 0, keys: 0, looks: 0, canvas: 0 };
+  const timed = async (what, body) => {
+    const t = Date.now();
+    try {
+      return await body();
+    } finally {
+      spent[what] += Date.now() - t;
+    }
+  };
   try {
     const t0 = Date.now();
     setStep(`${c.name}: load the page`);
     await page.goto(`${origin}/?disk=/disk/${c.disk}&video=${c.video}&autostart=0`, { timeout: 40_000 });
     setStep(`${c.name}: start the x128 core`);
     await page.waitForFunction(() => window.VICE_CHECK.started, null, { timeout: 40_000, polling: 250 });
+    spent.start = Date.now() - t0;
     const canvas = page.locator("canvas.ejs_canvas");
     let rom = null;
     const steps = gameSteps(c.scenario);
@@ -277,7 +290,8 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
       const again = [];
       if (step.keys.length) {
         setStep(`${c.name}: type ${step.keys.join(" ")} for the ${step.state} screen`);
-        await atRealSpeed(page, () => canvas.click({ timeout: 10_000 }));
+        await timed("click", () => atRealSpeed(page, () => canvas.click({ timeout: 10_000 })));
+        const keysStart = Date.now();
         if (step.buffered) {
           // At BASIC's READY. the cursor blinks, so the screen never settles between keys:
           // they are typed in one go (the KERNAL's keyboard buffer keeps ten).
@@ -288,6 +302,7 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
             for (let t = 1; t < typed; t++) again.push(key);
           }
         }
+        spent.keys += Date.now() - keysStart;
       }
       setStep(`${c.name}: wait for the ${step.state} screen`);
       const judge = judgeFor(step, ours, c.mode, { ...glyphs, rom }, Boolean(c.scenario.samples));
@@ -298,6 +313,7 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
       // are counted (in warp, looks taken as the clock ran went past chemin-80's coup on a
       // loaded machine).
       let every = LOOK_FRAMES;
+      const looksStart = Date.now();
       while (Date.now() < deadline) {
         frameBytes = (await pausedShot(page)).bytes;
         const frame = decodePng(frameBytes);
@@ -316,8 +332,9 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
         if (rom) every = Math.min(every * 2, MAX_LOOK_FRAMES);
       }
       await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(1));
+      spent.looks += Date.now() - looksStart;
       if (n === 0 && !rom) throw new Error("the KERNAL's power-on banner was never seen before the title (needed to read READY. later)");
-      const last = await finalLook(page, canvas, c.mode, verdict, frameBytes, judge);
+      const last = await timed("canvas", () => finalLook(page, canvas, c.mode, verdict, frameBytes, judge));
       ({ look: verdict } = last);
       keepLook(base, last);
       setStep(`${c.name}: check the ${step.state} pictures are not blank`);
@@ -333,7 +350,8 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
     }
     const frames = await frameNum(page);
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
-    log.push(`${c.name}: ${frames} frames, ${secs} s; ${notes.join("; ")}`);
+    const time = Object.entries(spent).map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)}`).join(", ");
+    log.push(`${c.name}: ${frames} frames, ${secs} s (time: ${time}); ${notes.join("; ")}`);
     const how = c.scenario.samples
       ? "the deal's rows: glyphs of the game's set, and the coup adds up"
       : c.scenario.seed === undefined

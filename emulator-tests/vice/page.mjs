@@ -170,7 +170,29 @@ export async function frameShot(page) {
  * At real speed: in warp the cursor would blink between the two.
  */
 export async function canvasAndFrame(page, canvas, mode, judgeFrame) {
-  return atRealSpeed(page, () => canvasAndFrameNow(page, canvas, mode, judgeFrame));
+  return atRealSpeed(page, () => withFullCanvas(page, () => canvasAndFrameNow(page, canvas, mode, judgeFrame)));
+}
+
+/**
+ * Runs `body` with the canvas drawn at its full size (page.html draws it small otherwise:
+ * in software, its drawing cost more than the emulation): the size set, then awaited until
+ * the drawing buffer has it (within 10 s) and two more frames have been drawn at it.
+ */
+export async function withFullCanvas(page, body) {
+  await page.evaluate(() => window.VICE_CHECK.setCanvasFull(true));
+  try {
+    const deadline = Date.now() + 10_000;
+    while (!(await page.evaluate(() => window.VICE_CHECK.canvasFull()))) {
+      if (Date.now() > deadline) throw new Error("the canvas did not take its full size within 10 s");
+      await page.waitForTimeout(15);
+    }
+    // Two frames drawn at the full size; a core that does not run them is reported by
+    // what `body` sees (a canvas that differs from the frame), not here.
+    await waitFrames(page, 2).catch(() => {});
+    return await body();
+  } finally {
+    await page.evaluate(() => window.VICE_CHECK.setCanvasFull(false)).catch(() => {});
+  }
 }
 
 async function canvasAndFrameNow(page, canvas, mode, judgeFrame) {
@@ -199,7 +221,8 @@ async function canvasAndFrameNow(page, canvas, mode, judgeFrame) {
  */
 export async function finalLook(page, canvas, mode, look, frameBytes, judgeFrame) {
   if (look?.ok) return canvasAndFrame(page, canvas, mode, judgeFrame);
-  return { look, frameBytes, canvasBytes: await canvas.screenshot({ timeout: 10_000 }), canvasDiff: ["not compared"] };
+  const canvasBytes = await withFullCanvas(page, () => canvas.screenshot({ timeout: 10_000 }));
+  return { look, frameBytes, canvasBytes, canvasDiff: ["not compared"] };
 }
 
 /** Writes BASE-frame.png, BASE-canvas.png and BASE.txt (VICE's screen as read). */

@@ -6,6 +6,9 @@
 # in headless Chromium, plays the game, and compares. VICE_ONLY=NAME,NAME: only those
 # VICE steps.
 # Exits non-zero naming the step that failed. Output goes to target/vice/ (or $VICE_OUT).
+# VICE_BAC=PATH: the `bac` executable to use (cargo xtask ci passes the one its tests
+# built); without it, `cargo build --release -p bac` builds one. The `bac run` screenshots
+# are taken VICE_PREP_JOBS at a time (default 2).
 set -Eeuo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -62,18 +65,49 @@ fi
 
 mkdir -p "$OUT"
 cd "$ROOT"
+# One `bac` for every command below, run directly: a `cargo run` each time cost a
+# fingerprint check of the workspace, about 60 times.
+if [ -n "${VICE_BAC:-}" ]; then
+    step "bac: $VICE_BAC (VICE_BAC)"
+    BAC_EXE="$VICE_BAC"
+else
+    step "cargo build --release -p bac"
+    timeout 1200 cargo build --release -q -p bac
+    BAC_EXE="$ROOT/target/release/bac"
+fi
+[ -x "$BAC_EXE" ] || { echo "no bac executable at $BAC_EXE" >&2; false; }
+
+# Up to PREP_JOBS commands in the background at once (`later CMD ...`), and `settle`
+# waits for them all, failing if one did: the screenshots of our emulator are independent
+# runs, a few seconds each, and a core was idle while they ran one after another.
+PREP_JOBS="${VICE_PREP_JOBS:-2}"
+PENDING=()
+later() {
+    while [ "$(jobs -rp | wc -l)" -ge "$PREP_JOBS" ]; do wait -n || true; done
+    "$@" &
+    PENDING+=("$!:$STEP")
+}
+settle() {
+    local failed=0 job
+    for job in "${PENDING[@]}"; do
+        wait "${job%%:*}" || { echo "vice check FAILED at step: ${job#*:}" >&2; failed=1; }
+    done
+    PENDING=()
+    [ "$failed" = 0 ]
+}
+
 step "bac prg: build the test program"
-timeout 1200 cargo run --release -q -p bac -- prg --manifest-path "$PROGRAM" -o "$OUT/hello.prg"
+timeout 1200 "$BAC_EXE" prg --manifest-path "$PROGRAM" -o "$OUT/hello.prg"
 
 step "bac disk build: the disk with the boot sector, the program as BAC"
-timeout 600 cargo run --release -q -p bac -- disk build --manifest "$HERE/hello.toml" --game "$OUT/hello.prg" -o "$OUT/bac.d81"
+timeout 600 "$BAC_EXE" disk build --manifest "$HERE/hello.toml" --game "$OUT/hello.prg" -o "$OUT/bac.d81"
 
 step "bac disk build: the same without a boot sector (for autostart)"
-timeout 600 cargo run --release -q -p bac -- disk build --manifest "$HERE/noboot.toml" --game "$OUT/hello.prg" -o "$OUT/noboot.d81"
+timeout 600 "$BAC_EXE" disk build --manifest "$HERE/noboot.toml" --game "$OUT/hello.prg" -o "$OUT/noboot.d81"
 
 bac_run() { # DISK SCREEN PNG: bac run's screenshot; the program must end with its exit code
     local code=0
-    timeout 120 cargo run --release -q -p bac -- run "$1" "--$2" --screenshot "$3" > "$OUT/bac-run-stdout.txt" || code=$?
+    timeout 120 "$BAC_EXE" run "$1" "--$2" --screenshot "$3" > "$OUT/bac-run-stdout.txt" || code=$?
     if [ "$code" != "$PROGRAM_EXIT" ]; then
         echo "bac run $1 exited with $code, not the program's $PROGRAM_EXIT" >&2
         false
@@ -87,15 +121,15 @@ step "bac run: the disk without boot sector, 40 columns"
 bac_run "$OUT/noboot.d81" 40 "$OUT/bac-autostart-40.png"
 
 step "bac prg: build the platform test program"
-timeout 1200 cargo run --release -q -p bac -- prg --manifest-path "$PLATFORM" -o "$OUT/platform.prg"
+timeout 1200 "$BAC_EXE" prg --manifest-path "$PLATFORM" -o "$OUT/platform.prg"
 
 step "bac disk build: the platform program's disk, with the boot sector"
-timeout 600 cargo run --release -q -p bac -- disk build --manifest "$HERE/hello.toml" --game "$OUT/platform.prg" -o "$OUT/platform.d81"
+timeout 600 "$BAC_EXE" disk build --manifest "$HERE/hello.toml" --game "$OUT/platform.prg" -o "$OUT/platform.d81"
 
 # The program never ends by itself: with --keys, bac run stops it 50 frames after the last
 # key (exit code 0) and takes the screenshot then.
 platform_run() { # SCREEN PNG STDOUT KEYS
-    timeout 120 cargo run --release -q -p bac -- run "$OUT/platform.d81" "--$1" --keys "$4" --screenshot "$2" > "$3"
+    timeout 120 "$BAC_EXE" run "$OUT/platform.d81" "--$1" --keys "$4" --screenshot "$2" > "$3"
     grep -qx DRAWN "$3" || { echo "bac run: the platform program did not draw its screens ($3)" >&2; false; }
 }
 step "bac run: the platform program's screens, 40 columns"
@@ -106,7 +140,7 @@ step "bac run: the platform program after the keys $PLATFORM_KEYS, 80 columns"
 platform_run 80 "$OUT/bac-platform-80-keys.png" "$OUT/bac-platform-80-keys-stdout.txt" "{WAIT 200}$PLATFORM_KEYS"
 
 step "bac disk build: the game's disk (disk/bac.toml)"
-timeout 1200 cargo run --release -q -p bac -- disk build -o "$OUT/game.d81"
+timeout 1200 "$BAC_EXE" disk build -o "$OUT/game.d81"
 
 # One disk per seeded scenario: the game's disk with BAC SEED (the shuffle's seed, 4 bytes
 # little-endian), so VICE and bac run deal the same cards; a scenario that restarts after
@@ -121,22 +155,22 @@ while read -r name mode seed samples; do
     step "bac disk put: $name's disk with BAC SEED $seed"
     seed_file "$seed" "$OUT/game/$name.seed"
     cp "$OUT/game.d81" "$OUT/game-$name.d81"
-    timeout 120 cargo run --release -q -p bac -- disk put "$OUT/game-$name.d81" "$OUT/game/$name.seed" --name "BAC SEED" --type seq < /dev/null
+    timeout 120 "$BAC_EXE" disk put "$OUT/game-$name.d81" "$OUT/game/$name.seed" --name "BAC SEED" --type seq < /dev/null
     if node "$KEYS" states "$name" | grep -q restart; then
         step "bac play --host: the save $name's steps write, onto game-$name-saved.d81"
         rm -rf "$OUT/game/$name-saves"
         mkdir -p "$OUT/game/$name-saves"
         cp "$OUT/game/$name.seed" "$OUT/game/$name-saves/BAC SEED"
-        timeout 300 cargo run --release -q -p bac -- play --host "--$mode" --keys "$(node "$KEYS" host "$name")" \
+        timeout 300 "$BAC_EXE" play --host "--$mode" --keys "$(node "$KEYS" host "$name")" \
             --save-dir "$OUT/game/$name-saves" > "$OUT/game/$name-host.txt" < /dev/null
         cp "$OUT/game-$name.d81" "$OUT/game-$name-saved.d81"
-        timeout 120 cargo run --release -q -p bac -- disk put "$OUT/game-$name-saved.d81" "$OUT/game/$name-saves/BAC SAVE" \
+        timeout 120 "$BAC_EXE" disk put "$OUT/game-$name-saved.d81" "$OUT/game/$name-saves/BAC SAVE" \
             --name "BAC SAVE" --type seq < /dev/null
     fi
 done < <(node "$KEYS" scenarios)
 
 game_run() { # NAME MODE DISK STATE K PNG
-    timeout 120 cargo run --release -q -p bac -- run "$3" "--$2" --keys "$(node "$KEYS" script "$1" "$4" "$5")" \
+    timeout 120 "$BAC_EXE" run "$3" "--$2" --keys "$(node "$KEYS" script "$1" "$4" "$5")" \
         --screenshot "$6" > /dev/null < /dev/null
 }
 while read -r name mode seed samples; do
@@ -147,13 +181,14 @@ while read -r name mode seed samples; do
         [ "$flag" = restart ] && disk="$OUT/game-$name-saved.d81"
         if [ "$flag" = dealt ]; then
             for k in $(seq 0 $((samples - 1))); do
-                game_run "$name" "$mode" "$disk" "$state" "$k" "$OUT/game/$name-$state-$k.png"
+                later game_run "$name" "$mode" "$disk" "$state" "$k" "$OUT/game/$name-$state-$k.png"
             done
         else
-            game_run "$name" "$mode" "$disk" "$state" 0 "$OUT/game/$name-$state.png"
+            later game_run "$name" "$mode" "$disk" "$state" 0 "$OUT/game/$name-$state.png"
         fi
     done < <(node "$KEYS" states "$name")
 done < <(node "$KEYS" scenarios)
+settle
 
 step "VICE x128 in Chromium (check.mjs)"
 timeout 1800 node "$HERE/check.mjs" --out "$OUT" --chromium "$CHROMIUM" \

@@ -1,6 +1,7 @@
 //! `cargo xtask`: the project's chores.
 //!
-//! - `cargo xtask test`: installs what the tests need on a fresh machine, then runs them.
+//! - `cargo xtask test`: installs what the tests need on a fresh machine, then runs them:
+//!   every test target of the workspace, two test binaries at a time (`testrun.rs`).
 //! - `cargo xtask test --quick`: the edit-compile loop's tests, in a minute or two: every
 //!   crate's unit tests and a few programs in the emulator (`QUICK` below). CI runs them all.
 //! - `cargo xtask ci`: what CI runs: formatting, clippy, the tests, and the AVR build of the
@@ -18,6 +19,7 @@
 mod avr;
 mod firmware;
 mod setup;
+mod testrun;
 
 use anyhow::{Context, Result, bail};
 use std::process::{Command, ExitCode};
@@ -70,8 +72,17 @@ pub fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The `bac` executable the test build made, for the VICE check that follows in CI.
+static TESTED_BAC: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// Every test target of the workspace, as `cargo test --workspace --all-targets
+/// --no-fail-fast` runs them, two binaries at a time ([`testrun`]).
 fn test() -> Result<()> {
-    cargo(&["test", "--workspace", "--all-targets"])
+    let built = testrun::build()?;
+    if let Some(bac) = &built.bac {
+        let _ = TESTED_BAC.set(bac.clone());
+    }
+    testrun::run(&built)
 }
 
 /// The tests `--quick` runs besides the unit tests (package, test binary, name filters),
@@ -190,11 +201,21 @@ fn fuzz(args: Vec<String>) -> Result<()> {
     Ok(())
 }
 
-/// The real-VICE check; the script installs Chromium and its npm packages itself.
+/// The real-VICE check; the script installs Chromium and its npm packages itself. After
+/// the tests (in CI) it runs the `bac` they built (`VICE_BAC`), the test profile's, which
+/// is optimised: a release build of its own took the check two minutes on a clean clone.
 fn vice() -> Result<()> {
     let script = workspace_root().join("emulator-tests/vice/run.sh");
-    eprintln!("$ bash {}", script.display());
-    let status = Command::new("bash").arg(&script).status().context("running the VICE check")?;
+    let mut command = Command::new("bash");
+    command.arg(&script);
+    match TESTED_BAC.get() {
+        Some(bac) if std::env::var_os("VICE_BAC").is_none() => {
+            eprintln!("$ VICE_BAC={} bash {}", bac.display(), script.display());
+            command.env("VICE_BAC", bac);
+        }
+        _ => eprintln!("$ bash {}", script.display()),
+    }
+    let status = command.status().context("running the VICE check")?;
     if !status.success() {
         bail!("the VICE check failed ({status})");
     }
