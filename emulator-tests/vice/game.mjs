@@ -69,6 +69,12 @@ function ourGrid(file, mode) {
 }
 
 /**
+ * The rows of the 80-column scoreboard panel's bead plate (3-8) and big road (10-15),
+ * under their titles on rows 2 and 9 (`firmware/game/src/panel.rs`).
+ */
+const PANEL_ROAD_ROWS_80 = [3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15];
+
+/**
  * `bac run`'s screenshots of a scenario's states (`NAME-STATE.png`; for the dealt states of
  * an unseeded scenario `NAME-STATE-K.png`, K < its samples), and for the dealt states the
  * rows that differ between the samples.
@@ -93,6 +99,11 @@ export function gameScreens(dir, scenario) {
       }
     }
     if (varying.size === 0) throw new Error(`bac run's ${samples} ${state} screens (${mode} columns) are all the same: the samples did not deal differently`);
+    // A tie changes the roads' first marks (a slashed ring, a T), and the samples may
+    // have dealt none (a tie is 9.5% of coups; six samples without one, 55%). At 40
+    // columns the roads share their row with the bead plate's P or B, which the samples
+    // vary; at 80 the panel's bead plate and big road have rows of their own.
+    if (mode === "80") for (const row of PANEL_ROAD_ROWS_80) varying.add(row);
     ours[state] = { grid: grids[0], samples: grids, varying };
   }
   return ours;
