@@ -449,17 +449,7 @@ impl Machine {
         if masked || !self.cpu.memory.irq_pending() {
             return;
         }
-        let pc = self.cpu.registers.program_counter;
-        let p = (self.cpu.registers.status.bits() | 0x20) & !0x10;
-        for v in [(pc >> 8) as u8, pc as u8, p] {
-            let sp = self.cpu.registers.stack_pointer.to_u16();
-            self.cpu.memory.set_byte(sp, v);
-            self.cpu.registers.stack_pointer.decrement();
-        }
-        self.cpu.registers.status.insert(Status::PS_DISABLE_INTERRUPTS);
-        let lo = self.cpu.memory.get_byte(0xFFFE);
-        let hi = self.cpu.memory.get_byte(0xFFFF);
-        self.cpu.registers.program_counter = u16::from_le_bytes([lo, hi]);
+        self.service_interrupt(0xFFFE);
         self.cpu.cycles += 7;
         self.cpu.memory.advance(7);
     }
