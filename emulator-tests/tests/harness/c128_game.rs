@@ -566,9 +566,7 @@ fn line(text: &str, y: usize) -> String {
 /// seats, where nothing moves.
 fn at(text: &str) -> bac_game::play::TableRows {
     let head = text.lines().position(|r| r.contains("BANKROLL"));
-    (1..=6u8)
-        .map(|n| bac_game::play::table_rows(40, n))
-        .find(|r| Some(usize::from(r.seats_head)) == head)
+    head.and_then(|h| bac_game::play::table_rows_with_heads_on(40, h as u8))
         .unwrap_or_else(|| bac_game::play::table_rows(40, 6))
 }
 

@@ -17,8 +17,9 @@
 //! (one ink per cell, one paper for the whole screen). A colour with [`ON_PAPER`] set is
 //! ink on a card's white face:
 //! - 40 columns: [`card_paper`] puts a white sprite, X and Y expanded (40 x 40 pixels, a
-//!   card of 5 x 5 cells, the most of an expanded sprite's 48 x 42; square corners so that every cell of the face is all paper and
-//!   ink), behind the text; the sprite shows wherever a cell's pixels are background, so
+//!   card of 5 x 5 cells, the most of an expanded sprite's 48 x 42; square corners so
+//!   that every cell of the face is all paper and ink), behind the text; the sprite shows
+//!   wherever a cell's pixels are background, so
 //!   the ink keeps its colour. Eight sprites, so eight faces at once; their shape is at
 //!   $E400 (block $90).
 //! - 80 columns: the VDC has no sprites and one paper for the whole screen (R26's low

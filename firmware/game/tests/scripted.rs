@@ -785,9 +785,8 @@ struct Lines {
 
 fn lines(screen: &str) -> Lines {
     let head = screen.lines().position(|r| r.contains("BANKROLL"));
-    let rows = (1..=6u8)
-        .map(|n| bac_game::play::table_rows(40, n))
-        .find(|r| Some(usize::from(r.seats_head)) == head)
+    let rows = head
+        .and_then(|h| bac_game::play::table_rows_with_heads_on(40, h as u8))
         .unwrap_or_else(|| bac_game::play::table_rows(40, 6));
     Lines { msg: rows.msg.into(), msg2: rows.msg2.into(), chips: rows.chips.into(), seats: rows.seats.into() }
 }
