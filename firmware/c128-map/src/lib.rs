@@ -253,6 +253,21 @@ pub mod zp {
     pub const PKYDEF: u16 = 0x100A;
 }
 
+/// Values of the MMU's configuration register ([`io::MMU_CR`]) that the translated
+/// programs run with.
+pub mod mmu {
+    /// A program in the default mode, and the all-RAM mode's KERNAL calls: RAM 0 to
+    /// $BFFF, the KERNAL and I/O.
+    pub const KERNAL: u8 = 0x0E;
+    /// The all-RAM mode: RAM 0 everywhere, I/O at $D000.
+    pub const ALL_RAM: u8 = 0x3E;
+    /// Bank 1's RAM everywhere, with no I/O: the interpreter's reads of AVR bytes from a
+    /// bank-1 file.
+    pub const BANK1: u8 = 0x7F;
+    /// The bank-1 file's end is below this: the MMU's registers, in every configuration.
+    pub const BANK1_TOP: u16 = 0xFF00;
+}
+
 /// The I/O chips, at $D000-$DFFF while I/O is mapped, and the MMU's registers.
 pub mod io {
     /// The VIC-IIe's first register.

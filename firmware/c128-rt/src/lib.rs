@@ -15,7 +15,8 @@
 //!   interrupt services: [`screen`] (both text screens with bac128's own glyphs; [`held`]
 //!   holds the picture while the next is drawn behind it),
 //!   [`keyboard`] (the key matrix), [`frame`] (raster timing), [`sound`] (SID effects) and
-//!   [`disk`] (whole SEQ files through the KERNAL).
+//!   [`disk`] (whole SEQ files through the KERNAL);
+//! - [`spare`]: bank 1's RAM above a bank-1 file, for a program that has one.
 //!
 //! # How AVR code reaches the KERNAL
 //! `avr2mos` implements two symbols natively (its linker script defines them, its
@@ -41,6 +42,7 @@ pub mod keyboard;
 pub mod paper;
 pub mod screen;
 pub mod sound;
+pub mod spare;
 mod vdc;
 
 use core::fmt;

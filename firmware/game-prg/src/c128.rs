@@ -238,6 +238,23 @@ impl platform::Storage for C128 {
         (len, used, false)
     }
 
+    /// Bank 1's RAM above the game's code (`c128_rt::spare`): about 4.8 KB, several pages
+    /// of help text.
+    #[inline(never)]
+    fn spare_len(&mut self) -> u16 {
+        c128_rt::spare::len()
+    }
+
+    #[inline(never)]
+    fn spare_store(&mut self, at: u16, bytes: &[u8]) {
+        c128_rt::spare::store(at, bytes);
+    }
+
+    #[inline(never)]
+    fn spare_load(&mut self, at: u16, bytes: &mut [u8]) {
+        c128_rt::spare::load(at, bytes);
+    }
+
     #[inline(never)]
     fn close_help(&mut self) {
         if self.help_open {

@@ -3,6 +3,7 @@
 //! word-wrapped on the 40-column screen, read page by page as it is shown.
 
 use crate::draw::{self, BACKGROUND, INK};
+use crate::help_reader::{Line, Reader};
 use crate::platform::{self, Platform, colour, key};
 use crate::text::{Lang, Msg};
 
@@ -32,25 +33,6 @@ fn hanging(line: &[u8], indent: usize) -> usize {
             after + line[after..].iter().take_while(|&&c| c == b' ').count()
         }
         None => indent,
-    }
-}
-
-/// A line of the file read and not yet shown. A page that has no room for it ends before
-/// it, and the next page starts with it: the file is read forward only.
-struct Line {
-    text: [u8; 80],
-    len: u8,
-    /// The bytes it took from the file.
-    bytes: u16,
-    /// Whether the text goes on after it.
-    more: bool,
-}
-
-impl Line {
-    fn read(p: &mut impl Platform) -> Line {
-        let mut text = [0u8; 80];
-        let (len, bytes, more) = p.help_line(&mut text);
-        Line { text, len, bytes, more }
     }
 }
 
@@ -120,7 +102,8 @@ fn lay_out(p: &mut impl Platform, line: &[u8], mut flow: Flow, draw: bool) -> Fl
     }
 }
 
-/// Lines read and not yet shown, in order: the page before had no room for them.
+/// Lines read and not yet shown, in order: the page before had no room for them. A page
+/// that has no room for a line ends before it, and the next page starts with it.
 type Carried = [Option<Line>; 2];
 
 /// Shows one page, starting with `carried` if the page before had no room for it; returns
@@ -131,7 +114,7 @@ type Carried = [Option<Line>; 2];
 /// A heading (a line that starts in the file's first column) goes on the page only with the
 /// line after it: one at the foot of a page went to the next page with its text (issue 31
 /// saw headings orphaned there). So up to two lines are carried.
-fn page(p: &mut impl Platform, mut carried: Carried) -> (u16, bool, Carried) {
+fn page(p: &mut impl Platform, reader: &mut Reader, mut carried: Carried) -> (u16, bool, Carried) {
     let mut used = 0u16;
     let mut flow = Flow { row: 0, end: 0, goes_on: false, indent: 0 };
     loop {
@@ -140,9 +123,9 @@ fn page(p: &mut impl Platform, mut carried: Carried) -> (u16, bool, Carried) {
                 carried[0] = carried[1].take();
                 line
             }
-            None => Line::read(p),
+            None => reader.line(p),
         };
-        let text = &line.text[..usize::from(line.len)];
+        let text = line.text();
         let after = lay_out(p, text, flow, false);
         // The first line of a page is drawn whatever its length: no page could hold it.
         if after.row > PAGE_ROWS && flow.row > 0 {
@@ -152,9 +135,9 @@ fn page(p: &mut impl Platform, mut carried: Carried) -> (u16, bool, Carried) {
         if heading && flow.row > 0 {
             let next = match carried[0].take() {
                 Some(next) => next,
-                None => Line::read(p),
+                None => reader.line(p),
             };
-            let with_next = lay_out(p, &next.text[..usize::from(next.len)], after, false);
+            let with_next = lay_out(p, next.text(), after, false);
             carried[0] = Some(next);
             if with_next.row > PAGE_ROWS {
                 return (used, false, [Some(line), carried[0].take()]);
@@ -171,7 +154,10 @@ fn page(p: &mut impl Platform, mut carried: Carried) -> (u16, bool, Carried) {
 /// Pages through the help text until STOP, ESC or HELP, its messages in `lang`. The caller
 /// redraws its screen.
 pub fn show(p: &mut impl Platform, lang: Lang) {
+    // Each page's start: its first line's place in the file, and its record's in the ring
+    // of lines kept (`help_reader`).
     let mut starts = [0u16; MAX_PAGES];
+    let mut kept = [0u16; MAX_PAGES];
     let mut n = 0usize;
     if p.open_help(lang).is_err() {
         draw::clear_rows(p, 9, 2);
@@ -180,12 +166,13 @@ pub fn show(p: &mut impl Platform, lang: Lang) {
         platform::wait_key(p);
         return;
     }
+    let mut reader = Reader::new(p);
     let mut position = 0u16;
     let mut carried: Carried = [None, None];
     loop {
         let cols = p.columns();
         p.set_columns(cols, BACKGROUND);
-        let (used, ended, rest) = page(p, core::mem::take(&mut carried));
+        let (used, ended, rest) = page(p, &mut reader, core::mem::take(&mut carried));
         position += used;
         // The last page offers no next one.
         let keys = if ended { Msg::HelpKeysLast } else { Msg::HelpKeys }.text(lang);
@@ -195,28 +182,14 @@ pub fn show(p: &mut impl Platform, lang: Lang) {
                 key::SPACE | key::RETURN | key::DOWN | key::F1 if !ended && n + 1 < MAX_PAGES => {
                     n += 1;
                     starts[n] = position;
+                    kept[n] = rest[0].as_ref().map_or(reader.next_at(), |line| line.kept_at);
                     carried = rest;
                     break;
                 }
                 key::UP | key::F3 if n > 0 => {
                     n -= 1;
-                    // Back: read the file again from its start up to that page, which
-                    // takes seconds on a 1581 (the drive sends the file a byte at a
-                    // time): the key line says so meanwhile.
-                    draw::clear_rows(p, 24, 1);
-                    draw::centred(p, 24, Msg::HelpReadingBack.text(lang), colour::YELLOW);
-                    p.close_help();
-                    if p.open_help(lang).is_err() {
+                    if !reader.back_to(kept[n]) && !read_again(p, lang, &mut reader, &starts[..=n], &mut kept) {
                         return;
-                    }
-                    // Pages start at a line, so whole lines lead up to it.
-                    let (mut skipped, mut line) = (0u16, [0u8; 80]);
-                    while skipped < starts[n] {
-                        let (_, bytes, more) = p.help_line(&mut line);
-                        skipped += bytes;
-                        if !more {
-                            break;
-                        }
                     }
                     position = starts[n];
                     break;
@@ -229,4 +202,32 @@ pub fn show(p: &mut impl Platform, lang: Lang) {
             }
         }
     }
+}
+
+/// Opens the help file again and reads it up to the last of `starts`, a page the ring no
+/// longer holds, keeping each page's record as it goes by; false if the file is gone.
+///
+/// It takes seconds on a 1581 (the drive sends the file a byte at a time): the key line
+/// says so meanwhile.
+fn read_again(p: &mut impl Platform, lang: Lang, reader: &mut Reader, starts: &[u16], kept: &mut [u16]) -> bool {
+    draw::clear_rows(p, 24, 1);
+    draw::centred(p, 24, Msg::HelpReadingBack.text(lang), colour::YELLOW);
+    p.close_help();
+    if p.open_help(lang).is_err() {
+        return false;
+    }
+    reader.restart();
+    // Pages start at a line, so whole lines lead up to each.
+    let mut skipped = 0u16;
+    for (&start, kept) in starts.iter().zip(kept.iter_mut()) {
+        while skipped < start {
+            let line = reader.line(p);
+            skipped += line.bytes;
+            if !line.more {
+                break;
+            }
+        }
+        *kept = reader.next_at();
+    }
+    true
 }

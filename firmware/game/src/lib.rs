@@ -15,6 +15,7 @@ pub mod face;
 pub mod glyph;
 pub mod help;
 pub mod help_file;
+pub mod help_reader;
 pub mod num;
 pub mod panel;
 pub mod platform;

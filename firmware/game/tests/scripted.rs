@@ -58,6 +58,10 @@ struct Stand {
     write_screens: Vec<String>,
     /// The screen as each help file was opened (paging back opens it anew).
     help_open_screens: Vec<String>,
+    /// The memory the platform spares for the help text read (empty: none).
+    spare: Vec<u8>,
+    /// Bytes of help text read from the disk.
+    help_bytes_read: usize,
 }
 
 impl Stand {
@@ -88,6 +92,8 @@ impl Stand {
             max_frames: MAX_FRAMES,
             write_screens: Vec::new(),
             help_open_screens: Vec::new(),
+            spare: Vec::new(),
+            help_bytes_read: 0,
         }
     }
 
@@ -252,11 +258,26 @@ impl platform::Storage for Stand {
         let (text, at) = self.help.as_mut()?;
         let b = text.get(*at).copied();
         *at += 1;
+        self.help_bytes_read += usize::from(b.is_some());
         b
     }
 
     fn close_help(&mut self) {
         self.help = None;
+    }
+
+    fn spare_len(&mut self) -> u16 {
+        self.spare.len() as u16
+    }
+
+    fn spare_store(&mut self, at: u16, bytes: &[u8]) {
+        let at = usize::from(at);
+        self.spare[at..at + bytes.len()].copy_from_slice(bytes);
+    }
+
+    fn spare_load(&mut self, at: u16, bytes: &mut [u8]) {
+        let at = usize::from(at);
+        bytes.copy_from_slice(&self.spare[at..at + bytes.len()]);
     }
 }
 
@@ -1322,8 +1343,9 @@ fn the_english_quit_question_is_answered_by_y_not_o() {
     assert!(after_o.contains("QUIT TO BASIC? Y/N"), "{after_o}");
 }
 
-/// Issue 31, defect 9: going back a page reads the help file again from its start, for
-/// seconds on a 1581; the key line says so while it does, in both languages.
+/// Issue 31, defect 9: going back a page to one the platform's spare memory no longer
+/// holds (here it has none) reads the help file again from its start, for seconds on a
+/// 1581; the key line says so while it does, in both languages.
 #[test]
 fn paging_back_through_the_help_says_it_reads_the_disk() {
     for (lang_keys, said) in [("", "READING THE PAGE BEFORE..."), ("{F7}", "LECTURE DE LA PAGE PRECEDENTE...")] {
@@ -1334,6 +1356,61 @@ fn paging_back_through_the_help_says_it_reads_the_disk() {
         let reopened = stand.help_open_screens.get(1).expect("the help file opened again for UP");
         assert_eq!(row(reopened, 24), said, "{reopened}");
         assert_eq!(stand.help_open_screens.len(), 2, "one opening, and one for UP");
+    }
+}
+
+/// The help pages shown for `script` (the pages turned with SPACE and UP) in `cols`
+/// columns, with `spare` bytes of spare memory for the text read.
+fn help_pages(script: &str, cols: u8, spare: usize) -> Stand {
+    let mut stand = Stand::new(&keys(script));
+    stand.cols = cols;
+    stand.files.insert(b"BAC HELP".to_vec(), include_bytes!("../../../disk/help.txt").to_vec());
+    stand.spare = vec![0; spare];
+    stand.record_screens = true;
+    run(stand)
+}
+
+/// Issue 31, defect 9: the lines already read are kept in the platform's spare memory (on
+/// the C128, bank 1's RAM above the game's code), so going back a page takes them from
+/// there: the file is opened once and read once, and each page shows as it did going
+/// forward, in both widths.
+#[test]
+fn paging_back_takes_the_help_text_from_spare_memory() {
+    let script = format!("{{H}}{}{}{}{{S}}", " ".repeat(3), "{U}".repeat(3), " ".repeat(4));
+    for cols in [40u8, 80] {
+        let kept = help_pages(&script, cols, 4800);
+        let read_again = help_pages(&script, cols, 0);
+        assert_eq!(kept.help_open_screens.len(), 1, "{cols} columns: the file opened again");
+        assert_eq!(read_again.help_open_screens.len(), 4, "{cols} columns: without spare memory, once a page back");
+        let file_len = include_bytes!("../../../disk/help.txt").len();
+        assert!(kept.help_bytes_read <= file_len, "{cols} columns: {} bytes read", kept.help_bytes_read);
+        let pages = |s: &Stand| {
+            let mut pages: Vec<String> = s.screens.iter().filter(|s| row(s, 24).contains(": ")).cloned().collect();
+            pages.dedup();
+            pages
+        };
+        assert!(pages(&kept).len() >= 8, "{cols} columns: {} pages", pages(&kept).len());
+        assert_eq!(pages(&kept), pages(&read_again), "{cols} columns");
+        assert!(!kept.screens.iter().any(|s| s.contains("READING THE PAGE BEFORE")), "{cols} columns");
+    }
+}
+
+/// A spare memory too small for every page read: going back takes the pages it still
+/// holds from it and reads the file again for the others, and every page still shows as it
+/// did going forward, whatever the memory's size (down to none) and wherever its ring of
+/// lines wraps.
+#[test]
+fn paging_back_is_the_same_with_any_spare_memory() {
+    let script = format!("{{H}}{}{}{}{{S}}", " ".repeat(6), "{U}".repeat(6), " ".repeat(8));
+    let pages = |s: &Stand| s.screens.iter().filter(|s| row(s, 24).contains(": ")).cloned().collect::<Vec<_>>();
+    for cols in [40u8, 80] {
+        let none = help_pages(&script, cols, 0);
+        for spare in [1, 82, 83, 84, 200, 611, 1000, 1777, 3000] {
+            let some = help_pages(&script, cols, spare);
+            assert_eq!(pages(&some), pages(&none), "{cols} columns, {spare} bytes spare");
+            let openings = some.help_open_screens.len();
+            assert!((1..=7).contains(&openings), "{cols} columns, {spare} bytes: {openings} openings");
+        }
     }
 }
 

@@ -123,9 +123,9 @@ pub use c128_map::io::{MMU_CR, MMU_RCR};
 pub use c128_map::test::EXIT_PORT;
 /// MMU configuration used while the program runs in the default mode (and by the
 /// all-RAM mode's trampoline while the KERNAL runs).
-pub const MMU_CONFIG: u8 = 0x0E;
+pub const MMU_CONFIG: u8 = c128_map::mmu::KERNAL;
 /// MMU configuration of the all-RAM mode: RAM 0 everywhere, I/O at $D000.
-pub const MMU_CONFIG_ALL_RAM: u8 = 0x3E;
+pub const MMU_CONFIG_ALL_RAM: u8 = c128_map::mmu::ALL_RAM;
 /// The 6502's NMI vector; RESET and IRQ/BRK follow.
 pub const VECTORS: u16 = 0xFFFA;
 /// Exit code of a program stopped by a `BRK` (or a RESET vector taken) in the all-RAM
@@ -135,12 +135,12 @@ pub const CRASH_EXIT_CODE: u8 = 101;
 /// First address of the bank-1 file (above the 16 KB of common RAM).
 pub const BANK1_START: u16 = 0x4000;
 /// First address the bank-1 file may not reach (the MMU registers at $FF00).
-pub const BANK1_END: u16 = 0xFF00;
+pub const BANK1_END: u16 = c128_map::mmu::BANK1_TOP;
 /// The end of the common RAM while a bank-1 program runs: the interpreter must end below.
 pub const COMMON_END: u16 = 0x4000;
 /// MMU configuration while the interpreter reads AVR bytes: RAM 1 everywhere (no I/O, so
 /// that $D000-$DFFF of bank 1 holds code too).
-pub const MMU_CONFIG_BANK1: u8 = 0x7F;
+pub const MMU_CONFIG_BANK1: u8 = c128_map::mmu::BANK1;
 /// $D506 while a bank-1 program runs: 16 KB of common RAM at the bottom, VIC in bank 0.
 pub const RCR_COMMON_16K: u8 = 0x07;
 /// The KERNAL bank number (SETBNK) the bank-1 file is loaded into.

@@ -59,4 +59,16 @@ pub trait Storage {
     }
     /// Closes the help text.
     fn close_help(&mut self);
+    /// How many bytes of memory the help pages may keep the text they have read in, so
+    /// that paging back takes it from there rather than from the disk (0: none, and paging
+    /// back reads the file again from its start). The C128 has bank 1's RAM above the
+    /// game's code; a platform that reads its help file at once needs none.
+    fn spare_len(&mut self) -> u16 {
+        0
+    }
+    /// Copies `bytes` to that memory at offset `at` (`at + bytes.len()` at most
+    /// [`Storage::spare_len`]).
+    fn spare_store(&mut self, _at: u16, _bytes: &[u8]) {}
+    /// Copies that memory's bytes at offset `at` into `bytes`.
+    fn spare_load(&mut self, _at: u16, _bytes: &mut [u8]) {}
 }

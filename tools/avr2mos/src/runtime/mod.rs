@@ -36,18 +36,23 @@
 //!   `__mulodi4(a: i64, b: i64, overflow: *mut c_int) -> i64`: multiply with overflow
 //!   check. They replace `compiler_builtins`' versions, which store a 32-bit overflow flag
 //!   where LLVM's AVR code reserved a 16-bit C `int`, overwriting two stack bytes.
+//! - `__c128_bank1_end() -> u16`: the address after the bank-1 file's last byte; and
+//!   `__c128_far_copy(dst: u16, src: u16, n: u16, maps: u16)`: `n` bytes from `src`, read
+//!   with $FF00 = the low byte of `maps`, to `dst`, written with $FF00 = its high byte.
+//!   Programs with a bank-1 file only ([`far`]).
 //!
 //! # Families
 //! [`startup`] (start-up, exit, the bank-1 loader and the save area), [`interrupts`]
 //! (NMI, IRQ, the key buffer's handler, the crash exit), [`support`] (the small routines
 //! lowered instructions call: the AVR stack, SREG, `swap`), [`multiply`], [`divide`],
-//! [`memory`] (`mem*`) and [`kernal`] (the gateway). [`emit`] runs them in the order the
-//! routines are laid out.
+//! [`memory`] (`mem*`), [`kernal`] (the gateway) and [`far`] (bank 1 from bank 0's code).
+//! [`emit`] runs them in the order the routines are laid out.
 
 use crate::mmap::{MemoryMode, ZP_SAVE_LEN, ZP_SAVE_START, reg, temp};
 use mos_asm::asm::{Asm, Label, Locals};
 
 pub mod divide;
+pub mod far;
 pub mod interp;
 pub mod interrupts;
 pub mod kernal;
@@ -78,6 +83,8 @@ pub const NATIVE: &[(&str, u32, Routine)] = &[
     ("memset", 0x3F034, Routine::Memset),
     ("memcmp", 0x3F038, Routine::Memcmp),
     ("bcmp", 0x3F03C, Routine::Memcmp),
+    ("__c128_bank1_end", 0x3F040, Routine::Bank1EndAt),
+    ("__c128_far_copy", 0x3F044, Routine::FarCopy),
 ];
 
 /// The runtime routines, each with its own label.
@@ -130,6 +137,8 @@ pub enum Routine {
     Unpack,
     KeyLines,
     Save,
+    Bank1EndAt,
+    FarCopy,
 }
 
 const RT_BASE: u32 = 0x8000_0000;
@@ -201,6 +210,7 @@ pub fn emit(
     out.extend(divide::routines(loc));
     out.extend(memory::routines(loc));
     out.extend(kernal::routines(&machine));
+    out.extend(far::routines(loc, &machine));
     out.extend(multiply::with_overflow(loc));
     out.push((Routine::Save, startup::save_area(&machine)));
     out
