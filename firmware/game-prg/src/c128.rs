@@ -238,8 +238,8 @@ impl platform::Storage for C128 {
         (len, used, false)
     }
 
-    /// Bank 1's RAM above the game's code (`c128_rt::spare`): about 4.8 KB, several pages
-    /// of help text.
+    /// RAM under the KERNAL ROM and above the game's code in bank 1 (`c128_rt::spare`):
+    /// about 7 KB, nearly a whole help file.
     #[inline(never)]
     fn spare_len(&mut self) -> u16 {
         c128_rt::spare::len()

@@ -1371,14 +1371,14 @@ fn help_pages(script: &str, cols: u8, spare: usize) -> Stand {
 }
 
 /// Issue 31, defect 9: the lines already read are kept in the platform's spare memory (on
-/// the C128, bank 1's RAM above the game's code), so going back a page takes them from
-/// there: the file is opened once and read once, and each page shows as it did going
-/// forward, in both widths.
+/// the C128, about 7 KB of RAM under the KERNAL ROM and above the game's code in bank 1),
+/// so going back a page takes them from there: the file is opened once and read once, and
+/// each page shows as it did going forward, in both widths.
 #[test]
 fn paging_back_takes_the_help_text_from_spare_memory() {
     let script = format!("{{H}}{}{}{}{{S}}", " ".repeat(3), "{U}".repeat(3), " ".repeat(4));
     for cols in [40u8, 80] {
-        let kept = help_pages(&script, cols, 4800);
+        let kept = help_pages(&script, cols, 7000);
         let read_again = help_pages(&script, cols, 0);
         assert_eq!(kept.help_open_screens.len(), 1, "{cols} columns: the file opened again");
         assert_eq!(read_again.help_open_screens.len(), 4, "{cols} columns: without spare memory, once a page back");
