@@ -325,6 +325,9 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
       // loaded machine).
       let every = LOOK_FRAMES;
       const looksStart = Date.now();
+      // The emulated frames from the step's last key to the look that saw its screen: an
+      // upper bound of how long the screen took in VICE, as the looks grow apart.
+      const waitFrom = await frameNum(page);
       while (Date.now() < deadline) {
         frameBytes = (await pausedShot(page)).bytes;
         const frame = decodePng(frameBytes);
@@ -342,6 +345,7 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
         // Not before the banner is learnt: it shows for a moment only.
         if (rom) every = Math.min(every * 2, MAX_LOOK_FRAMES);
       }
+      const waited = (await frameNum(page)) - waitFrom;
       await page.evaluate(() => window.EJS_emulator.gameManager.toggleMainLoop(1));
       spent.looks += Date.now() - looksStart;
       if (n === 0 && !rom) throw new Error("the KERNAL's power-on banner was never seen before the title (needed to read READY. later)");
@@ -357,7 +361,7 @@ export async function runGame(context, origin, c, ours, glyphs, out, setStep, lo
       if (last.canvasDiff.length) throw new Error(`the canvas and the frame differ in blankness at ${last.canvasDiff.slice(0, 10).join(", ")} (${base}-canvas.png)`);
       setStep(`${c.name}: contrast of the ${step.state} screen`);
       contrastLook(base, last.frameBytes, c.mode, step.basic ? rom : glyphs.text);
-      notes.push(`${step.state}${again.length ? ` (typed again: ${again.join(" ")})` : ""}${verdict.note ? `: ${verdict.note}` : ""}`);
+      notes.push(`${step.state} (${waited} frames)${again.length ? ` (typed again: ${again.join(" ")})` : ""}${verdict.note ? `: ${verdict.note}` : ""}`);
     }
     const frames = await frameNum(page);
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
