@@ -696,6 +696,12 @@ fn native_routines_change_only_the_registers_the_liveness_names() {
         if matches!(name, "__c128_kernal" | "__c128_exit" | "__mulosi4" | "__mulodi4") {
             continue; // a KERNAL call, the exit, and two the liveness takes as call-used
         }
+        if matches!(name, "__c128_bank1_end" | "__c128_far_copy") {
+            // Only a program with a bank-1 file has them (the game's help pages run them
+            // in the harness); the liveness takes them as call-used.
+            assert_eq!(avr2mos::analysis::liveness::native_writes(name), avr2mos::analysis::callgraph::CALL_USED);
+            continue;
+        }
         let writes = avr2mos::analysis::liveness::native_writes(name);
         let mut rng = Rng(0x5EED ^ u64::from(addr));
         for case in 0..24 {
