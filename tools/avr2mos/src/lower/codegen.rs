@@ -181,6 +181,7 @@ pub fn generate(
         };
         stale = crate::mos_rewrites::dead_stores::run(&mut chunks, &facts, &stores);
         crate::mos_rewrites::dead_loads::run(&mut chunks);
+        crate::mos_rewrites::tail_calls::run(&mut chunks, &joins);
         crate::mos_rewrites::outline::run(&mut chunks, heat, &joins);
         crate::mos_rewrites::branch_chain::run(&mut chunks);
     }
