@@ -200,6 +200,29 @@ fn immediate_alu() {
 }
 
 #[test]
+fn an_increment_written_as_a_subtraction_of_minus_one() {
+    // `subi rd, 0xff; sbci re, 0xff; ...` over 2 to 4 registers of their own: rustc's
+    // `x + 1`, lowered as `INC` of each byte while the one below wrapped when no flag is
+    // probed after it, as a subtraction when one is.
+    check(
+        "subi/sbci 0xff",
+        &|r| {
+            let mut regs: Vec<u8> = Vec::new();
+            let n = 2 + usize::from(r.next() % 3);
+            while regs.len() < n {
+                let d = hreg(r);
+                if !regs.contains(&d) {
+                    regs.push(d);
+                }
+            }
+            regs.iter().enumerate().map(|(i, &d)| imm(if i == 0 { 0x5000 } else { 0x4000 }, d, 0xFF)).collect()
+        },
+        ARITH,
+        60,
+    );
+}
+
+#[test]
 fn one_register_alu() {
     for (name, base, defs) in [
         ("com", 0x9400, ARITH),

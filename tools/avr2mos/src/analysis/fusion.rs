@@ -1,7 +1,8 @@
 //! Where the lowering may fuse: the neighbouring instructions whose 6502 code may be one
 //! sequence. [`crate::lower`] lowers a compare chain with its branch, an instruction with
 //! the branch or carry reader after it (across moves), a run of pushes or pops, an
-//! indexed load and a pointer copy with its constant step each as one sequence, which
+//! indexed load, a pointer copy with its constant step and an increment written as a
+//! subtraction of -1 each as one sequence, which
 //! nothing can enter or be inserted into but at its start. [`crate::frames::sink_saves`]
 //! inserts saves and restores between instructions: it asks this map where it may, and the
 //! lowering fuses only where this map allows, so the two agree by construction (they used
@@ -52,7 +53,11 @@ pub fn analyse(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet]) -> Fusi
         joins[m] = !is_target[m] && (keeps_flags_for(insns, live_out, m) || continues_run(insns[m - 1], insns[m]));
     }
     for i in 0..n {
-        let folded = [indexed_load(insns, is_target, live_out, i), copy_step(insns, is_target, live_out, i)];
+        let folded = [
+            indexed_load(insns, is_target, live_out, i),
+            copy_step(insns, is_target, live_out, i),
+            plus_one(insns, is_target, live_out, i),
+        ];
         for m in folded.into_iter().flatten().flatten() {
             joins[m] = true;
         }
@@ -123,6 +128,25 @@ fn copy_step(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usize)
     }
 }
 
+/// The instructions folded into `i` when it starts an increment by one written as a
+/// subtraction of -1 (`subi rd, 0xff; sbci re, 0xff`, up to 4 bytes, each in a register of
+/// its own) whose flags nothing
+/// reads after its last step ([`crate::lower`]'s `plus_one`).
+fn plus_one(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usize) -> Option<std::ops::Range<usize>> {
+    insns.get(i).filter(|lo| lo.op == Op::Subi && lo.k as u8 == 0xFF)?;
+    let steps = (1..4)
+        .take_while(|&n| {
+            insns.get(i + n).is_some_and(|h| {
+                h.op == Op::Sbci
+                    && h.k as u8 == 0xFF
+                    && !insns[i..i + n].iter().any(|b| b.d == h.d)
+                    && !is_target[i + n]
+            })
+        })
+        .count();
+    (steps > 0 && live_out[i + steps] & CZNV == 0).then_some(i + 1..i + 1 + steps)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +167,16 @@ mod tests {
         let words = [0x01FC, 0x9634, 0x9508];
         assert_eq!(joins_of(&words, &[0, 0, 0]), [false, true, false]);
         assert_eq!(joins_of(&words, &[0, Z, 0]), [false, false, false]);
+    }
+
+    #[test]
+    fn an_increment_written_as_a_subtraction_of_minus_one_joins_unless_its_flags_are_read() {
+        // subi r24, 0xff; sbci r25, 0xff; ret
+        let words = [0x5F8F, 0x4F9F, 0x9508];
+        assert_eq!(joins_of(&words, &[C | Z, 0, 0]), [false, true, false]);
+        assert_eq!(joins_of(&words, &[C | Z, Z, 0]), [false, false, false]);
+        // subi r24, 0xff; sbci r24, 0xff: not a wider number.
+        assert_eq!(joins_of(&[0x5F8F, 0x4F8F, 0x9508], &[C | Z, 0, 0]), [false; 3]);
     }
 
     #[test]

@@ -48,6 +48,11 @@ pub fn translation(
             symbols.push((f.name.clone(), at));
         }
     }
+    for r in crate::runtime::Routine::INNER {
+        if let Some(&at) = placed.labels.get(&r.label()) {
+            symbols.push((r.name(), at));
+        }
+    }
     if let Some(&at) = placed.labels.get(&interp::NEXT) {
         symbols.push(("rt_interp_next".into(), at));
     }

@@ -39,6 +39,7 @@ pub fn render(chunks: &[Chunk], src: &Source) -> String {
             (Owner::Runtime(n), Some(Item::Label(l))) => Some((*l, n.clone())),
             _ => None,
         })
+        .chain(crate::runtime::Routine::INNER.map(|r| (r.label(), r.name())))
         .collect();
     let label = |l: Label| match names.get(&l) {
         Some(n) => n.clone(),

@@ -57,6 +57,9 @@ impl Ctx<'_> {
                 kind = arith(true, true);
             }
             Op::Subi => {
+                if let Some(consumed) = self.plus_one(i, a) {
+                    return Ok(Core::Done(consumed));
+                }
                 a.i(SEC).b(LDA_ZP, rd);
                 self.imm(i, a, SBC_IMM)?;
                 a.b(STA_ZP, rd);

@@ -181,6 +181,7 @@ pub fn generate(
         };
         stale = crate::mos_rewrites::dead_stores::run(&mut chunks, &facts, &stores);
         crate::mos_rewrites::dead_loads::run(&mut chunks);
+        crate::mos_rewrites::tail_calls::run(&mut chunks, &joins);
         crate::mos_rewrites::outline::run(&mut chunks, heat, &joins);
         crate::mos_rewrites::branch_chain::run(&mut chunks);
     }
@@ -237,9 +238,16 @@ fn drop_unused_routines(chunks: &mut Vec<Chunk>, extra: &[mos_asm::asm::Label]) 
             })
             .collect()
     };
-    let own = |c: &Chunk| match c.items.first() {
-        Some(Item::Label(l)) => Some(*l),
-        _ => None,
+    // Every label a routine's chunk defines: a routine may have a second entry inside
+    // ([`Routine::INNER`]), and its local labels are used nowhere else.
+    let own = |c: &Chunk| -> Vec<Label> {
+        c.items
+            .iter()
+            .filter_map(|it| match it {
+                Item::Label(l) => Some(*l),
+                _ => None,
+            })
+            .collect()
     };
     let mut used: HashSet<Label> = extra.iter().copied().collect();
     for c in chunks.iter().filter(|c| matches!(c.owner, Owner::Insn(_))) {
@@ -251,7 +259,7 @@ fn drop_unused_routines(chunks: &mut Vec<Chunk>, extra: &[mos_asm::asm::Label]) 
     loop {
         let before = used.len();
         for c in chunks.iter().filter(|c| matches!(c.owner, Owner::Runtime(_))) {
-            if own(c).is_some_and(|l| used.contains(&l)) {
+            if own(c).iter().any(|l| used.contains(l)) {
                 used.extend(uses(c));
             }
         }
@@ -259,5 +267,5 @@ fn drop_unused_routines(chunks: &mut Vec<Chunk>, extra: &[mos_asm::asm::Label]) 
             break;
         }
     }
-    chunks.retain(|c| matches!(c.owner, Owner::Insn(_)) || own(c).is_some_and(|l| used.contains(&l)));
+    chunks.retain(|c| matches!(c.owner, Owner::Insn(_)) || own(c).iter().any(|l| used.contains(l)));
 }

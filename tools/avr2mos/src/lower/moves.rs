@@ -69,8 +69,12 @@ impl Ctx<'_> {
                     n += 1;
                 }
                 if n >= 2 {
-                    let rt = if insn.op == Op::Push { Routine::PushRun } else { Routine::PopRun };
-                    a.b(LDX_IMM, rd).b(LDA_IMM, n as u8).to(JSR, rt.label());
+                    if insn.op == Op::Pop && d == 17 {
+                        a.b(LDA_IMM, n as u8).to(JSR, Routine::PopRun17.label());
+                    } else {
+                        let rt = if insn.op == Op::Push { Routine::PushRun } else { Routine::PopRun };
+                        a.b(LDX_IMM, rd).b(LDA_IMM, n as u8).to(JSR, rt.label());
+                    }
                     return Ok(Core::Done(n - 1));
                 }
                 if insn.op == Op::Push {

@@ -1,5 +1,5 @@
 //! Rewrites of the emitted 6502 code: local clean-ups, dead stores and loads, flags already
-//! set, what A holds, shared long branches, outlining of code that is not hot.
+//! set, what A holds, shared long branches, calls before a return as jumps, outlining of code that is not hot.
 
 pub mod branch_chain;
 pub mod dead_loads;
@@ -7,4 +7,5 @@ pub mod dead_stores;
 pub mod nz_reuse;
 pub mod outline;
 pub mod peephole;
+pub mod tail_calls;
 pub mod values;

@@ -65,7 +65,8 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
     let mut stored: Option<u8> = None;
     let mut y: Option<u8> = None;
     let mut a_value = crate::mos_rewrites::values::AValue::default();
-    // The zero-page byte the last instruction incremented or decremented.
+    // The zero-page byte the last instruction incremented or decremented, on every way
+    // here.
     let mut counted: Option<u8> = None;
     for c in chunks.iter_mut() {
         let entry = match c.owner {
@@ -77,6 +78,10 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
             y = None;
             counted = None;
         }
+        // The bytes still to come in this chunk that a raw branch before may skip (`INC lo;
+        // BNE +2; INC hi`: the `INC hi` does not always run, and the flags are then the
+        // `INC lo`'s).
+        let mut skippable = 0usize;
         a_value.enter_chunk(&c.items, entry, matches!(c.owner, Owner::Runtime(_)));
         let mut k = 0;
         while k < c.items.len() {
@@ -86,8 +91,13 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
             }
             a_value.step(&c.items[k]);
             let prev = counted.take();
+            let skipped = skippable > 0;
+            skippable = skippable.saturating_sub(item_size(&c.items[k]));
             match c.items[k] {
-                Item::Ins(INC_ZP | DEC_ZP, Arg::Byte(z)) => counted = Some(z),
+                Item::Ins(INC_ZP | DEC_ZP, Arg::Byte(z)) if !skipped => counted = Some(z),
+                Item::Ins(BPL | BMI | BVC | BVS | BCC | BCS | BNE | BEQ, Arg::Byte(o)) if o < 0x80 => {
+                    skippable = skippable.max(usize::from(o));
+                }
                 Item::Label(mos_asm::asm::Label(l)) if l < 0x4000_0000 => counted = prev,
                 _ => {}
             }
@@ -137,5 +147,46 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
             }
             k += 1;
         }
+    }
+}
+
+/// The size in bytes of an instruction of the lowering's chunks (nothing for labels).
+fn item_size(item: &Item) -> usize {
+    use mos_asm::asm::{Arg, Part};
+    match item {
+        Item::Ins(_, Arg::None) => 1,
+        Item::Ins(_, Arg::Byte(_)) | Item::Branch(..) => 2,
+        Item::Ins(_, Arg::Word(_) | Arg::Sym(_, Part::Word, _)) => 3,
+        Item::Ins(_, Arg::Sym(..)) => 2,
+        Item::Label(_) => 0,
+        Item::Bytes(b) => b.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mos_asm::asm::op::*;
+    use mos_asm::asm::{Arg, Label};
+
+    fn chunk(i: u32, code: Vec<Item>) -> Chunk {
+        let mut items = vec![Item::Label(Label(i))];
+        items.extend(code);
+        Chunk { owner: Owner::Insn(i as usize), items }
+    }
+
+    /// A load after an `INC` of the same byte goes before a branch on its flags only when
+    /// the `INC` runs on every way there: not the `INC hi` that `INC lo; BNE +2` skips.
+    #[test]
+    fn a_load_after_a_skippable_increment_stays() {
+        let test = |code: Vec<Item>| {
+            let mut chunks =
+                vec![chunk(0, code), chunk(1, vec![Item::Ins(LDA_ZP, Arg::Byte(0x29)), Item::Branch(BNE, Label(0))])];
+            run(&mut chunks, &[false, false]);
+            chunks[1].items.len()
+        };
+        let inc = |z| Item::Ins(INC_ZP, Arg::Byte(z));
+        assert_eq!(test(vec![inc(0x28), Item::Ins(BNE, Arg::Byte(2)), inc(0x29)]), 3, "the load stays");
+        assert_eq!(test(vec![inc(0x29)]), 2, "the load goes");
     }
 }

@@ -111,6 +111,7 @@ pub enum Routine {
     SwapA,
     PushRun,
     PopRun,
+    PopRun17,
     SregRead,
     SregWrite,
     Udiv8,
@@ -144,6 +145,11 @@ pub enum Routine {
 const RT_BASE: u32 = 0x8000_0000;
 
 impl Routine {
+    /// The routines whose label lies inside another's code, a second entry after a first
+    /// step of its own (`rt_poprun` after `rt_poprun17`'s `LDX`): named in the map and the
+    /// listings by their label, not by a chunk of their own.
+    pub const INNER: [Routine; 1] = [Routine::PopRun];
+
     /// The routine's label.
     pub fn label(self) -> Label {
         Label(RT_BASE + self as u32)
