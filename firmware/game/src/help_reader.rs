@@ -3,7 +3,7 @@
 //! them from there. A 1581 sends a file a byte at a time; going back read the file again
 //! from its start, for 8 to 20 seconds in VICE (issue 31).
 //!
-//! The ring holds the most recent lines read, as records of [`HEAD`] bytes and the text:
+//! The ring holds the most recent lines read, as records of a 3-byte head and the text:
 //! the text's length (bit 7 set on the file's last line) and the bytes the line took from
 //! the file. A record is found by its stream offset, the bytes written to the ring before
 //! it since the file was opened; its place in the ring is that offset modulo the ring's
