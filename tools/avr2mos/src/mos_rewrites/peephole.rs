@@ -92,7 +92,7 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
             a_value.step(&c.items[k]);
             let prev = counted.take();
             let skipped = skippable > 0;
-            skippable = skippable.saturating_sub(item_size(&c.items[k]));
+            skippable = skippable.saturating_sub(usize::from(mos_asm::link::size(&c.items[k], false)));
             match c.items[k] {
                 Item::Ins(INC_ZP | DEC_ZP, Arg::Byte(z)) if !skipped => counted = Some(z),
                 Item::Ins(BPL | BMI | BVC | BVS | BCC | BCS | BNE | BEQ, Arg::Byte(o)) if o < 0x80 => {
@@ -147,19 +147,6 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
             }
             k += 1;
         }
-    }
-}
-
-/// The size in bytes of an instruction of the lowering's chunks (nothing for labels).
-fn item_size(item: &Item) -> usize {
-    use mos_asm::asm::{Arg, Part};
-    match item {
-        Item::Ins(_, Arg::None) => 1,
-        Item::Ins(_, Arg::Byte(_)) | Item::Branch(..) => 2,
-        Item::Ins(_, Arg::Word(_) | Arg::Sym(_, Part::Word, _)) => 3,
-        Item::Ins(_, Arg::Sym(..)) => 2,
-        Item::Label(_) => 0,
-        Item::Bytes(b) => b.len(),
     }
 }
 
