@@ -592,12 +592,10 @@ fn line(text: &str, y: usize) -> String {
 
 /// Where a 40-column table screen has its lines: they move down with fewer seats
 /// (`bac_game::play::table_rows`), so they are found from the screen itself, by its seats'
-/// heads (the line that says BANKROLL). A screen with no heads reads as the table of six
-/// seats, where nothing moves.
+/// heads (the line that says BANKROLL).
 fn at(text: &str) -> bac_game::play::TableRows {
     let head = text.lines().position(|r| r.contains("BANKROLL"));
-    head.and_then(|h| bac_game::play::table_rows_with_heads_on(40, h as u8))
-        .unwrap_or_else(|| bac_game::play::table_rows(40, 6))
+    bac_game::play::table_rows_with_heads_on(40, head.map(|h| h as u8))
 }
 
 /// The row of the message (`at(text).msg`), or of the line under it, or of the first seat.

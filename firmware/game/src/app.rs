@@ -13,10 +13,13 @@ use crate::settings::{MAX_COMPUTERS, MAX_HUMANS, NAME_LEN, Name, Settings};
 use crate::text::{Lang, Msg};
 
 /// The names the computer players go by.
+const COMPUTER_NAMES: [&[u8]; MAX_COMPUTERS as usize] = [b"MARCEL", b"SOPHIE"];
+
 /// The title's row for the question whether to quit: under the panel (rows 1 to 11), over
 /// the menu.
 const TITLE_QUESTION_ROW: u8 = 12;
-const COMPUTER_NAMES: [&[u8]; MAX_COMPUTERS as usize] = [b"MARCEL", b"SOPHIE"];
+/// The options' row for the same question: a blank row between two options.
+const OPTIONS_QUESTION_ROW: u8 = 9;
 
 /// How the table was left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +175,7 @@ impl<P: Platform> App<P> {
                 Leave::Options => {
                     if self.options() {
                         self.seat_players();
-                    } else if self.confirm_quit(9) {
+                    } else if self.confirm_quit(OPTIONS_QUESTION_ROW) {
                         return Leave::Quit;
                     }
                 }

@@ -794,8 +794,7 @@ fn row(screen: &str, y: usize) -> &str {
 
 /// Where a 40-column table screen has its lines. They move down with fewer seats
 /// (`bac_game::play::table_rows`), so they are found from the screen itself: its seats'
-/// heads (the line that says BANKROLL) tell how many rows the seats left free. A screen
-/// with no heads reads as the table of six seats, where nothing moves.
+/// heads (the line that says BANKROLL) tell how many rows the seats left free.
 #[derive(Clone, Copy, Debug)]
 struct Lines {
     msg: usize,
@@ -806,9 +805,7 @@ struct Lines {
 
 fn lines(screen: &str) -> Lines {
     let head = screen.lines().position(|r| r.contains("BANKROLL"));
-    let rows = head
-        .and_then(|h| bac_game::play::table_rows_with_heads_on(40, h as u8))
-        .unwrap_or_else(|| bac_game::play::table_rows(40, 6));
+    let rows = bac_game::play::table_rows_with_heads_on(40, head.map(|h| h as u8));
     Lines { msg: rows.msg.into(), msg2: rows.msg2.into(), chips: rows.chips.into(), seats: rows.seats.into() }
 }
 
@@ -1370,6 +1367,12 @@ fn help_pages(script: &str, cols: u8, spare: usize) -> Stand {
     run(stand)
 }
 
+/// The help pages among a stand's screens, as the game asked for a key at each: those
+/// whose key line offers keys (`SPACE: NEXT PAGE ...`, `THE END  UP: BACK ...`).
+fn help_screens(stand: &Stand) -> Vec<&String> {
+    stand.screens.iter().filter(|s| s.lines().nth(24).is_some_and(|r| r.contains(": "))).collect()
+}
+
 /// Issue 31, defect 9: the lines already read are kept in the platform's spare memory (on
 /// the C128, about 7 KB of RAM under the KERNAL ROM and above the game's code in bank 1),
 /// so going back a page takes them from there: the file is opened once and read once, and
@@ -1384,13 +1387,10 @@ fn paging_back_takes_the_help_text_from_spare_memory() {
         assert_eq!(read_again.help_open_screens.len(), 4, "{cols} columns: without spare memory, once a page back");
         let file_len = include_bytes!("../../../disk/help.txt").len();
         assert!(kept.help_bytes_read <= file_len, "{cols} columns: {} bytes read", kept.help_bytes_read);
-        let pages = |s: &Stand| {
-            let mut pages: Vec<String> = s.screens.iter().filter(|s| row(s, 24).contains(": ")).cloned().collect();
-            pages.dedup();
-            pages
-        };
-        assert!(pages(&kept).len() >= 8, "{cols} columns: {} pages", pages(&kept).len());
-        assert_eq!(pages(&kept), pages(&read_again), "{cols} columns");
+        let mut pages = help_screens(&kept);
+        assert_eq!(pages, help_screens(&read_again), "{cols} columns");
+        pages.dedup();
+        assert!(pages.len() >= 8, "{cols} columns: {} pages", pages.len());
         assert!(!kept.screens.iter().any(|s| s.contains("READING THE PAGE BEFORE")), "{cols} columns");
     }
 }
@@ -1402,12 +1402,11 @@ fn paging_back_takes_the_help_text_from_spare_memory() {
 #[test]
 fn paging_back_is_the_same_with_any_spare_memory() {
     let script = format!("{{H}}{}{}{}{{S}}", " ".repeat(6), "{U}".repeat(6), " ".repeat(8));
-    let pages = |s: &Stand| s.screens.iter().filter(|s| row(s, 24).contains(": ")).cloned().collect::<Vec<_>>();
     for cols in [40u8, 80] {
         let none = help_pages(&script, cols, 0);
         for spare in [1, 82, 83, 84, 200, 611, 1000, 1777, 3000] {
             let some = help_pages(&script, cols, spare);
-            assert_eq!(pages(&some), pages(&none), "{cols} columns, {spare} bytes spare");
+            assert_eq!(help_screens(&some), help_screens(&none), "{cols} columns, {spare} bytes spare");
             let openings = some.help_open_screens.len();
             assert!((1..=7).contains(&openings), "{cols} columns, {spare} bytes: {openings} openings");
         }
@@ -1485,8 +1484,7 @@ fn the_help_pages_show_every_word_of_the_file_in_both_widths() {
             stand.files.insert(name.to_vec(), text.to_vec());
             stand.record_screens = true;
             let stand = run(stand);
-            let mut pages: Vec<&String> =
-                stand.screens.iter().filter(|s| s.lines().nth(24).is_some_and(|r| r.contains(": "))).collect();
+            let mut pages = help_screens(&stand);
             pages.dedup();
             assert!(pages.len() > 3, "{} pages", pages.len());
             let shown: Vec<String> = pages

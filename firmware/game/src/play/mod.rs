@@ -262,9 +262,13 @@ pub fn table_rows(cols: u8, seats: u8) -> TableRows {
 
 /// The table's rows on a screen of `cols` columns whose seats' heads (BANKROLL, ...) are on
 /// row `head`: how a reader of the screen finds the lines without knowing the seats, since
-/// at 40 columns the heads move with them. `None` when no number of seats puts them there.
-pub fn table_rows_with_heads_on(cols: u8, head: u8) -> Option<TableRows> {
-    (1..=MAX_SAVED_SEATS as u8).map(|seats| table_rows(cols, seats)).find(|r| r.seats_head == head)
+/// at 40 columns the heads move with them. A screen without the heads (`None`, or a row no
+/// number of seats puts them on) reads as the table of six seats, where nothing moves.
+pub fn table_rows_with_heads_on(cols: u8, head: Option<u8>) -> TableRows {
+    (1..=MAX_SAVED_SEATS as u8)
+        .map(|seats| table_rows(cols, seats))
+        .find(|r| Some(r.seats_head) == head)
+        .unwrap_or_else(|| table_rows(cols, MAX_SAVED_SEATS as u8))
 }
 
 /// What a call to the table said, kept for the screen.
