@@ -168,17 +168,17 @@ impl Avr {
             }
             Routine::Udivmodhi4 => {
                 let (a, b) = (self.w(24), self.w(22));
-                if let (Some(q), Some(m)) = (a.checked_div(b), a.checked_rem(b)) {
-                    self.set_w(22, q);
-                    self.set_w(24, m);
-                }
+                // libgcc's answer to a zero divisor, as for 32 bits.
+                let (q, m) = a.checked_div(b).zip(a.checked_rem(b)).unwrap_or((u16::MAX, a));
+                self.set_w(22, q);
+                self.set_w(24, m);
             }
             Routine::Divmodhi4 => {
                 let (a, b) = (self.w(24) as i16, self.w(22) as i16);
-                if b != 0 {
-                    self.set_w(22, a.wrapping_div(b) as u16);
-                    self.set_w(24, a.wrapping_rem(b) as u16);
-                }
+                let (q, m) =
+                    if b == 0 { (if a < 0 { 1 } else { -1 }, a) } else { (a.wrapping_div(b), a.wrapping_rem(b)) };
+                self.set_w(22, q as u16);
+                self.set_w(24, m as u16);
             }
             Routine::Udivmodsi4 => {
                 let (a, b) = (self.dw(22), self.dw(18));

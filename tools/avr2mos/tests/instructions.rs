@@ -655,7 +655,9 @@ fn wide_multiply_and_divisions_agree_on_edge_operands() {
     // 20), the ends of every byte width, the sign bit and all ones, so that each operand
     // choice of the multiply and each path of the divisions (by 1, below 256, zero, wide)
     // meets its edges. The interpreter's answers are libgcc's conventions.
-    const EDGES: [u32; 15] = [
+    // Two more: a small negative number (a fixed-point square of it negates both
+    // operands first) and FNV's prime, whose zero middle byte the multiply skips.
+    const EDGES: [u32; 17] = [
         0,
         1,
         2,
@@ -671,6 +673,8 @@ fn wide_multiply_and_divisions_agree_on_edge_operands() {
         0x8000_0000,
         0xFFFF_FFFF,
         0x1234_5678,
+        0xFFFF_EC78,
+        0x0100_0193,
     ];
     let call = |addr: u32| [0x940E | (((addr / 2) >> 16) as u16 & 1), ((addr / 2) & 0xFFFF) as u16];
     for (name, addr) in [("__mulsi3", 0x3F000u32), ("__udivmodsi4", 0x3F024), ("__divmodsi4", 0x3F028)] {
@@ -681,6 +685,29 @@ fn wide_multiply_and_divisions_agree_on_edge_operands() {
             let (a, b) = (EDGES[n / EDGES.len()], EDGES[n % EDGES.len()]);
             let mut v: Vec<u16> = (0..4).map(|i| ldi(22 + i, a.to_le_bytes()[usize::from(i)])).collect();
             v.extend((0..4).map(|i| ldi(18 + i, b.to_le_bytes()[usize::from(i)])));
+            v.extend(call(addr));
+            v
+        };
+        check(&format!("{name} edges"), &body, &[], EDGES.len() * EDGES.len());
+    }
+}
+
+#[test]
+fn sixteen_bit_divisions_agree_on_edge_operands() {
+    // Every pair, both 16-bit divisions: the divisor below 256 (its byte path, with the
+    // dividend's high byte zero or not, and a remainder that needs a ninth bit for a
+    // moment), 256 and more, and zero (libgcc's answers); the signs' edges too.
+    const EDGES: [u16; 14] = [0, 1, 2, 3, 10, 24, 0x7F, 0x80, 0xFF, 0x100, 0x1234, 0x7FFF, 0x8000, 0xFFFF];
+    let call = |addr: u32| [0x940E | (((addr / 2) >> 16) as u16 & 1), ((addr / 2) & 0xFFFF) as u16];
+    for (name, addr) in [("__udivmodhi4", 0x3F020u32), ("__divmodhi4", 0x3F004)] {
+        let pair = std::cell::Cell::new(0usize);
+        let body = |_: &mut Rng| {
+            let n = pair.get();
+            pair.set(n + 1);
+            let (a, b) = (EDGES[n / EDGES.len()], EDGES[n % EDGES.len()]);
+            let [a0, a1] = a.to_le_bytes();
+            let [b0, b1] = b.to_le_bytes();
+            let mut v = vec![ldi(24, a0), ldi(25, a1), ldi(22, b0), ldi(23, b1)];
             v.extend(call(addr));
             v
         };

@@ -22,11 +22,31 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.b(LDA_IMM, 0).b(LDX_IMM, 8).label(dl).b(ASL_ZP, t(0)).i(ROL_A).b(CMP_ZP, t(1)).br(BCC, ds);
     a.b(SBC_ZP, t(1)).b(INC_ZP, t(0)).label(ds).i(DEX).br(BNE, dl).i(RTS);
     out.push((Routine::Udiv8, a));
-    // T0:T1 / T2:T3, unsigned: quotient in T0:T1, remainder in T4:T5 (the partial
-    // remainder after k steps is below 2^k: 16 bits are enough).
+    // T0:T1 / T2:T3, unsigned: quotient in T0:T1, remainder in T4:T5.
+    //
+    // A divisor from 1 to 255 (an index by a row's width, a number's digits by 10) keeps
+    // the remainder below it, in A, with a ninth bit only for a moment, in the carry; the
+    // dividend's bytes from its highest non-zero one go 8 rounds each that shift only that
+    // byte, the quotient's bits replacing the dividend's. About 25 cycles a round instead
+    // of the general loop's 45, and 8 rounds instead of 16 for a dividend below 256:
+    // about 200 cycles a call instead of 750, for 42 bytes.
     let mut a = Asm::default();
+    let (general, first, byte, bit, sub, next) =
+        (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    a.b(LDA_ZP, t(3)).br(BNE, general).b(LDA_ZP, t(2)).br(BEQ, general);
+    a.b(LDX_IMM, 1).b(LDY_ZP, t(1)).br(BNE, first).i(DEX);
+    a.label(first).b(LDA_IMM, 0);
+    a.label(byte).b(LDY_IMM, 8);
+    a.label(bit).b(ASL_ZPX, t(0)).i(ROL_A).br(BCS, sub).b(CMP_ZP, t(2)).br(BCC, next);
+    a.label(sub).b(SBC_ZP, t(2)).b(INC_ZPX, t(0));
+    a.label(next).i(DEY).br(BNE, bit).i(DEX).br(BPL, byte);
+    a.b(STA_ZP, t(4)).b(STY_ZP, t(5)).i(RTS);
+    // Any other divisor (256 or more, or zero): 16 rounds over the whole width (the
+    // partial remainder after k steps is below 2^k: 16 bits are enough). A zero divisor
+    // subtracts every round and gives libgcc's answer, every quotient bit 1 and the
+    // dividend as remainder.
     let (dl, ds) = (loc.fresh(), loc.fresh());
-    a.b(LDA_IMM, 0).b(STA_ZP, t(4)).b(STA_ZP, t(5)).b(LDX_IMM, 16);
+    a.label(general).b(LDA_IMM, 0).b(STA_ZP, t(4)).b(STA_ZP, t(5)).b(LDX_IMM, 16);
     a.label(dl).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(4)).b(ROL_ZP, t(5));
     a.b(LDA_ZP, t(4)).i(SEC).b(SBC_ZP, t(2)).i(TAY).b(LDA_ZP, t(5)).b(SBC_ZP, t(3)).br(BCC, ds);
     a.b(STA_ZP, t(5)).b(STY_ZP, t(4)).b(INC_ZP, t(0));

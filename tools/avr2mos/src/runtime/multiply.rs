@@ -44,14 +44,18 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     // is the multiplier, so money times a rate (1, 8, 19, 20), or a zero, takes 1 to 5
     // rounds whatever the money. One loop copies the multiplicand to T0..T3 (shifted left
     // each round) and the multiplier to T4..T7 (shifted right), the compare's carry
-    // choosing which is which, and clears the product in r25:r22. The add is a loop of
-    // four (X from $FC: the zero-page addresses wrap back to r22 and T0), and the end test
-    // at the bottom looks at T4 alone while it is non-zero. 84 bytes; the benchmark's coup
-    // spends 350 cycles a coup in it (0.99 calls), where a separate path for an operand
-    // below 256 and unrolled code took 210 in 245 bytes: compact over fast, since the
-    // coup has the cycles to spare and the program not the bytes.
+    // choosing which is which, and clears the product in r25:r22.
+    //
+    // Two negative numbers (both operands 2^31 or more: the smaller is no small
+    // multiplier) are negated first: the product's low 32 bits are the same, and a
+    // fixed-point square of a small negative number then takes its magnitude's rounds, not
+    // 32. A multiplier whose low byte is zero moves a byte at a time, both operands at
+    // once, instead of eight rounds that only shift (FNV's prime, 0x01000193, has a zero
+    // byte in the middle). The add is unrolled: a round with an add is 60 cycles instead
+    // of 90.
     let mut a = Asm::default();
-    let (copy, keep, clear, round, shift) = (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    let (copy, keep, clear, round, shift, bytes, done) =
+        (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
     a.b(LDA_ZP, r(22)).b(CMP_ZP, r(18));
     for i in 1..4 {
         a.b(LDA_ZP, r(22 + i)).b(SBC_ZP, r(18 + i));
@@ -61,11 +65,23 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.b(STA_ZPX, t(4)).b(STY_ZPX, t(0)).br(BCC, clear);
     a.label(keep).b(STA_ZPX, t(0)).b(STY_ZPX, t(4));
     a.label(clear).b(LDA_IMM, 0).b(STA_ZPX, r(22)).i(DEX).br(BPL, copy);
-    a.label(round).b(LSR_ZP, t(7)).b(ROR_ZP, t(6)).b(ROR_ZP, t(5)).b(ROR_ZP, t(4)).br(BCC, shift).i(CLC);
-    let add = loc.fresh();
-    a.b(LDX_IMM, 0xFC).label(add).b(LDA_ZPX, r(26)).b(ADC_ZPX, t(4)).b(STA_ZPX, r(26)).i(INX).br(BNE, add);
-    a.label(shift).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3));
-    a.b(LDA_ZP, t(4)).br(BNE, round).b(ORA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BNE, round).i(RTS);
+    a.b(LDA_ZP, t(7)).br(BPL, round);
+    a.b(LDX_IMM, t(0)).to(JSR, Routine::Neg32.label()).b(LDX_IMM, t(4)).to(JSR, Routine::Neg32.label());
+    a.label(round).b(LDA_ZP, t(4)).br(BEQ, bytes);
+    a.b(LSR_ZP, t(7)).b(ROR_ZP, t(6)).b(ROR_ZP, t(5)).b(ROR_ZP, t(4)).br(BCC, shift).i(CLC);
+    for i in 0..4 {
+        a.b(LDA_ZP, r(22 + i)).b(ADC_ZP, t(i)).b(STA_ZP, r(22 + i));
+    }
+    a.label(shift).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3)).to(JMP, round);
+    a.label(bytes).b(ORA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BEQ, done);
+    for i in 4..7 {
+        a.b(LDA_ZP, t(i + 1)).b(STA_ZP, t(i));
+    }
+    for i in (1..4).rev() {
+        a.b(LDA_ZP, t(i - 1)).b(STA_ZP, t(i));
+    }
+    a.b(LDA_IMM, 0).b(STA_ZP, t(7)).b(STA_ZP, t(0)).br(BEQ, round);
+    a.label(done).i(RTS);
     out.push((Routine::Mulsi3, a));
 
     out
