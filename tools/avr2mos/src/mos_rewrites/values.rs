@@ -4,6 +4,11 @@
 //! word) or a `LDA zp` of a register A already holds (a move, then an operation on its
 //! source or target) is dropped, and so is a `STA` of a byte that already holds A.
 //!
+//! Beside A, the constants stored in zero-page bytes are kept while A changes: after
+//! `ldi r20, 0; ldi r21, 0; ldi r24, 14; ldi r25, 0`, a `movw r19:r18, r21:r20` finds A
+//! holding 0 and both its sources holding 0, so it is two stores. They are forgotten
+//! where A's equalities are, and also at a call or any instruction that may write memory.
+//!
 //! Assumes: the pass sees a chunk's items in order, is told at each chunk whether it can
 //! be entered other than from the chunk before ([`AValue::enter_chunk`]), and removes an
 //! item only when the N and Z flags that item would set are dead (the caller's check; a
@@ -19,7 +24,7 @@
 //! $100 or to a symbol that is no data symbol (a static frame's slot, a save slot and
 //! `.data`/`.bss` are data symbols, placed above zero page).
 
-use mos_asm::asm::{Arg, Item, info, op::*};
+use mos_asm::asm::{Arg, Item, info, mnemonic, op::*};
 
 /// The state of A: a known constant, and how many bytes of code a forward branch skips
 /// (until they are passed, the code may run or not, so nothing is learnt).
@@ -28,8 +33,25 @@ pub struct AValue {
     value: Option<u8>,
     /// Zero-page bytes equal to A, one bit each.
     zp: [u64; 4],
+    /// Zero-page bytes that hold a known constant, one bit each, and the constants.
+    known: [u64; 4],
+    consts: Consts,
     blind: u16,
     off: bool,
+}
+
+/// The constant of each zero-page byte (meaningful where [`AValue`]'s `known` bit is set).
+#[derive(Debug, Clone, Copy)]
+struct Consts([u8; 256]);
+
+impl Default for Consts {
+    fn default() -> Self {
+        Consts([0; 256])
+    }
+}
+
+fn bit(z: u8) -> (usize, u64) {
+    (usize::from(z >> 6), 1u64 << (z & 63))
 }
 
 fn is_branch(opcode: u8) -> bool {
@@ -83,6 +105,15 @@ fn keeps_a(opcode: u8) -> bool {
     )
 }
 
+/// Whether the instruction writes neither memory nor calls out, though it changes A: the
+/// constants of zero-page bytes outlive it.
+fn keeps_memory(opcode: u8) -> bool {
+    matches!(mnemonic(opcode), Some((m, _)) if matches!(
+        m,
+        "ADC" | "SBC" | "AND" | "ORA" | "EOR" | "LDA" | "TXA" | "TYA" | "PLA" | "CMP" | "CPX" | "CPY" | "BIT"
+    )) || matches!(opcode, ASL_A | LSR_A | ROL_A | ROR_A | TSX)
+}
+
 /// Whether an absolute operand may address zero page: a literal address below $100 may;
 /// a symbol is a frame slot, a save slot or program data, all placed above zero page
 /// ([`crate::mmap`]).
@@ -126,11 +157,18 @@ impl AValue {
     }
 
     fn holds(&self, z: u8) -> bool {
-        self.zp[usize::from(z >> 6)] & (1 << (z & 63)) != 0
+        let (w, b) = bit(z);
+        self.zp[w] & b != 0 || (self.value.is_some() && self.constant(z) == self.value)
+    }
+
+    /// The constant zero-page byte `z` holds, if known.
+    fn constant(&self, z: u8) -> Option<u8> {
+        let (w, b) = bit(z);
+        (self.known[w] & b != 0).then(|| self.consts.0[usize::from(z)])
     }
 
     fn set_zp(&mut self, z: u8, on: bool) {
-        let (w, b) = (usize::from(z >> 6), 1u64 << (z & 63));
+        let (w, b) = bit(z);
         if on {
             self.zp[w] |= b;
         } else {
@@ -138,9 +176,28 @@ impl AValue {
         }
     }
 
-    fn forget(&mut self) {
+    /// Byte `z` was written: with A's constant if `stored` and A's is known, else unknown.
+    fn set_constant(&mut self, z: u8, stored: bool) {
+        let (w, b) = bit(z);
+        match self.value.filter(|_| stored) {
+            Some(k) => {
+                self.known[w] |= b;
+                self.consts.0[usize::from(z)] = k;
+            }
+            None => self.known[w] &= !b,
+        }
+    }
+
+    /// A changed: what it was equal to is forgotten.
+    fn forget_a(&mut self) {
         self.value = None;
         self.zp = [0; 4];
+    }
+
+    /// A join, a call or a write anywhere: nothing is known.
+    fn forget(&mut self) {
+        self.forget_a();
+        self.known = [0; 4];
     }
 
     /// Updates the state past `item`.
@@ -154,11 +211,12 @@ impl AValue {
                     (LDA_IMM, Arg::Byte(k)) if self.value == Some(*k) => {}
                     (LDA_ZP, Arg::Byte(z)) if self.holds(*z) => {}
                     (LDA_IMM, Arg::Byte(k)) => {
-                        self.forget();
+                        self.forget_a();
                         self.value = Some(*k);
                     }
                     (LDA_ZP, Arg::Byte(z)) => {
-                        self.forget();
+                        self.forget_a();
+                        self.value = self.constant(*z);
                         self.set_zp(*z, true);
                     }
                     (o, Arg::Byte(b)) if is_branch(o) => {
@@ -168,17 +226,25 @@ impl AValue {
                         return;
                     }
                     // The processor port at $00/$01 reads back other than what was written.
-                    (STA_ZP, Arg::Byte(z)) => self.set_zp(*z, *z > 1),
+                    (STA_ZP, Arg::Byte(z)) => {
+                        self.set_zp(*z, *z > 1);
+                        self.set_constant(*z, *z > 1);
+                    }
                     (STX_ZP | STY_ZP | INC_ZP | DEC_ZP | ASL_ZP | LSR_ZP | ROL_ZP | ROR_ZP, Arg::Byte(z)) => {
-                        self.set_zp(*z, false)
+                        self.set_zp(*z, false);
+                        self.set_constant(*z, false);
                     }
                     // An absolute store to a symbol (a static frame's slot, a save slot,
                     // `.data`/`.bss`) or past zero page leaves zero page alone.
                     (STA_ABS | STX_ABS | STY_ABS, arg) if !may_reach_zero_page(arg) => {}
                     // Stores that may reach zero page through an index, a pointer or an
                     // absolute address.
-                    (STA_ZPX | STA_IZY | STA_ABS | STA_ABX | STA_ABY | STX_ABS | STY_ABS, _) => self.zp = [0; 4],
+                    (STA_ZPX | STA_IZY | STA_ABS | STA_ABX | STA_ABY | STX_ABS | STY_ABS, _) => {
+                        self.zp = [0; 4];
+                        self.known = [0; 4];
+                    }
                     (o, _) if keeps_a(o) => {}
+                    (o, _) if keeps_memory(o) => self.forget_a(),
                     _ => self.forget(),
                 }
                 if skipped {
@@ -258,6 +324,31 @@ mod tests {
         assert_eq!(redundant(&[ld(0x2e), st(0x28), st(0x2e), st(0x28)]), vec![2, 3]);
         // The processor port is never trusted.
         assert_eq!(redundant(&[ld(0x2e), st(0x01), ld(0x01)]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_constant_stored_in_a_byte_outlives_a_change_of_a() {
+        let ld = |z| Item::Ins(LDA_ZP, Arg::Byte(z));
+        let st = |z| Item::Ins(STA_ZP, Arg::Byte(z));
+        // ldi r20, 0; ldi r21, 0; ldi r24, 14; ldi r25, 0; movw r19:r18, r21:r20.
+        let movw = [lda(0), st(0x24), st(0x25), lda(14), st(0x28), lda(0), st(0x29), ld(0x24), st(0x22), ld(0x25)];
+        assert_eq!(redundant(&movw), vec![7, 9]);
+        // A loaded from a byte of known constant holds that constant.
+        assert_eq!(redundant(&[lda(5), st(0x24), lda(1), ld(0x24), lda(5)]), vec![4]);
+        // An operation on A keeps the bytes' constants; a call, or a write that may reach
+        // zero page, does not; nor does a byte written other than by STA.
+        let adc = Item::Ins(ADC_IMM, Arg::Byte(1));
+        assert_eq!(redundant(&[lda(0), st(0x24), adc, lda(0), ld(0x24)]), vec![4]);
+        let jsr = Item::Ins(JSR, Arg::Word(0x1234));
+        assert_eq!(redundant(&[lda(0), st(0x24), jsr, lda(0), ld(0x24)]), Vec::<usize>::new());
+        let sty = Item::Ins(STA_IZY, Arg::Byte(0x2e));
+        // (A itself is kept by both: its second load of 0 is redundant.)
+        assert_eq!(redundant(&[lda(0), st(0x24), sty, lda(0), ld(0x24)]), vec![3]);
+        let inc = Item::Ins(INC_ZP, Arg::Byte(0x24));
+        assert_eq!(redundant(&[lda(0), st(0x24), inc, lda(0), ld(0x24)]), vec![3]);
+        // A join forgets them.
+        let l = Item::Label(mos_asm::asm::Label(0x4000_0001));
+        assert_eq!(redundant(&[lda(0), st(0x24), l, lda(0), ld(0x24)]), Vec::<usize>::new());
     }
 
     #[test]

@@ -141,13 +141,20 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     // 56 bytes more. A zero divisor (h = 0) takes all 32 rounds, each one subtracting, and
     // gives libgcc's answer: every quotient bit 1 and the dividend as remainder. The
     // remainder after k rounds is below 2^k, so the shift never loses a 33rd bit.
-    let (find, rounds, skip, mv, dl, ds) =
-        (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+    //
+    // The dividend's zero top bytes (z of them) make the quotient smaller still, below
+    // 2^(32 - 8(h + z)), so a non-zero divisor takes h + z byte moves: Euclid's
+    // remainders shrink on both sides, and a divisor one byte shorter than the dividend
+    // takes 8 rounds whatever their sizes. At 4 moves (a dividend below the divisor) the
+    // dividend is the remainder and the quotient zero, with no round left.
+    let (find, lead, rounds, skip, mv, dl, ds) =
+        (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
     a.label(general).b(LDA_IMM, 32).b(STA_ZP, t(0)).b(LDX_IMM, 4);
     a.label(find).i(DEX).br(BEQ, rounds).b(LDY_ZPX, t(4)).br(BEQ, find);
+    a.b(LDY_IMM, 3).label(lead).w(LDA_ABY, u16::from(r(18))).br(BNE, skip).i(INX).i(DEY).br(BPL, lead);
     // One byte move: r25..r19 = r24..r18, r18 = 0; eight rounds fewer.
     a.label(skip).b(LDY_IMM, 7).label(mv).w(LDA_ABY, u16::from(r(17))).w(STA_ABY, u16::from(r(18)));
-    a.i(DEY).br(BNE, mv).b(STY_ZP, r(18)).b(LDA_ZP, t(0)).i(SEC).b(SBC_IMM, 8).b(STA_ZP, t(0));
+    a.i(DEY).br(BNE, mv).b(STY_ZP, r(18)).b(LDA_ZP, t(0)).i(SEC).b(SBC_IMM, 8).b(STA_ZP, t(0)).br(BEQ, done);
     a.i(DEX).br(BNE, skip);
     a.label(rounds).b(LDX_ZP, t(0));
     a.label(dl).b(ASL_ZP, r(18));
