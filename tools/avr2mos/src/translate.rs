@@ -3,6 +3,7 @@
 
 use crate::analysis::callgraph::{self, RegSet, Summary};
 use crate::analysis::cold::{self, Heat};
+use crate::analysis::constants::{self, Constants, Reach};
 use crate::analysis::flags::{self, FlagFacts};
 use crate::analysis::fusion::{self, Fusion};
 use crate::analysis::zero_reg;
@@ -227,8 +228,8 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     check_settings(opts, interpreted.iter().any(|&b| b))?;
     let analyses = Analyses::of(prog, &flow, &interpreted, opts);
     let stage = Stage { prog, opts, flow: &flow, interpreted: &interpreted, analyses: &analyses, entry };
-    let Built { plan, code, layout } = fastest_that_fits(&stage)?;
-    let image = image::place(prog, &flow, &stage.lowering(&plan), &code, layout, opts)?;
+    let Built { plan, consts, code, layout } = fastest_that_fits(&stage)?;
+    let image = image::place(prog, &flow, &stage.lowering(&plan, &consts), &code, layout, opts)?;
     Ok(report::translation(prog, &flow, &analyses.summaries, &plan, &code, image, opts.bank1.is_some()))
 }
 
@@ -297,6 +298,8 @@ struct Stage<'a> {
 /// A program planned, lowered and laid out.
 struct Built {
     plan: FramePlan,
+    /// The known constants of the plan's instructions.
+    consts: Constants,
     code: Code,
     layout: image::Layout,
 }
@@ -318,17 +321,29 @@ enum SaveSlots {
 /// code's size, and near the limit it would choose wrong both ways. (Under a high stack
 /// the plan itself also leaves them out where they would push `.bss` out of the low area
 /// it has without them: [`crate::frames::frame_plan`].)
+///
+/// When even that does not fit, the last resort leaves out the inline code of constants
+/// from before a loop ([`constants::Reach::Run`]): a multiply, a division or a `memset`
+/// by a constant is inline only where the constant is loaded in the same straight-line
+/// run, as small code as the translator made before it followed constants across loops.
 fn fastest_that_fits(stage: &Stage) -> Result<Built, TranslateError> {
-    let fast = stage.build(SaveSlots::Static)?;
-    if fast.layout.fits() || fast.plan.saves.slots_len == 0 {
+    let fast = stage.build(SaveSlots::Static, Reach::Flow)?;
+    if fast.layout.fits() {
         return Ok(fast);
     }
-    stage.build(SaveSlots::Stack)
+    let stack = match fast.plan.saves.slots_len {
+        0 => fast,
+        _ => stage.build(SaveSlots::Stack, Reach::Flow)?,
+    };
+    if stack.layout.fits() || stage.opts.opt_level != OptLevel::Full {
+        return Ok(stack);
+    }
+    stage.build(SaveSlots::Stack, Reach::Run)
 }
 
 impl Stage<'_> {
     /// Plans the frames and saves, lowers the program and lays it out.
-    fn build(&self, save_slots: SaveSlots) -> Result<Built, TranslateError> {
+    fn build(&self, save_slots: SaveSlots, reach: Reach) -> Result<Built, TranslateError> {
         let (prog, opts, a) = (self.prog, self.opts, self.analyses);
         let plan = frame_plan::plan(
             prog,
@@ -341,10 +356,20 @@ impl Stage<'_> {
             a.adjusts.clone(),
             self.settings(save_slots),
         );
-        let code =
-            codegen::generate(&self.lowering(&plan), opts, self.entry, plan.frames.stack_top, &a.heat, &a.live_abi)?;
+        let flow = self.flow;
+        let consts = constants::analyse(&plan.insns, &flow.succs, &flow.entries, &flow.is_target, reach, |m| {
+            prog.text_relocs.contains_key(&flow.addrs[m])
+        });
+        let code = codegen::generate(
+            &self.lowering(&plan, &consts),
+            opts,
+            self.entry,
+            plan.frames.stack_top,
+            &a.heat,
+            &a.live_abi,
+        )?;
         let layout = image::layout(prog, &code, opts, prog.bss_len + plan.frames_len, plan.frames.stack_bottom)?;
-        Ok(Built { plan, code, layout })
+        Ok(Built { plan, consts, code, layout })
     }
 
     /// What the frame plan may do. Static frames need SP-relative code to be only where
@@ -362,7 +387,7 @@ impl Stage<'_> {
     }
 
     /// The lowering's view of the program under `plan`.
-    fn lowering<'p>(&'p self, plan: &'p FramePlan) -> Ctx<'p> {
+    fn lowering<'p>(&'p self, plan: &'p FramePlan, consts: &'p Constants) -> Ctx<'p> {
         let (prog, opts, flow, a) = (self.prog, self.opts, self.flow, self.analyses);
         Ctx {
             prog,
@@ -376,6 +401,7 @@ impl Stage<'_> {
             keep_stack: opts.adjust_all,
             copies: &plan.copies,
             r1_zero: &a.r1_zero,
+            consts,
             zp_homes: &plan.zp_homes,
             fusion: &a.fusion,
         }

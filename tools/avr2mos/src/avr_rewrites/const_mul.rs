@@ -1,9 +1,9 @@
-//! `mul` by a constant: when one operand of an unsigned 8-bit `mul` holds a constant set
-//! by an `ldi` just before (a card's rank times 11, a row's length), the product is built
+//! `mul` by a constant: when one operand of an unsigned 8-bit `mul` holds a known
+//! constant (a card's rank times 11, a row's length, a loop's `% 10`), the product is built
 //! by shifts and adds of the other operand, with no call to the runtime's multiply.
 //!
-//! Assumes: the constant reaches the `mul` on every path ([`crate::avr_rewrites::specialise::constant_before`]
-//! checks that), and the other operand is not r1 (r1 is written before the operand is read
+//! Assumes: the constant reaches the `mul` on every path ([`crate::analysis::constants`]
+//! says so), and the other operand is not r1 (r1 is written before the operand is read
 //! for the last time). Guarantees: r1:r0 hold the 16-bit product, as after `mul`, and no
 //! other AVR register changes; the 6502 flags are left undefined, so the caller uses it
 //! only where the `mul`'s C and Z are captured from r1:r0 afterwards or are dead.

@@ -1,5 +1,5 @@
 //! `memset` of a small constant length at its call site: a call whose length (r21:r20)
-//! an `ldi` pair sets just before ([`crate::avr_rewrites::specialise::constant_before`]) to 1..=128
+//! is known ([`crate::analysis::constants`]) to be 1..=128
 //! bytes becomes a loop down through `(r24),Y`, without the runtime routine's set-up, its
 //! page loop and the `JSR`/`RTS` (about 145 cycles for 13 bytes instead of about 210, and
 //! 9 bytes of code instead of 3). LLVM calls `memset` to clear small locals (a hand's

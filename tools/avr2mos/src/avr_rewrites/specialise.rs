@@ -8,34 +8,8 @@
 //! helper does (the helpers' own conventions, [`crate::runtime`]); A and X are scratch,
 //! as between any two AVR instructions, and no flag is live after a call.
 
-use crate::input::decode::{Insn, Op};
 use crate::mmap::reg;
 use mos_asm::asm::{Asm, op::*};
-
-/// The value of `r` set by an `ldi` in the run of instructions before `i` (scanning back
-/// over moves and loads of other registers), if no instruction in between can be reached
-/// except from the one before it.
-pub fn constant_before(
-    insns: &[Insn],
-    is_target: &[bool],
-    i: usize,
-    r: u8,
-    has_reloc: impl Fn(usize) -> bool,
-) -> Option<u8> {
-    let mut m = i;
-    while m > 0 && !is_target[m] && i - m < 8 {
-        m -= 1;
-        let n = insns[m];
-        let writes = |lo: u8, width: u8| (lo..lo + width).contains(&r);
-        match n.op {
-            Op::Ldi if n.d == r => return (!has_reloc(m)).then_some(n.k as u8),
-            Op::Ldi | Op::Mov if !writes(n.d, 1) => {}
-            Op::Movw if !writes(n.d, 2) => {}
-            _ => return None,
-        }
-    }
-    None
-}
 
 /// `__udivmodqi4` (r24 / r22: quotient in r24, remainder in r25) with r22 = `k`: a mask
 /// and shifts for a power of two, repeated subtraction for divisors of 10 and more (at
@@ -87,19 +61,5 @@ mod tests {
                 assert_eq!(run(&a, n), (n / k, n % k), "{n} / {k}");
             }
         }
-    }
-
-    #[test]
-    fn the_constant_must_reach_the_call_unchanged() {
-        let ins = |op, d, k| Insn { op, d, r: 0, k, len: 2 };
-        let call = ins(Op::Call, 0, 0x3F01C);
-        let seq = [ins(Op::Ldi, 22, 10), ins(Op::Mov, 24, 0), call];
-        assert_eq!(constant_before(&seq, &[false; 3], 2, 22, |_| false), Some(10));
-        // A jump target between: another path may bring another value.
-        assert_eq!(constant_before(&seq, &[false, true, false], 2, 22, |_| false), None);
-        // Overwritten between, or a relocated immediate (an address, not a number).
-        let seq2 = [ins(Op::Ldi, 22, 10), ins(Op::Movw, 22, 0), call];
-        assert_eq!(constant_before(&seq2, &[false; 3], 2, 22, |_| false), None);
-        assert_eq!(constant_before(&seq, &[false; 3], 2, 22, |_| true), None);
     }
 }

@@ -154,15 +154,11 @@ impl Ctx<'_> {
         Ok(Core::Flags(kind))
     }
 
-    /// For a `mul` at `i` with one operand set by an `ldi` just before: the other
+    /// For a `mul` at `i` with one operand a known constant ([`Ctx::consts`]): the other
     /// operand and the constant ([`crate::avr_rewrites::const_mul`]).
     fn constant_operand(&self, i: usize) -> Option<(u8, u8)> {
         let insn = self.insns[i];
-        let known = |r: u8| {
-            specialise::constant_before(self.insns, &self.flow.is_target, i, r, |m| {
-                self.prog.text_relocs.contains_key(&self.flow.addrs[m])
-            })
-        };
+        let known = |r: u8| self.consts.before(i, r);
         known(insn.r).map(|k| (insn.d, k)).or_else(|| known(insn.d).map(|k| (insn.r, k)))
     }
 }

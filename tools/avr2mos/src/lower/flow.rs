@@ -67,9 +67,7 @@ impl Ctx<'_> {
                     a.to(JSR, Routine::Enter.label());
                 } else if self.optimise
                     && self.prog.native_at(k).and_then(Routine::for_symbol) == Some(Routine::Udivmodqi4)
-                    && let Some(c) = specialise::constant_before(self.insns, &self.flow.is_target, i, 22, |m| {
-                        self.prog.text_relocs.contains_key(&self.flow.addrs[m])
-                    })
+                    && let Some(c) = self.consts.before(i, 22)
                     && specialise::udivmodqi4_by(a, c)
                 {
                 } else if self.optimise
@@ -138,14 +136,9 @@ impl Ctx<'_> {
         None
     }
 
-    /// The value of the register pair `r+1:r` set by `ldi`s in the run before call `i`
-    /// ([`specialise::constant_before`]), if both bytes are known.
+    /// The value of the register pair `r+1:r` before call `i` ([`Ctx::consts`]), if both
+    /// bytes are known.
     fn constant_word_before(&self, i: usize, r: u8) -> Option<u16> {
-        let known = |r: u8| {
-            specialise::constant_before(self.insns, &self.flow.is_target, i, r, |m| {
-                self.prog.text_relocs.contains_key(&self.flow.addrs[m])
-            })
-        };
-        Some(u16::from_le_bytes([known(r)?, known(r + 1)?]))
+        self.consts.word_before(i, r)
     }
 }

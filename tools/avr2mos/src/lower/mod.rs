@@ -78,6 +78,10 @@ pub struct Ctx<'a> {
     pub copies: &'a [crate::avr_rewrites::ptr_copies::Copy],
     /// Whether r1 is zero before each instruction ([`crate::analysis::zero_reg`]).
     pub r1_zero: &'a [bool],
+    /// The registers that hold a known constant before each instruction of [`Ctx::insns`]
+    /// ([`crate::analysis::constants`]): a multiply, a division or a `memset` by one is
+    /// specialised.
+    pub consts: &'a crate::analysis::constants::Constants,
     /// The static slots that live in zero page ([`crate::frames::zp_slots`]).
     pub zp_homes: &'a crate::frames::zp_slots::Homes,
     /// Where an instruction may be lowered inside the code of the one before it
