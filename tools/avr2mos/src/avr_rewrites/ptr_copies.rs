@@ -21,6 +21,19 @@
 //!   before it writes its result);
 //! - the copy's pair is dead after the last use, so its stale zero-page bytes are never
 //!   read.
+//!
+//! A copy that steps (`ld r20, Z+`) and is copied back (`movw r13:r12, r31:r30`: LLVM has
+//! more pointers live than X, Y and Z and parks one in a register pair between uses, a
+//! copy loop's source or destination) goes too, with its copy back: each use then
+//! addresses and steps the source pair itself, which at the copy back holds what the
+//! copy would have. 24 cycles and 16 bytes a use. Then, between the copy and the copy
+//! back:
+//! - every instruction uses the copy's pair only as the pointer of an `ld`/`st` (any
+//!   mode), whose data register is in neither pair, or names neither pair at all;
+//! - the source pair is named by none of them (it is dead in the AVR until the copy back
+//!   writes it, so the lockstep does not compare it);
+//! - the copy back, `movw` of the copy's pair into the source pair, follows no skip, and
+//!   the copy's pair is dead after it.
 
 use crate::analysis::callgraph::writes_of;
 use crate::analysis::liveness::reads_of;
@@ -76,6 +89,45 @@ fn uses_as_pointer(i: &Insn, p: u8) -> bool {
     }
 }
 
+/// Whether `i` loads or stores through the pair `p`, stepping it or not, with a data
+/// register in neither `p` nor `q`.
+fn steps_as_pointer(i: &Insn, p: u8, q: u8) -> bool {
+    match i.op {
+        Op::Ld(ptr, _) | Op::St(ptr, _) => ptr != Ptr::Y && ptr.reg() == p && i.d & !1 != p && i.d & !1 != q,
+        _ => false,
+    }
+}
+
+/// For a copy of `src` into `dst` at `c`: the copy back of a stepped copy (see the module
+/// doc) and the uses before it, if the copy has that form.
+fn copied_back(
+    insns: &[Insn],
+    c: usize,
+    end: usize,
+    live_out: &[u32],
+    is_target: &[bool],
+) -> Option<(usize, Vec<usize>)> {
+    let (dst, src) = (insns[c].d, insns[c].r);
+    let both = (0b11u32 << dst) | (0b11u32 << src);
+    let mut uses = Vec::new();
+    for m in c + 1..end {
+        let insn = insns[m];
+        if is_target[m] || breaks_flow(&insn) {
+            return None;
+        }
+        if insn.op == Op::Movw && insn.d == src && insn.r == dst {
+            let kept = is_skip(&insns[m - 1]) || live_out[m] & (0b11 << dst) != 0 || uses.is_empty();
+            return (!kept).then_some((m, uses));
+        }
+        if steps_as_pointer(&insn, dst, src) {
+            uses.push(m);
+        } else if mentions(&insn) & both != 0 {
+            return None;
+        }
+    }
+    None
+}
+
 /// Decides, for each instruction of `range` (one translated function), what pointer copy
 /// propagation makes of it. `live_out` are the registers live after each instruction.
 pub fn plan(insns: &[Insn], range: std::ops::Range<usize>, live_out: &[u32], is_target: &[bool], out: &mut [Copy]) {
@@ -86,6 +138,14 @@ pub fn plan(insns: &[Insn], range: std::ops::Range<usize>, live_out: &[u32], is_
             continue;
         }
         if c > range.start && is_skip(&insns[c - 1]) {
+            continue;
+        }
+        if let Some((back, uses)) = copied_back(insns, c, range.end, live_out, is_target) {
+            out[c] = Copy::Drop { pair: dst, last: back };
+            out[back] = Copy::Drop { pair: dst, last: back };
+            for m in uses {
+                out[m] = Copy::Through(src);
+            }
             continue;
         }
         let (dst_pair, src_pair) = (0b11u32 << dst, 0b11u32 << src);
@@ -196,6 +256,31 @@ mod tests {
         assert_eq!(out, vec![Copy::Keep; 4]);
         // ld r26, Z+ changes it.
         let out = run(&[MOVW_Z_R18, 0x91A1, RET], &[]);
+        assert_eq!(out, vec![Copy::Keep; 3]);
+    }
+
+    const MOVW_Z_R12: u16 = 0x01F6; // movw r30, r12
+    const LD_R20_ZINC: u16 = 0x9141; // ld r20, Z+
+    const ST_ZINC_R20: u16 = 0x9341; // st Z+, r20
+    const MOVW_R12_Z: u16 = 0x016F; // movw r12, r30
+
+    #[test]
+    fn a_stepped_copy_goes_with_its_copy_back() {
+        let out = run(&[MOVW_Z_R12, LD_R20_ZINC, ST_ZINC_R20, MOVW_R12_Z, RET], &[]);
+        let drop = Copy::Drop { pair: 30, last: 3 };
+        assert_eq!(out, vec![drop, Copy::Through(12), Copy::Through(12), drop, Copy::Keep]);
+        // Z read after the copy back: both copies stay.
+        let out = run(&[MOVW_Z_R12, LD_R20_ZINC, MOVW_R12_Z, RET], &[(2, 0b11 << 30)]);
+        assert_eq!(out, vec![Copy::Keep; 4]);
+        // Data into the source pair (ld r12, Z+), the source read between, a skip before the
+        // copy back, or no copy back at all: they stay.
+        let out = run(&[MOVW_Z_R12, 0x90C1, MOVW_R12_Z, RET], &[]);
+        assert_eq!(out, vec![Copy::Keep; 4]);
+        let out = run(&[MOVW_Z_R12, LD_R20_ZINC, 0x2D8C, MOVW_R12_Z, RET], &[]); // mov r24, r12
+        assert_eq!(out, vec![Copy::Keep; 5]);
+        let out = run(&[MOVW_Z_R12, LD_R20_ZINC, 0xFD80, MOVW_R12_Z, RET], &[]); // sbrc r24, 0
+        assert_eq!(out, vec![Copy::Keep; 5]);
+        let out = run(&[MOVW_Z_R12, LD_R20_ZINC, RET], &[]);
         assert_eq!(out, vec![Copy::Keep; 3]);
     }
 
