@@ -324,8 +324,8 @@ enum SaveSlots {
 ///
 /// When even that does not fit, the last resort leaves out the inline code of constants
 /// from before a loop ([`constants::Reach::Run`]): a multiply, a division or a `memset`
-/// by a constant is inline only where the constant is loaded in the same straight-line
-/// run, as small code as the translator made before it followed constants across loops.
+/// by a constant is inline only where an `ldi` or a move just before it loads the
+/// constant (the game: its drawing multiplies inside loops, by constants loaded outside).
 fn fastest_that_fits(stage: &Stage) -> Result<Built, TranslateError> {
     let fast = stage.build(SaveSlots::Static, Reach::Flow)?;
     if fast.layout.fits() {

@@ -105,8 +105,8 @@ fn keeps_a(opcode: u8) -> bool {
     )
 }
 
-/// Whether the instruction writes neither memory nor calls out, though it changes A: the
-/// constants of zero-page bytes outlive it.
+/// Whether the instruction writes no memory and calls nothing (it may change A, X or the
+/// flags): the constants of zero-page bytes outlive it.
 fn keeps_memory(opcode: u8) -> bool {
     matches!(mnemonic(opcode), Some((m, _)) if matches!(
         m,
