@@ -1,8 +1,8 @@
 //! Where the lowering may fuse: the neighbouring instructions whose 6502 code may be one
 //! sequence. [`crate::lower`] lowers a compare chain with its branch, an instruction with
 //! the branch or carry reader after it (across moves), a run of pushes or pops, an
-//! indexed load, a pointer copy with its constant step and an increment written as a
-//! subtraction of -1 each as one sequence, which
+//! indexed load, a pointer copy with its constant step, an increment written as a
+//! subtraction of -1 and a shift by 4 through `swap` each as one sequence, which
 //! nothing can enter or be inserted into but at its start. [`crate::frames::sink_saves`]
 //! inserts saves and restores between instructions: it asks this map where it may, and the
 //! lowering fuses only where this map allows, so the two agree by construction (they used
@@ -57,6 +57,7 @@ pub fn analyse(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet]) -> Fusi
             indexed_load(insns, is_target, live_out, i),
             copy_step(insns, is_target, live_out, i),
             plus_one(insns, is_target, live_out, i),
+            nibble_shift(insns, is_target, live_out, i),
         ];
         for m in folded.into_iter().flatten().flatten() {
             joins[m] = true;
@@ -147,6 +148,76 @@ fn plus_one(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usize) 
     (steps > 0 && live_out[i + steps] & CZNV == 0).then_some(i + 1..i + 1 + steps)
 }
 
+/// How a nibble shift ([`nibble_shift`]) moves its bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NibbleShift {
+    /// `swap rd; andi rd, 0xf0`: rd shifted left by 4.
+    Left8(u8),
+    /// `swap rd; andi rd, 0x0f`: rd shifted right by 4.
+    Right8(u8),
+    /// `swap hi; swap lo; andi hi, 0xf0; eor hi, lo; andi lo, 0xf0; eor hi, lo`: the pair
+    /// hi:lo shifted left by 4 (LLVM's `x << 4` on 16 bits).
+    Left16 {
+        /// The high byte's register.
+        hi: u8,
+        /// The low byte's register.
+        lo: u8,
+    },
+    /// `swap lo; swap hi; andi lo, 0x0f; eor lo, hi; andi hi, 0x0f; eor lo, hi`: the pair
+    /// hi:lo shifted right by 4, zeros in at the top.
+    Right16 {
+        /// The high byte's register.
+        hi: u8,
+        /// The low byte's register.
+        lo: u8,
+    },
+}
+
+impl NibbleShift {
+    /// The instructions after the first that the shift takes.
+    pub fn folded(self) -> usize {
+        match self {
+            NibbleShift::Left8(_) | NibbleShift::Right8(_) => 1,
+            NibbleShift::Left16 { .. } | NibbleShift::Right16 { .. } => 5,
+        }
+    }
+}
+
+/// The shape of a nibble shift starting at `i` (LLVM's shifts by 4 through `swap`), if its
+/// instructions are there with no immediate relocated (`reloc(m)`). The caller checks
+/// jump targets and flags.
+pub fn nibble_shape(insns: &[Insn], i: usize, reloc: impl Fn(usize) -> bool) -> Option<NibbleShift> {
+    let at = |m: usize| insns.get(m).copied();
+    let first = at(i).filter(|s| s.op == Op::Swap)?;
+    let andi =
+        |m: usize, d: u8, k: u8| at(m).is_some_and(|a| a.op == Op::Andi && a.d == d && a.k as u8 == k && !reloc(m));
+    let eor = |m: usize, d: u8, r: u8| at(m).is_some_and(|e| e.op == Op::Eor && e.d == d && e.r == r);
+    if let Some(second) = at(i + 1).filter(|s| s.op == Op::Swap && s.d != first.d) {
+        let (x, y) = (first.d, second.d);
+        let body = |k: u8| andi(i + 2, x, k) && eor(i + 3, x, y) && andi(i + 4, y, k) && eor(i + 5, x, y);
+        if body(0xF0) {
+            return Some(NibbleShift::Left16 { hi: x, lo: y });
+        }
+        if body(0x0F) {
+            return Some(NibbleShift::Right16 { hi: y, lo: x });
+        }
+        return None;
+    }
+    if andi(i + 1, first.d, 0xF0) {
+        return Some(NibbleShift::Left8(first.d));
+    }
+    andi(i + 1, first.d, 0x0F).then_some(NibbleShift::Right8(first.d))
+}
+
+/// The instructions folded into `i` when it starts a nibble shift ([`nibble_shape`]) whose
+/// flags nothing reads: the 6502 shifts each bit four times instead (the shifts set C,
+/// which `swap` and `andi` leave alone).
+fn nibble_shift(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usize) -> Option<std::ops::Range<usize>> {
+    let n = nibble_shape(insns, i, |_| false)?.folded();
+    let clear = !(i + 1..=i + n).any(|m| is_target[m]) && live_out[i + n] & CZNV == 0;
+    clear.then_some(i + 1..i + 1 + n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,6 +248,21 @@ mod tests {
         assert_eq!(joins_of(&words, &[C | Z, Z, 0]), [false, false, false]);
         // subi r24, 0xff; sbci r24, 0xff: not a wider number.
         assert_eq!(joins_of(&[0x5F8F, 0x4F8F, 0x9508], &[C | Z, 0, 0]), [false; 3]);
+    }
+
+    #[test]
+    fn a_nibble_shift_joins_unless_its_flags_are_read() {
+        // swap r17; swap r16; andi r17, 0xf0; eor r17, r16; andi r16, 0xf0; eor r17, r16; ret
+        let words = [0x9512, 0x9502, 0x7F10, 0x2710, 0x7F00, 0x2710, 0x9508];
+        let insns = decode_words(&words);
+        assert_eq!(nibble_shape(&insns, 0, |_| false), Some(NibbleShift::Left16 { hi: 17, lo: 16 }));
+        assert_eq!(joins_of(&words, &[0; 7]), [false, true, true, true, true, true, false]);
+        assert_eq!(joins_of(&words, &[0, 0, 0, 0, 0, Z, 0]), [false; 7]);
+        // swap r24; andi r24, 0x0f: a byte; with another mask, or a relocated one, none.
+        let insns = decode_words(&[0x9582, 0x708F, 0x9508]);
+        assert_eq!(nibble_shape(&insns, 0, |_| false), Some(NibbleShift::Right8(24)));
+        assert_eq!(nibble_shape(&insns, 0, |m| m == 1), None);
+        assert_eq!(nibble_shape(&decode_words(&[0x9582, 0x7387, 0x9508]), 0, |_| false), None);
     }
 
     #[test]
