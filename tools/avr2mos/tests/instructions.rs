@@ -606,6 +606,16 @@ fn nibble_shifts_agree_with_the_simulator() {
         &[Z, N, V, S],
         30,
     );
+    // Chains of three bytes (a 32-bit `>> 12` after its byte moves), each way.
+    let chain = |m: u8, x: [u8; 3]| {
+        let mut v = vec![swap(x[0]), andi(x[0], m)];
+        for w in x.windows(2) {
+            v.extend([swap(w[1]), eor(w[0], w[1]), andi(w[1], m), eor(w[0], w[1])]);
+        }
+        v
+    };
+    check("three bytes >> 4", &|_| chain(0x0F, [23, 24, 25]), &[Z, N, V, S], 30);
+    check("three bytes << 4", &|_| chain(0xF0, [25, 24, 23]), &[Z, N, V, S], 30);
     check(
         "pair >> 4",
         &|r| {

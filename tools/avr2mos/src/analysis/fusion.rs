@@ -148,72 +148,78 @@ fn plus_one(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usize) 
     (steps > 0 && live_out[i + steps] & CZNV == 0).then_some(i + 1..i + 1 + steps)
 }
 
-/// How a nibble shift ([`nibble_shift`]) moves its bits.
+/// A shift by 4 written with `swap` ([`nibble_shape`]): the bytes it shifts and the
+/// instructions it takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NibbleShift {
-    /// `swap rd; andi rd, 0xf0`: rd shifted left by 4.
-    Left8(u8),
-    /// `swap rd; andi rd, 0x0f`: rd shifted right by 4.
-    Right8(u8),
-    /// `swap hi; swap lo; andi hi, 0xf0; eor hi, lo; andi lo, 0xf0; eor hi, lo`: the pair
-    /// hi:lo shifted left by 4 (LLVM's `x << 4` on 16 bits).
-    Left16 {
-        /// The high byte's register.
-        hi: u8,
-        /// The low byte's register.
-        lo: u8,
-    },
-    /// `swap lo; swap hi; andi lo, 0x0f; eor lo, hi; andi hi, 0x0f; eor lo, hi`: the pair
-    /// hi:lo shifted right by 4, zeros in at the top.
-    Right16 {
-        /// The high byte's register.
-        hi: u8,
-        /// The low byte's register.
-        lo: u8,
-    },
-}
-
-impl NibbleShift {
+pub struct NibbleShift {
+    /// Towards the high byte (`x << 4`), or towards the low one (`x >> 4`, zeros in).
+    pub left: bool,
+    /// The registers of the shifted number, its high byte first; `bytes` of them.
+    pub high_first: [u8; 4],
+    /// How many bytes the number has (1 to 4).
+    pub bytes: usize,
     /// The instructions after the first that the shift takes.
-    pub fn folded(self) -> usize {
-        match self {
-            NibbleShift::Left8(_) | NibbleShift::Right8(_) => 1,
-            NibbleShift::Left16 { .. } | NibbleShift::Right16 { .. } => 5,
-        }
-    }
+    pub folded: usize,
 }
 
-/// The shape of a nibble shift starting at `i` (LLVM's shifts by 4 through `swap`), if its
-/// instructions are there with no immediate relocated (`reloc(m)`). The caller checks
-/// jump targets and flags.
+/// The shape of a shift by 4 through `swap` starting at `i`, if its instructions are there
+/// with no immediate relocated (`reloc(m)`); the caller checks jump targets and flags.
+/// LLVM writes them two ways:
+/// - a pair with both swaps first: `swap hi; swap lo; andi hi, 0xf0; eor hi, lo; andi lo,
+///   0xf0; eor hi, lo` (`<< 4`) or `swap lo; swap hi; andi lo, 0x0f; eor lo, hi; andi hi,
+///   0x0f; eor lo, hi` (`>> 4`);
+/// - a chain: `swap a; andi a, m` shifts the byte `a` (the high one for `<< 4`, mask 0xf0;
+///   the low one for `>> 4`, mask 0x0f), and each step `swap b; eor a, b; andi b, m; eor
+///   a, b` moves the next byte's nibble into `a` and shifts `b` (a 32-bit `>> 12` after
+///   the byte moves is a chain of three bytes).
 pub fn nibble_shape(insns: &[Insn], i: usize, reloc: impl Fn(usize) -> bool) -> Option<NibbleShift> {
     let at = |m: usize| insns.get(m).copied();
     let first = at(i).filter(|s| s.op == Op::Swap)?;
     let andi =
         |m: usize, d: u8, k: u8| at(m).is_some_and(|a| a.op == Op::Andi && a.d == d && a.k as u8 == k && !reloc(m));
     let eor = |m: usize, d: u8, r: u8| at(m).is_some_and(|e| e.op == Op::Eor && e.d == d && e.r == r);
-    if let Some(second) = at(i + 1).filter(|s| s.op == Op::Swap && s.d != first.d) {
-        let (x, y) = (first.d, second.d);
+    let swap = |m: usize| at(m).filter(|s| s.op == Op::Swap).map(|s| s.d);
+    if let Some(y) = swap(i + 1).filter(|&y| y != first.d) {
+        let x = first.d;
         let body = |k: u8| andi(i + 2, x, k) && eor(i + 3, x, y) && andi(i + 4, y, k) && eor(i + 5, x, y);
-        if body(0xF0) {
-            return Some(NibbleShift::Left16 { hi: x, lo: y });
-        }
-        if body(0x0F) {
-            return Some(NibbleShift::Right16 { hi: y, lo: x });
-        }
+        let pair = |left: bool, hi: u8, lo: u8| NibbleShift { left, high_first: [hi, lo, 0, 0], bytes: 2, folded: 5 };
+        return match (body(0xF0), body(0x0F)) {
+            (true, _) => Some(pair(true, x, y)),
+            (_, true) => Some(pair(false, y, x)),
+            _ => None,
+        };
+    }
+    let left = andi(i + 1, first.d, 0xF0);
+    if !left && !andi(i + 1, first.d, 0x0F) {
         return None;
     }
-    if andi(i + 1, first.d, 0xF0) {
-        return Some(NibbleShift::Left8(first.d));
+    let mask = if left { 0xF0 } else { 0x0F };
+    // The chain's bytes in its order: from the byte the first swap shifts, away from it.
+    let mut chain = vec![first.d];
+    let mut m = i + 2;
+    while chain.len() < 4
+        && let Some(b) = swap(m)
+    {
+        let a = chain[chain.len() - 1];
+        if chain.contains(&b) || !(eor(m + 1, a, b) && andi(m + 2, b, mask) && eor(m + 3, a, b)) {
+            break;
+        }
+        chain.push(b);
+        m += 4;
     }
-    andi(i + 1, first.d, 0x0F).then_some(NibbleShift::Right8(first.d))
+    if !left {
+        chain.reverse();
+    }
+    let mut high_first = [0; 4];
+    high_first[..chain.len()].copy_from_slice(&chain);
+    Some(NibbleShift { left, high_first, bytes: chain.len(), folded: m - i - 1 })
 }
 
 /// The instructions folded into `i` when it starts a nibble shift ([`nibble_shape`]) whose
 /// flags nothing reads: the 6502 shifts each bit four times instead (the shifts set C,
 /// which `swap` and `andi` leave alone).
 fn nibble_shift(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usize) -> Option<std::ops::Range<usize>> {
-    let n = nibble_shape(insns, i, |_| false)?.folded();
+    let n = nibble_shape(insns, i, |_| false)?.folded;
     let clear = !(i + 1..=i + n).any(|m| is_target[m]) && live_out[i + n] & CZNV == 0;
     clear.then_some(i + 1..i + 1 + n)
 }
@@ -255,14 +261,23 @@ mod tests {
         // swap r17; swap r16; andi r17, 0xf0; eor r17, r16; andi r16, 0xf0; eor r17, r16; ret
         let words = [0x9512, 0x9502, 0x7F10, 0x2710, 0x7F00, 0x2710, 0x9508];
         let insns = decode_words(&words);
-        assert_eq!(nibble_shape(&insns, 0, |_| false), Some(NibbleShift::Left16 { hi: 17, lo: 16 }));
+        let pair = NibbleShift { left: true, high_first: [17, 16, 0, 0], bytes: 2, folded: 5 };
+        assert_eq!(nibble_shape(&insns, 0, |_| false), Some(pair));
         assert_eq!(joins_of(&words, &[0; 7]), [false, true, true, true, true, true, false]);
         assert_eq!(joins_of(&words, &[0, 0, 0, 0, 0, Z, 0]), [false; 7]);
         // swap r24; andi r24, 0x0f: a byte; with another mask, or a relocated one, none.
         let insns = decode_words(&[0x9582, 0x708F, 0x9508]);
-        assert_eq!(nibble_shape(&insns, 0, |_| false), Some(NibbleShift::Right8(24)));
+        let byte = NibbleShift { left: false, high_first: [24, 0, 0, 0], bytes: 1, folded: 1 };
+        assert_eq!(nibble_shape(&insns, 0, |_| false), Some(byte));
         assert_eq!(nibble_shape(&insns, 0, |m| m == 1), None);
         assert_eq!(nibble_shape(&decode_words(&[0x9582, 0x7387, 0x9508]), 0, |_| false), None);
+        // A chain, r25:r24:r23 >> 4: swap r23; andi r23, 0x0f; then r24's step and r25's.
+        let words = [0x9572, 0x707F, 0x9582, 0x2778, 0x708F, 0x2778, 0x9592, 0x2789, 0x709F, 0x2789, 0x9508];
+        let chain = NibbleShift { left: false, high_first: [25, 24, 23, 0], bytes: 3, folded: 9 };
+        assert_eq!(nibble_shape(&decode_words(&words), 0, |_| false), Some(chain));
+        // Cut short where a step is not whole (the last eor missing): two bytes.
+        let cut = nibble_shape(&decode_words(&words[..9]), 0, |_| false);
+        assert_eq!(cut, Some(NibbleShift { left: false, high_first: [24, 23, 0, 0], bytes: 2, folded: 5 }));
     }
 
     #[test]

@@ -7,16 +7,17 @@ impl Ctx<'_> {
     /// LLVM's shift by 4 through `swap` ([`crate::analysis::fusion::nibble_shape`]) as four
     /// 6502 shifts, where the fusion map lets it fold and no flag is read after it: 8 bytes
     /// and 14 cycles for a byte instead of 13 bytes and about 40 with the nibble swap's
-    /// call, 16 bytes and 40 cycles for a pair instead of about 30 bytes and 90 cycles.
+    /// call, 16 bytes and 40 cycles for a pair instead of about 30 bytes and 90 cycles, and
+    /// 8 bytes and 20 cycles more for each byte after.
     /// The instructions it took after the `swap`, or `None`.
     fn nibble_shift(&self, i: usize, a: &mut Asm) -> Option<usize> {
-        use crate::analysis::fusion::{NibbleShift, nibble_shape};
+        use crate::analysis::fusion::nibble_shape;
         use crate::frames::frame_slots::Action;
         if !self.optimise {
             return None;
         }
         let shift = nibble_shape(self.insns, i, |m| self.prog.text_relocs.contains_key(&self.flow.addrs[m]))?;
-        let n = shift.folded();
+        let n = shift.folded;
         let folds = (i + 1..=i + n).all(|m| {
             self.fusion.joins(m)
                 && self.frames.slots[m] == Action::Keep
@@ -26,19 +27,28 @@ impl Ctx<'_> {
         if !folds || self.live_after(i + n) & CZNV != 0 {
             return None;
         }
-        match shift {
-            NibbleShift::Left8(d) | NibbleShift::Right8(d) => {
-                let o = if matches!(shift, NibbleShift::Left8(_)) { ASL_A } else { LSR_A };
+        let high_first = &shift.high_first[..shift.bytes];
+        match (shift.left, high_first) {
+            (left, &[d]) => {
+                let o = if left { ASL_A } else { LSR_A };
                 a.b(LDA_ZP, r(d)).i(o).i(o).i(o).i(o).b(STA_ZP, r(d));
             }
-            NibbleShift::Left16 { hi, lo } => {
+            (true, _) => {
                 for _ in 0..4 {
-                    a.b(ASL_ZP, r(lo)).b(ROL_ZP, r(hi));
+                    let mut o = ASL_ZP;
+                    for &d in high_first.iter().rev() {
+                        a.b(o, r(d));
+                        o = ROL_ZP;
+                    }
                 }
             }
-            NibbleShift::Right16 { hi, lo } => {
+            (false, _) => {
                 for _ in 0..4 {
-                    a.b(LSR_ZP, r(hi)).b(ROR_ZP, r(lo));
+                    let mut o = LSR_ZP;
+                    for &d in high_first {
+                        a.b(o, r(d));
+                        o = ROR_ZP;
+                    }
                 }
             }
         }

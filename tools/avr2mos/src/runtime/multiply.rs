@@ -52,7 +52,7 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     // 32. A multiplier whose low byte is zero moves a byte at a time, both operands at
     // once, instead of eight rounds that only shift (FNV's prime, 0x01000193, has a zero
     // byte in the middle). The add is unrolled: a round with an add is 60 cycles instead
-    // of 90.
+    // of 90. 140 bytes, where the loop alone took 84.
     let mut a = Asm::default();
     let (copy, keep, clear, round, shift, bytes, done) =
         (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
@@ -73,13 +73,13 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
         a.b(LDA_ZP, r(22 + i)).b(ADC_ZP, t(i)).b(STA_ZP, r(22 + i));
     }
     a.label(shift).b(ASL_ZP, t(0)).b(ROL_ZP, t(1)).b(ROL_ZP, t(2)).b(ROL_ZP, t(3)).to(JMP, round);
+    // The byte move: the multiplier down (T4 = T5, T5 = T6, T6 = T7, X up), the
+    // multiplicand up (T3 = T2, T2 = T1, T1 = T0, Y down), zeros into T7 and T0.
+    let mv = loc.fresh();
     a.label(bytes).b(ORA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BEQ, done);
-    for i in 4..7 {
-        a.b(LDA_ZP, t(i + 1)).b(STA_ZP, t(i));
-    }
-    for i in (1..4).rev() {
-        a.b(LDA_ZP, t(i - 1)).b(STA_ZP, t(i));
-    }
+    a.b(LDX_IMM, 0).b(LDY_IMM, 2);
+    a.label(mv).b(LDA_ZPX, t(5)).b(STA_ZPX, t(4)).w(LDA_ABY, u16::from(t(0))).w(STA_ABY, u16::from(t(1)));
+    a.i(INX).i(DEY).br(BPL, mv);
     a.b(LDA_IMM, 0).b(STA_ZP, t(7)).b(STA_ZP, t(0)).br(BEQ, round);
     a.label(done).i(RTS);
     out.push((Routine::Mulsi3, a));
