@@ -111,10 +111,15 @@ fn indexed_load(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usi
 }
 
 /// The instructions folded into `i` when it is a pointer copy followed by a constant step
-/// of the copy whose flags nothing reads (`movw r30, r24; adiw r30, 4`, or `subi`/`sbci`).
+/// of the copy whose flags nothing reads (`movw r30, r24; adiw r30, 4`, or `subi`/`sbci`),
+/// or by an add of another pair (`movw r26, r24; add r26, r22; adc r27, r23`: a sum into a
+/// third pair, which AVR has no instruction for) that is neither half of the copy.
 fn copy_step(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usize) -> Option<std::ops::Range<usize>> {
     let mv = insns.get(i).filter(|mv| mv.op == Op::Movw)?;
     let step = insns.get(i + 1).filter(|_| !is_target[i + 1])?;
+    if copy_sum(insns, i).is_some() && !is_target[i + 2] && live_out[i + 2] & CZNV == 0 {
+        return Some(i + 1..i + 3);
+    }
     match step.op {
         Op::Subi
             if step.d == mv.d
@@ -127,6 +132,21 @@ fn copy_step(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usize)
         Op::Adiw | Op::Sbiw if step.d == mv.d && live_out[i + 1] & CZNV == 0 => Some(i + 1..i + 2),
         _ => None,
     }
+}
+
+/// For `movw d, s; add d, r; adc d+1, r+1` at `i`, with the pair `r` not the copy's: `r`.
+pub fn copy_sum(insns: &[Insn], i: usize) -> Option<u8> {
+    let [mv, lo, hi] = [i, i + 1, i + 2].map(|m| insns.get(m).copied());
+    let (mv, lo, hi) = (mv?, lo?, hi?);
+    let shape = mv.op == Op::Movw
+        && lo.op == Op::Add
+        && lo.d == mv.d
+        && hi.op == Op::Adc
+        && hi.d == mv.d + 1
+        && hi.r == lo.r + 1
+        && lo.r & 1 == 0
+        && lo.r != mv.d;
+    shape.then_some(lo.r)
 }
 
 /// The instructions folded into `i` when it starts an increment by one written as a
@@ -244,6 +264,16 @@ mod tests {
         let words = [0x01FC, 0x9634, 0x9508];
         assert_eq!(joins_of(&words, &[0, 0, 0]), [false, true, false]);
         assert_eq!(joins_of(&words, &[0, Z, 0]), [false, false, false]);
+    }
+
+    #[test]
+    fn a_copy_and_an_add_of_another_pair_join_unless_the_flags_are_read() {
+        // movw r26, r24; add r26, r22; adc r27, r23; ret
+        let words = [0x01DC, 0x0FA6, 0x1FB7, 0x9508];
+        assert_eq!(joins_of(&words, &[0, C, 0, 0]), [false, true, true, false]);
+        assert_eq!(joins_of(&words, &[0, C, C, 0]), [false, false, false, false]);
+        // add r26, r26: the copy itself, no sum of another pair.
+        assert_eq!(copy_sum(&decode_words(&[0x01DC, 0x0FAA, 0x1FBB, 0x9508]), 0), None);
     }
 
     #[test]

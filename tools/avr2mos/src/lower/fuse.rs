@@ -504,10 +504,10 @@ impl Ctx<'_> {
     }
 
     /// A pointer copy and a constant step of the copy (`movw r30, r24` then `subi r30, lo;
-    /// sbci r31, hi`, or `adiw`/`sbiw r30, k`), with no flag of the step read after it and
-    /// nothing jumping between: one 16-bit addition or subtraction from the source into
-    /// the copy, without first storing the copy. Returns the number of instructions
-    /// folded into `i`.
+    /// sbci r31, hi`, or `adiw`/`sbiw r30, k`), or an add of another pair to the copy
+    /// (`add r30, r22; adc r31, r23`), with no flag of the step read after it and nothing
+    /// jumping between: one 16-bit addition or subtraction from the source into the copy,
+    /// without first storing the copy. Returns the number of instructions folded into `i`.
     pub(super) fn copy_plus_constant(&self, i: usize, a: &mut Asm) -> Result<Option<usize>, TranslateError> {
         use crate::frames::frame_slots::Action;
         let mv = self.insns[i];
@@ -523,6 +523,16 @@ impl Ctx<'_> {
         }
         let (rd, rs) = (r(mv.d), r(mv.r));
         let step = self.insns[i + 1];
+        if let Some(add) = crate::analysis::fusion::copy_sum(self.insns, i)
+            && plain(i + 2)
+            && self.flags.live_out[i + 2] & CZNV == 0
+        {
+            // d = s + r: the sum straight into d, with no copy to load again.
+            let ra = r(add);
+            a.i(CLC).b(LDA_ZP, rs).b(ADC_ZP, ra).b(STA_ZP, rd);
+            a.b(LDA_ZP, rs + 1).b(ADC_ZP, ra + 1).b(STA_ZP, rd + 1);
+            return Ok(Some(2));
+        }
         match step.op {
             Op::Subi
                 if step.d == mv.d

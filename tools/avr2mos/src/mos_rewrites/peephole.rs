@@ -8,7 +8,8 @@
 //! that can be jumped to, or across a label inside a chunk; a removed instruction's effect
 //! is one that no later instruction reads (a load of what A or the zero-page byte already
 //! holds, whose N and Z are set again before anything reads them), and a `LDY #q` becomes
-//! `INY`/`DEY` only where Y is known to hold q-1 or q+1.
+//! `INY`/`DEY` only where Y is known to hold q-1 or q+1; a pair copied high byte first
+//! stores no byte before it is read (the pairs do not overlap).
 
 use mos_asm::asm::Item;
 use mos_asm::link::{Chunk, Owner};
@@ -87,6 +88,33 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
         while k < c.items.len() {
             if a_value.redundant(&c.items[k]) && nz_dead(&c.items[k + 1..]) {
                 c.items.remove(k);
+                continue;
+            }
+            // A pair copied while A already holds the source's high byte (after an `adc`,
+            // a load): that byte is stored first, and its load goes.
+            if let [
+                Item::Ins(LDA_ZP, Arg::Byte(s)),
+                Item::Ins(STA_ZP, Arg::Byte(d)),
+                Item::Ins(LDA_ZP, Arg::Byte(s1)),
+                Item::Ins(STA_ZP, Arg::Byte(d1)),
+                ..,
+            ] = c.items[k..]
+                && s1 == s.wrapping_add(1)
+                && d1 == d.wrapping_add(1)
+                && ![d, d1].contains(&s)
+                && ![d, d1].contains(&s1)
+                && d > 1
+                && a_value.redundant(&c.items[k + 2])
+                && nz_dead(&c.items[k + 4..])
+            {
+                c.items.splice(
+                    k..k + 4,
+                    [
+                        Item::Ins(STA_ZP, Arg::Byte(d1)),
+                        Item::Ins(LDA_ZP, Arg::Byte(s)),
+                        Item::Ins(STA_ZP, Arg::Byte(d)),
+                    ],
+                );
                 continue;
             }
             a_value.step(&c.items[k]);
@@ -175,5 +203,25 @@ mod tests {
         let inc = |z| Item::Ins(INC_ZP, Arg::Byte(z));
         assert_eq!(test(vec![inc(0x28), Item::Ins(BNE, Arg::Byte(2)), inc(0x29)]), 3, "the load stays");
         assert_eq!(test(vec![inc(0x29)]), 2, "the load goes");
+    }
+
+    /// `adc r25, r23; movw r17:r16, r25:r24`: A holds r25, so r17 is stored first and the
+    /// load of r25 goes; not when A holds something else, nor when a branch may read the
+    /// flags of the last load.
+    #[test]
+    fn a_pair_copied_while_a_holds_its_high_byte_stores_that_first() {
+        let ld = |z| Item::Ins(LDA_ZP, Arg::Byte(z));
+        let st = |z| Item::Ins(STA_ZP, Arg::Byte(z));
+        let movw = || vec![ld(0x28), st(0x20), ld(0x29), st(0x21)];
+        let test = |before: Vec<Item>, after: Vec<Item>| {
+            let mut chunks = vec![chunk(0, before), chunk(1, movw().into_iter().chain(after).collect())];
+            run(&mut chunks, &[false, false]);
+            chunks[1].items[1..].to_vec()
+        };
+        let adc = vec![ld(0x29), Item::Ins(ADC_ZP, Arg::Byte(0x27)), st(0x29)];
+        assert_eq!(test(adc.clone(), vec![]), vec![st(0x21), ld(0x28), st(0x20)]);
+        assert_eq!(test(vec![ld(0x2a)], vec![]), movw(), "A holds another byte");
+        let branch = Item::Ins(BNE, Arg::Byte(2));
+        assert_eq!(test(adc, vec![branch.clone()]), [movw(), vec![branch]].concat(), "N and Z read");
     }
 }
