@@ -601,33 +601,22 @@ fn nibble_shifts_agree_with_the_simulator() {
     let andi = |d: u8, k: u8| imm(0x7000, d, k);
     let eor = |d: u8, r: u8| rr(0x2400, d, r);
     let pair = |r: &mut Rng| [(17u8, 16u8), (25, 24), (19, 18), (31, 30)][usize::from(r.next() % 4)];
-    check(
-        "swap; andi 0xf0",
-        &|r| {
+    for mask in [0xF0, 0x0F] {
+        let body = move |r: &mut Rng| {
             let d = hreg(r);
-            vec![swap(d), andi(d, 0xF0)]
-        },
-        &[Z, N, V, S],
-        30,
-    );
-    check(
-        "swap; andi 0x0f",
-        &|r| {
-            let d = hreg(r);
-            vec![swap(d), andi(d, 0x0F)]
-        },
-        &[Z, N, V, S],
-        30,
-    );
-    check(
-        "pair << 4",
-        &|r| {
+            vec![swap(d), andi(d, mask)]
+        };
+        check(&format!("swap; andi {mask:#04x}"), &body, &[Z, N, V, S], 30);
+    }
+    // A pair, both swaps first: the high byte's for `<< 4`, the low byte's for `>> 4`.
+    for left in [true, false] {
+        let body = move |r: &mut Rng| {
             let (hi, lo) = pair(r);
-            vec![swap(hi), swap(lo), andi(hi, 0xF0), eor(hi, lo), andi(lo, 0xF0), eor(hi, lo)]
-        },
-        &[Z, N, V, S],
-        30,
-    );
+            let (x, y, m) = if left { (hi, lo, 0xF0) } else { (lo, hi, 0x0F) };
+            vec![swap(x), swap(y), andi(x, m), eor(x, y), andi(y, m), eor(x, y)]
+        };
+        check(if left { "pair << 4" } else { "pair >> 4" }, &body, &[Z, N, V, S], 30);
+    }
     // Chains of three bytes (a 32-bit `>> 12` after its byte moves), each way.
     let chain = |m: u8, x: [u8; 3]| {
         let mut v = vec![swap(x[0]), andi(x[0], m)];
@@ -638,15 +627,6 @@ fn nibble_shifts_agree_with_the_simulator() {
     };
     check("three bytes >> 4", &|_| chain(0x0F, [23, 24, 25]), &[Z, N, V, S], 30);
     check("three bytes << 4", &|_| chain(0xF0, [25, 24, 23]), &[Z, N, V, S], 30);
-    check(
-        "pair >> 4",
-        &|r| {
-            let (hi, lo) = pair(r);
-            vec![swap(lo), swap(hi), andi(lo, 0x0F), eor(lo, hi), andi(hi, 0x0F), eor(lo, hi)]
-        },
-        &[Z, N, V, S],
-        30,
-    );
 }
 
 #[test]

@@ -149,7 +149,6 @@ pub fn analyse(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::decode::decode_words;
 
     /// The data-flow of one function made of `words`, falling straight through except
     /// for the extra edges in `jumps` (from, to).
@@ -158,14 +157,8 @@ mod tests {
     }
 
     fn run_with(words: &[u16], jumps: &[(usize, usize)], relocs: &[usize], reach: Reach) -> Constants {
-        let insns = decode_words(words);
+        let (insns, succs) = crate::analysis::straight_flow(words, jumps);
         let n = insns.len();
-        let ends = |i: usize| matches!(insns[i].op, Op::Ret | Op::Reti);
-        let mut succs: Vec<Vec<usize>> =
-            (0..n).map(|i| if i + 1 < n && !ends(i) { vec![i + 1] } else { vec![] }).collect();
-        for &(f, t) in jumps {
-            succs[f].push(t);
-        }
         let mut entries = vec![false; n];
         entries[0] = true;
         let mut is_target = vec![false; n];

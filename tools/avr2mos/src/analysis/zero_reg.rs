@@ -73,20 +73,13 @@ pub fn known_zero(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::decode::decode_words;
 
     /// The data-flow of one function made of `words`, falling straight through except
     /// for the extra edges in `jumps` (from, to).
     fn run(words: &[u16], jumps: &[(usize, usize)], extra_entries: &[usize]) -> Vec<bool> {
-        let insns = decode_words(words);
+        let (insns, succs) = crate::analysis::straight_flow(words, jumps);
         let addrs: Vec<u32> = insns.iter().scan(0u32, |a, i| Some(std::mem::replace(a, *a + i.len as u32))).collect();
         let n = insns.len();
-        let ends = |i: usize| matches!(insns[i].op, Op::Ret | Op::Reti);
-        let mut succs: Vec<Vec<usize>> =
-            (0..n).map(|i| if i + 1 < n && !ends(i) { vec![i + 1] } else { vec![] }).collect();
-        for &(f, t) in jumps {
-            succs[f].push(t);
-        }
         let mut entries = vec![false; n];
         entries[0] = true;
         for &e in extra_entries {
