@@ -75,6 +75,18 @@ function ourGrid(file, mode) {
 const PANEL_ROAD_ROWS_80 = [3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15];
 
 /**
+ * The 40-column table's rows below the result (`firmware/game/src/play/mod.rs`): the seats'
+ * head and the seats (from ROW_SEATS_HEAD, 11, which the layout moves down), then the
+ * board of bead plate and roads (ROW_BOARD, 18, up to the keys' row, 24). The deal decides
+ * the seat's bankroll, the bead plate's P or B and the roads' marks there; `coupAddsUp`
+ * checks the bankroll, and every cell must still be a glyph of the game's set.
+ */
+const TABLE_ROWS_40 = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23];
+
+/** The 80-column table's seat row, under its head (16) and the head's rule (17). */
+const SEAT_ROWS_80 = [18];
+
+/**
  * `bac run`'s screenshots of a scenario's states (`NAME-STATE.png`; for the dealt states of
  * an unseeded scenario `NAME-STATE-K.png`, K < its samples), and for the dealt states the
  * rows that differ between the samples.
@@ -99,11 +111,12 @@ export function gameScreens(dir, scenario) {
       }
     }
     if (varying.size === 0) throw new Error(`bac run's ${samples} ${state} screens (${mode} columns) are all the same: the samples did not deal differently`);
-    // A tie changes the roads' first marks (a slashed ring, a T), and the samples may
-    // have dealt none (a tie is 9.5% of coups; six samples without one, 55%). At 40
-    // columns the roads share their row with the bead plate's P or B, which the samples
-    // vary; at 80 the panel's bead plate and big road have rows of their own.
-    if (mode === "80") for (const row of PANEL_ROAD_ROWS_80) varying.add(row);
+    // The samples may all have dealt the same result: a tie changes the roads' first
+    // marks (a slashed ring, a T), and a tie is 9.5% of coups (six samples without one,
+    // 55%); a player's win changes the bankroll and the bead plate, and six samples of
+    // banker wins (five in six were, in one build) leave those rows unvaried. So the
+    // rows the result decides are deal rows whatever the samples dealt.
+    for (const row of mode === "80" ? [...PANEL_ROAD_ROWS_80, ...SEAT_ROWS_80] : TABLE_ROWS_40) varying.add(row);
     ours[state] = { grid: grids[0], samples: grids, varying };
   }
   return ours;
