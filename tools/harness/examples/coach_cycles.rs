@@ -17,15 +17,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.next().as_deref() == Some("--profile") {
         let case: u16 = args.next().ok_or("--profile CASE")?.parse()?;
         // By symbol of the map: the cycles of the instructions from each symbol to the next.
-        let mut symbols: Vec<(u16, String)> = std::fs::read_to_string(&report.map)?
-            .lines()
-            .filter_map(|l| {
-                let (at, name) = l.split_once(' ')?;
-                let at = u16::from_str_radix(at.strip_prefix('$').unwrap_or(at), 16).ok()?;
-                (!name.contains(' ')).then(|| (at, bac_harness::profile::short_name(name)))
-            })
+        let symbols: Vec<(u16, String)> = bac_harness::profile::map_symbols(&std::fs::read_to_string(&report.map)?)
+            .into_iter()
+            .map(|(at, name)| (at, bac_harness::profile::short_name(&name)))
             .collect();
-        symbols.sort();
         let mut by_symbol = vec![0u64; symbols.len() + 1];
         kernels::run_observed(&prg, case, &mut |_, pc, phase, cycles| {
             if phase == 1 {

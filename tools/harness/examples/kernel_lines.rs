@@ -61,14 +61,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     starts.sort();
     // What the listing does not cover (the runtime, the outlined runs) counts by the map's
     // symbols.
-    let mut symbols: Vec<(u16, String)> = std::fs::read_to_string(target.join(format!("{stem}.map")))?
-        .lines()
-        .filter_map(|l| {
-            let (at, name) = l.split_once(' ')?;
-            Some((u16::from_str_radix(at, 16).ok()?, bac_harness::profile::short_name(name)))
-        })
-        .collect();
-    symbols.sort_by_key(|s| s.0);
+    let symbols: Vec<(u16, String)> =
+        bac_harness::profile::map_symbols(&std::fs::read_to_string(target.join(format!("{stem}.map")))?)
+            .into_iter()
+            .map(|(at, name)| (at, bac_harness::profile::short_name(&name)))
+            .collect();
     let mut by_symbol = vec![0u64; symbols.len()];
     let mut by_line = vec![0u64; lines.len()];
     let mut outside = 0u64;

@@ -62,18 +62,25 @@ fn hex(s: &str) -> Option<u16> {
     u16::from_str_radix(s.strip_prefix('$').unwrap_or(s), 16).ok()
 }
 
+/// The code symbols of a symbol map (`ADDR NAME` lines; not the comments, nor the areas
+/// whose description has spaces), sorted by address.
+pub fn map_symbols(map: &str) -> Vec<(u16, String)> {
+    let mut symbols: Vec<(u16, String)> = map
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let (addr, name) = l.split_once(' ')?;
+            (addr.len() == 4 && !name.contains(' ')).then_some((hex(addr)?, name.to_string()))
+        })
+        .collect();
+    symbols.sort();
+    symbols
+}
+
 impl CodeMap {
     /// Reads a program's symbol map and listing.
     pub fn parse(map: &str, lst: &str) -> Result<CodeMap, MapError> {
-        let mut symbols: Vec<(u16, String)> = map
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .filter_map(|l| {
-                let (addr, name) = l.split_once(' ')?;
-                (addr.len() == 4 && !name.contains(' ')).then_some((hex(addr)?, name.to_string()))
-            })
-            .collect();
-        symbols.sort();
+        let symbols = map_symbols(map);
         let find = |n: &str| symbols.iter().position(|s| s.1 == n);
         let missing = |n: &str| MapError(format!("the symbol map has no {n}"));
         let interp = find("rt_interp").ok_or_else(|| missing("rt_interp"))?;

@@ -124,18 +124,7 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     // of a few hundred divided by a rate, a number's digits by 10). About 25 cycles a round
     // instead of the wide path's 170 (money divided by a rate), for 60 bytes: without it
     // the coup would spend 1,781 cycles in the division instead of 107.
-    let (general, done, top, first, zero, byte, bit, sub, next, end) = (
-        loc.fresh(),
-        loc.fresh(),
-        loc.fresh(),
-        loc.fresh(),
-        loc.fresh(),
-        loc.fresh(),
-        loc.fresh(),
-        loc.fresh(),
-        loc.fresh(),
-        loc.fresh(),
-    );
+    let [general, done, top, first, zero, byte, bit, sub, next, end] = [(); 10].map(|_| loc.fresh());
     a.b(LDA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BNE, general);
     a.b(LDA_ZP, t(4)).br(BEQ, general).b(CMP_IMM, 1).br(BEQ, done);
     a.b(LDX_IMM, 3).label(top).b(LDY_ZPX, r(18)).br(BNE, first).i(DEX).br(BNE, top);
