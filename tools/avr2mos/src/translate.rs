@@ -4,6 +4,7 @@
 use crate::analysis::callgraph::{self, RegSet, Summary};
 use crate::analysis::cold::{self, Heat};
 use crate::analysis::constants::{self, Constants, Reach};
+use crate::analysis::div_products::{self, Products};
 use crate::analysis::flags::{self, FlagFacts};
 use crate::analysis::fusion::{self, Fusion};
 use crate::analysis::zero_reg;
@@ -11,13 +12,14 @@ use crate::avr_rewrites::sreg_saves;
 use crate::emit::{image, report};
 use crate::error::TranslateError;
 use crate::frames::frame_plan::{self, FramePlan, Settings};
+use crate::input::decode::Op;
 use crate::input::flow::Flow;
 use crate::input::program::AvrProgram;
 use crate::lower::Ctx;
 use crate::lower::codegen::{self, Code};
 use crate::mmap::{BANK1_START, MemoryMode};
 use crate::mos_rewrites::dead_stores;
-use crate::runtime::interp;
+use crate::runtime::{Routine, interp};
 
 /// Sizes of a translation, for reports and benchmarks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -228,8 +230,8 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     check_settings(opts, interpreted.iter().any(|&b| b))?;
     let analyses = Analyses::of(prog, &flow, &interpreted, opts);
     let stage = Stage { prog, opts, flow: &flow, interpreted: &interpreted, analyses: &analyses, entry };
-    let Built { plan, consts, code, layout } = fastest_that_fits(&stage)?;
-    let image = image::place(prog, &flow, &stage.lowering(&plan, &consts), &code, layout, opts)?;
+    let Built { plan, consts, products, code, layout } = fastest_that_fits(&stage)?;
+    let image = image::place(prog, &flow, &stage.lowering(&plan, &consts, &products), &code, layout, opts)?;
     Ok(report::translation(prog, &flow, &analyses.summaries, &plan, &code, image, opts.bank1.is_some()))
 }
 
@@ -300,6 +302,8 @@ struct Built {
     plan: FramePlan,
     /// The known constants of the plan's instructions.
     consts: Constants,
+    /// The multiplies that reuse a division's product.
+    products: Products,
     code: Code,
     layout: image::Layout,
 }
@@ -360,8 +364,19 @@ impl Stage<'_> {
         let consts = constants::analyse(&plan.insns, &flow.succs, &flow.entries, &flow.is_target, reach, |m| {
             prog.text_relocs.contains_key(&flow.addrs[m])
         });
+        let products = div_products::find(
+            &plan.insns,
+            &flow.is_target,
+            &flow.entries,
+            |m| match plan.insns[m].op {
+                Op::Call => prog.native_at(plan.insns[m].k).and_then(Routine::for_symbol),
+                _ => None,
+            },
+            |m, r| if r == 1 && a.r1_zero[m] { Some(0) } else { consts.before(m, r) },
+            |m| prog.text_relocs.contains_key(&flow.addrs[m]),
+        );
         let code = codegen::generate(
-            &self.lowering(&plan, &consts),
+            &self.lowering(&plan, &consts, &products),
             opts,
             self.entry,
             plan.frames.stack_top,
@@ -369,7 +384,7 @@ impl Stage<'_> {
             &a.live_abi,
         )?;
         let layout = image::layout(prog, &code, opts, prog.bss_len + plan.frames_len, plan.frames.stack_bottom)?;
-        Ok(Built { plan, consts, code, layout })
+        Ok(Built { plan, consts, products, code, layout })
     }
 
     /// What the frame plan may do. Static frames need SP-relative code to be only where
@@ -387,7 +402,7 @@ impl Stage<'_> {
     }
 
     /// The lowering's view of the program under `plan`.
-    fn lowering<'p>(&'p self, plan: &'p FramePlan, consts: &'p Constants) -> Ctx<'p> {
+    fn lowering<'p>(&'p self, plan: &'p FramePlan, consts: &'p Constants, products: &'p Products) -> Ctx<'p> {
         let (prog, opts, flow, a) = (self.prog, self.opts, self.flow, self.analyses);
         Ctx {
             prog,
@@ -402,6 +417,7 @@ impl Stage<'_> {
             copies: &plan.copies,
             r1_zero: &a.r1_zero,
             consts,
+            products,
             zp_homes: &plan.zp_homes,
             fusion: &a.fusion,
         }

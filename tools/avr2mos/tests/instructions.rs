@@ -752,6 +752,43 @@ fn wide_multiply_and_divisions_agree_on_edge_operands() {
 }
 
 #[test]
+fn a_multiply_that_reuses_a_divisions_product_agrees_with_the_simulator() {
+    // LLVM's `x % d` after `x / d`: the divisor kept in r7:r4 across the division, the
+    // quotient moved, both in place for `__mulsi3`, which then becomes a copy of
+    // the product the division kept. Every pair of edge operands, both divisions; and
+    // with a quotient byte changed between the calls (the multiply stays a multiply).
+    const EDGES: [u32; 10] = [0, 1, 10, 0xFF, 0x100, 0xFFFF, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFF6, 0x1234_5678];
+    let call = |addr: u32| [0x940E | (((addr / 2) >> 16) as u16 & 1), ((addr / 2) & 0xFFFF) as u16];
+    let movw = |d: u8, s: u8| 0x0100 | (u16::from(d / 2) << 4) | u16::from(s / 2);
+    let shape = |a: u32, b: u32, div: u32, changed: bool| {
+        let mut v: Vec<u16> = (0..4).map(|i| ldi(22 + i, a.to_le_bytes()[usize::from(i)])).collect();
+        v.extend((0..4).map(|i| ldi(18 + i, b.to_le_bytes()[usize::from(i)])));
+        v.extend([movw(4, 18), movw(6, 20)]);
+        v.extend(call(div));
+        v.extend([movw(22, 18), movw(24, 20), movw(18, 4), movw(20, 6)]);
+        if changed {
+            v.push(one(0x9403, 23)); // inc r23
+        }
+        v.extend(call(0x3F000));
+        v
+    };
+    for (name, div) in [("__udivmodsi4", 0x3F024u32), ("__divmodsi4", 0x3F028)] {
+        for changed in [false, true] {
+            let words = program(&[0; 32], (false, false, false), &shape(7, 3, div, changed), &[]);
+            let t = avr2mos::translate_with(&prog_of(&words), &avr2mos::Options::default()).unwrap();
+            assert_eq!(t.map.contains("keep"), !changed, "{name}: the product kept exactly when it is reused");
+            let pair = std::cell::Cell::new(0usize);
+            let body = |_: &mut Rng| {
+                let n = pair.get();
+                pair.set(n + 1);
+                shape(EDGES[n / EDGES.len()], EDGES[n % EDGES.len()], div, changed)
+            };
+            check(&format!("{name} then __mulsi3, changed {changed}"), &body, &[], EDGES.len() * EDGES.len());
+        }
+    }
+}
+
+#[test]
 fn sixteen_bit_divisions_agree_on_edge_operands() {
     // Every pair, both 16-bit divisions: the divisor below 256 (its byte path, with the
     // dividend's high byte zero or not, and a remainder that needs a ninth bit for a

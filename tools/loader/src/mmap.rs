@@ -18,6 +18,8 @@
 //! | `$0034-$003F`  | scratch bytes of the runtime routines (T0..T11); the interpreter |
 //! |                | of AVR code keeps its PC and operands in T4..T11 (`avr2mos::runtime::interp`) |
 //! | `$0040-$0059`  | scratch of the wide multiplies and the 32-bit signed division   |
+//! |                | (`$0042-$0045`: a 32-bit division's product, kept for the multiply |
+//! |                | that follows it, `avr2mos::analysis::div_products`)              |
 //! | `$005A-$008F`  | zero-page homes of the most used static slots                   |
 //! |                | (`avr2mos::frames::zp_slots::ZP_HOMES`), as many as the program uses    |
 //! | `$0100-$01FF`  | 6502 stack: return addresses of translated calls                |

@@ -6,6 +6,7 @@
 pub mod callgraph;
 pub mod cold;
 pub mod constants;
+pub mod div_products;
 pub mod flags;
 pub mod fusion;
 pub mod liveness;

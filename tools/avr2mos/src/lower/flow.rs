@@ -2,6 +2,8 @@
 //! instructions the C128 has no equivalent for.
 
 use super::*;
+use crate::analysis::div_products::Role;
+use crate::runtime::divide::PRODUCT;
 
 impl Ctx<'_> {
     /// Lowers a skip, branch, jump, call or return, or refuses an instruction the C128 cannot
@@ -70,6 +72,19 @@ impl Ctx<'_> {
                     && let Some(c) = self.consts.before(i, 22)
                     && specialise::udivmodqi4_by(a, c)
                 {
+                } else if self.optimise
+                    && let Some(role) = self.products.role(i)
+                {
+                    match role {
+                        Role::Keep { signed: false } => a.to(JSR, Routine::Udivmodsi4Keep.label()),
+                        Role::Keep { signed: true } => a.to(JSR, Routine::Divmodsi4Keep.label()),
+                        Role::Reuse => {
+                            for b in 0..4 {
+                                a.b(LDA_ZP, PRODUCT + b).b(STA_ZP, r(22 + b));
+                            }
+                            a
+                        }
+                    };
                 } else if self.optimise
                     && self.prog.native_at(k).and_then(Routine::for_symbol) == Some(Routine::Memset)
                     && let Some(n) = self.constant_word_before(i, 20)

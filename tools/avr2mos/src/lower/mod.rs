@@ -82,6 +82,9 @@ pub struct Ctx<'a> {
     /// ([`crate::analysis::constants`]): a multiply, a division or a `memset` by one is
     /// specialised.
     pub consts: &'a crate::analysis::constants::Constants,
+    /// The divisions whose product a multiply after them reuses, and those multiplies
+    /// ([`crate::analysis::div_products`]).
+    pub products: &'a crate::analysis::div_products::Products,
     /// The static slots that live in zero page ([`crate::frames::zp_slots`]).
     pub zp_homes: &'a crate::frames::zp_slots::Homes,
     /// Where an instruction may be lowered inside the code of the one before it

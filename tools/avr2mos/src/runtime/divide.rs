@@ -11,6 +11,12 @@ use super::{Routine, WIDE, r, t};
 use mos_asm::asm::Locals;
 use mos_asm::asm::{Asm, op::*};
 
+/// Where the 32-bit divisions' `Keep` variants leave `x - x % d`, the product of their
+/// quotient and divisor, for the multiply that follows ([`crate::analysis::div_products`]):
+/// four bytes of the wide scratch that only the wide multiplies also use, and a call of
+/// any routine between the division and the multiply ends the pairing.
+pub const PRODUCT: u8 = WIDE + 2;
+
 /// Udiv8, Udiv16, Udivmodqi4, Udivmodhi4, Divmodqi4, Divmodhi4, Udivmodsi4, Neg32 and
 /// Divmodsi4.
 pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
@@ -192,6 +198,24 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.label(p3).b(LDA_ZP, WIDE + 1).br(BPL, p4).b(LDX_IMM, r(22)).to(JSR, Routine::Neg32.label());
     a.label(p4).i(RTS);
     out.push((Routine::Divmodsi4, a));
+
+    // The Keep variants: the dividend kept, the division, then the dividend less the
+    // remainder left at PRODUCT (80 cycles more than the division; the multiply it spares
+    // takes about 290 and becomes a 24-cycle copy).
+    for (keep, division) in
+        [(Routine::Udivmodsi4Keep, Routine::Udivmodsi4), (Routine::Divmodsi4Keep, Routine::Divmodsi4)]
+    {
+        let mut a = Asm::default();
+        for k in 0..4 {
+            a.b(LDA_ZP, r(22 + k)).b(STA_ZP, PRODUCT + k);
+        }
+        a.to(JSR, division.label()).i(SEC);
+        for k in 0..4 {
+            a.b(LDA_ZP, PRODUCT + k).b(SBC_ZP, r(22 + k)).b(STA_ZP, PRODUCT + k);
+        }
+        a.i(RTS);
+        out.push((keep, a));
+    }
 
     out
 }

@@ -18,6 +18,9 @@
 //!   calls for 32-bit `/` and `%`; a zero divisor gives what libgcc's give (quotient all
 //!   ones, or its negation, and the dividend as remainder; Rust checks before calling).
 //!   Native, they replace `compiler_builtins`' generic `u32_div_rem` (2.7 KB translated).
+//!   A call whose quotient a `__mulsi3` after it multiplies by the divisor again calls
+//!   a variant that also keeps that product ([`divide::PRODUCT`],
+//!   [`crate::analysis::div_products`]).
 //! - `memcpy(dst: r25:r24, src: r23:r22, n: r21:r20)`, `memmove`, `memset(dst, c: r22,
 //!   n)` return `dst` in r25:r24 (unchanged); `memcmp`/`bcmp(a, b, n)` return the
 //!   difference of the first differing bytes (or 0) in r25:r24, as `compiler_builtins`'
@@ -121,6 +124,8 @@ pub enum Routine {
     Udivmodsi4,
     Divmodsi4,
     Neg32,
+    Udivmodsi4Keep,
+    Divmodsi4Keep,
     Memcpy,
     Memmove,
     Memset,
