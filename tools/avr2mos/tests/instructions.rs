@@ -288,6 +288,29 @@ fn multiplies() {
             30,
         );
     }
+    // By a constant loaded before: `mul` becomes shifts and adds; so do `muls` and `mulsu`
+    // whose high byte is cleared unread (LLVM's 16-bit multiply), and with r1 then read
+    // (or the flags probed) they stay the signed multiply.
+    for (name, base) in [("mul", 0x9C00u16), ("muls", 0x0200), ("mulsu", 0x0300)] {
+        for clear in [true, false] {
+            let body = move |r: &mut Rng| {
+                let k = [3u8, 10, 24, 0x80, 0xFF, r.next()][usize::from(r.next() % 6)];
+                // mulsu takes r16-r23 only.
+                let (d, c) = ([16u8, 17, 19][usize::from(r.next() % 3)], if base == 0x0300 { 18u8 } else { 24 });
+                let op = match base {
+                    0x9C00 => rr(base, d, c),
+                    _ => base | (u16::from(d - 16) << 4) | u16::from(c - 16),
+                };
+                let mut v = vec![ldi(c, k), op, mov(25, 0)];
+                if !clear {
+                    v.push(mov(26, 1));
+                }
+                v.push(rr(0x2400, 1, 1)); // eor r1, r1
+                v
+            };
+            check(&format!("{name} by a constant, r1 cleared {clear}"), &body, &[C, Z], 40);
+        }
+    }
 }
 
 #[test]

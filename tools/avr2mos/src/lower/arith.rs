@@ -1,6 +1,6 @@
 //! Lowering of the arithmetic instructions: additions, subtractions, compares, negation,
 //! increments, 16-bit steps and the multiplies (by a constant without the runtime,
-//! [`crate::avr_rewrites::const_mul`]).
+//! [`crate::avr_rewrites::const_mul`], also a signed one whose high byte is never read).
 
 use super::*;
 
@@ -128,8 +128,12 @@ impl Ctx<'_> {
                     kind = Kind::Wide { lo: rd, inv: !add };
                 }
             }
-            Op::Mul
+            // A signed multiply whose high byte and flags nothing reads is the unsigned one:
+            // the low byte of a product is the same either way (LLVM's 16-bit multiply
+            // takes the cross products' low bytes with `muls`, then clears r1).
+            Op::Mul | Op::Muls | Op::Mulsu
                 if self.optimise
+                    && (insn.op == Op::Mul || (need == 0 && self.saves.live.live_out[i] & (1 << 1) == 0))
                     && let Some((x, k)) = self.constant_operand(i)
                     && crate::avr_rewrites::const_mul::mul8_by(a, x, k) =>
             {
