@@ -118,7 +118,6 @@ pub enum Routine {
     SregRead,
     SregWrite,
     Udiv8,
-    Udiv16,
     Udivmodqi4,
     Udivmodhi4,
     Udivmodsi4,
