@@ -41,8 +41,8 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The totals are compared with `>` and `<`: `cmp` built an `Ordering` (-1, 0 or 1)
-    /// first and matched on it, 72 bytes more of 6502 in the benchmark.
+    /// The totals are compared with `>` and `<`: `cmp` builds an `Ordering` (-1, 0 or 1)
+    /// first and matches on it, 73 bytes and 35 cycles a coup more in the benchmark.
     fn of(player: Hand, banker: Hand) -> Outcome {
         let (p, b) = (player.total(), banker.total());
         let winner = if p > b {

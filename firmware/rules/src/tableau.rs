@@ -84,9 +84,9 @@ impl DrawRules {
 
 /// [`PUNTO_BANCO`] by column, for the 6502: bit `total` of `BANK_DRAWS[column]` is
 /// `PUNTO_BANCO[total][column]`. Rows of 11 cells cost a multiplication by 11 on every
-/// look-up (a loop of shifts and adds on the 6502); with the Loadstar bank written as
-/// this tableau, the masks saved the benchmark 220 cycles a coup and 160 bytes, and a mask
-/// byte per column is an eighth of the table.
+/// look-up (a loop of shifts and adds on the 6502): reading `PUNTO_BANCO` itself costs the
+/// benchmark 416 cycles a coup and 135 bytes more. A mask byte per column is also an
+/// eighth of the table.
 const BANK_DRAWS: [u8; PLAYER_STOOD + 1] = {
     let mut columns = [0u8; PLAYER_STOOD + 1];
     let mut total = 0;
