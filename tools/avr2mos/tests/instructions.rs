@@ -650,6 +650,19 @@ fn nibble_shifts_agree_with_the_simulator() {
     };
     check("three bytes >> 4", &|_| chain(0x0F, [23, 24, 25]), &[Z, N, V, S], 30);
     check("three bytes << 4", &|_| chain(0xF0, [25, 24, 23]), &[Z, N, V, S], 30);
+    // The later bytes copied in just before their swaps (xorshift's `x << 13`): `mov b, y;
+    // swap b; ...`, y outside the chain; and with y a byte of the chain, which must be
+    // read after that byte's step.
+    for (name, y) in [("copied in", [16u8, 17]), ("copied from the chain", [25, 16])] {
+        let body = move |_: &mut Rng| {
+            let mut v = vec![swap(25), andi(25, 0xF0)];
+            for (b, a, y) in [(24u8, 25u8, y[0]), (26, 24, y[1])] {
+                v.extend([mov(b, y), swap(b), eor(a, b), andi(b, 0xF0), eor(a, b)]);
+            }
+            v
+        };
+        check(&format!("three bytes << 4, {name}"), &body, &[Z, N, V, S], 30);
+    }
 }
 
 #[test]

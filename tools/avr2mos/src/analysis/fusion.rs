@@ -170,7 +170,7 @@ fn plus_one(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usize) 
 
 /// A shift by 4 written with `swap` ([`nibble_shape`]): the bytes it shifts and the
 /// instructions it takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NibbleShift {
     /// Towards the high byte (`x << 4`), or towards the low one (`x >> 4`, zeros in).
     pub left: bool,
@@ -180,6 +180,12 @@ pub struct NibbleShift {
     pub bytes: usize,
     /// The instructions after the first that the shift takes.
     pub folded: usize,
+    /// The copies (destination, source) that bring a chain's later bytes in, in their
+    /// order (`mov b, y` before `swap b`); `moves` of them. They read no byte of the chain,
+    /// so they are done first.
+    pub copies: [(u8, u8); 3],
+    /// How many copies.
+    pub moves: usize,
 }
 
 /// The shape of a shift by 4 through `swap` starting at `i`, if its instructions are there
@@ -191,7 +197,9 @@ pub struct NibbleShift {
 /// - a chain: `swap a; andi a, m` shifts the byte `a` (the high one for `<< 4`, mask 0xf0;
 ///   the low one for `>> 4`, mask 0x0f), and each step `swap b; eor a, b; andi b, m; eor
 ///   a, b` moves the next byte's nibble into `a` and shifts `b` (a 32-bit `>> 12` after
-///   the byte moves is a chain of three bytes).
+///   the byte moves is a chain of three bytes). A step may copy its byte in first, `mov
+///   b, y`, from a register not in the chain (a 32-bit `<< 12`, `x << 8` moved into
+///   place as it is shifted: xorshift's `x << 13`).
 pub fn nibble_shape(insns: &[Insn], i: usize, reloc: impl Fn(usize) -> bool) -> Option<NibbleShift> {
     let at = |m: usize| insns.get(m).copied();
     let first = at(i).filter(|s| s.op == Op::Swap)?;
@@ -202,7 +210,13 @@ pub fn nibble_shape(insns: &[Insn], i: usize, reloc: impl Fn(usize) -> bool) -> 
     if let Some(y) = swap(i + 1).filter(|&y| y != first.d) {
         let x = first.d;
         let body = |k: u8| andi(i + 2, x, k) && eor(i + 3, x, y) && andi(i + 4, y, k) && eor(i + 5, x, y);
-        let pair = |left: bool, hi: u8, lo: u8| NibbleShift { left, high_first: [hi, lo, 0, 0], bytes: 2, folded: 5 };
+        let pair = |left: bool, hi: u8, lo: u8| NibbleShift {
+            left,
+            high_first: [hi, lo, 0, 0],
+            bytes: 2,
+            folded: 5,
+            ..Default::default()
+        };
         return match (body(0xF0), body(0x0F)) {
             (true, _) => Some(pair(true, x, y)),
             (_, true) => Some(pair(false, y, x)),
@@ -216,23 +230,30 @@ pub fn nibble_shape(insns: &[Insn], i: usize, reloc: impl Fn(usize) -> bool) -> 
     let mask = if left { 0xF0 } else { 0x0F };
     // The chain's bytes in its order: from the byte the first swap shifts, away from it.
     let mut chain = vec![first.d];
+    let (mut copies, mut moves) = ([(0, 0); 3], 0);
     let mut m = i + 2;
-    while chain.len() < 4
-        && let Some(b) = swap(m)
-    {
+    loop {
+        // `mov b, y` just before the step's `swap b`, y from outside the chain.
+        let copy = at(m).filter(|c| c.op == Op::Mov && swap(m + 1) == Some(c.d) && !chain.contains(&c.r));
+        let s = m + usize::from(copy.is_some());
+        let Some(b) = swap(s).filter(|_| chain.len() < 4) else { break };
         let a = chain[chain.len() - 1];
-        if chain.contains(&b) || !(eor(m + 1, a, b) && andi(m + 2, b, mask) && eor(m + 3, a, b)) {
+        if chain.contains(&b) || !(eor(s + 1, a, b) && andi(s + 2, b, mask) && eor(s + 3, a, b)) {
             break;
         }
+        if let Some(c) = copy {
+            copies[moves] = (c.d, c.r);
+            moves += 1;
+        }
         chain.push(b);
-        m += 4;
+        m = s + 4;
     }
     if !left {
         chain.reverse();
     }
     let mut high_first = [0; 4];
     high_first[..chain.len()].copy_from_slice(&chain);
-    Some(NibbleShift { left, high_first, bytes: chain.len(), folded: m - i - 1 })
+    Some(NibbleShift { left, high_first, bytes: chain.len(), folded: m - i - 1, copies, moves })
 }
 
 /// The instructions folded into `i` when it starts a nibble shift ([`nibble_shape`]) whose
@@ -291,23 +312,44 @@ mod tests {
         // swap r17; swap r16; andi r17, 0xf0; eor r17, r16; andi r16, 0xf0; eor r17, r16; ret
         let words = [0x9512, 0x9502, 0x7F10, 0x2710, 0x7F00, 0x2710, 0x9508];
         let insns = decode_words(&words);
-        let pair = NibbleShift { left: true, high_first: [17, 16, 0, 0], bytes: 2, folded: 5 };
+        let pair = NibbleShift { left: true, high_first: [17, 16, 0, 0], bytes: 2, folded: 5, ..Default::default() };
         assert_eq!(nibble_shape(&insns, 0, |_| false), Some(pair));
         assert_eq!(joins_of(&words, &[0; 7]), [false, true, true, true, true, true, false]);
         assert_eq!(joins_of(&words, &[0, 0, 0, 0, 0, Z, 0]), [false; 7]);
         // swap r24; andi r24, 0x0f: a byte; with another mask, or a relocated one, none.
         let insns = decode_words(&[0x9582, 0x708F, 0x9508]);
-        let byte = NibbleShift { left: false, high_first: [24, 0, 0, 0], bytes: 1, folded: 1 };
+        let byte = NibbleShift { left: false, high_first: [24, 0, 0, 0], bytes: 1, folded: 1, ..Default::default() };
         assert_eq!(nibble_shape(&insns, 0, |_| false), Some(byte));
         assert_eq!(nibble_shape(&insns, 0, |m| m == 1), None);
         assert_eq!(nibble_shape(&decode_words(&[0x9582, 0x7387, 0x9508]), 0, |_| false), None);
         // A chain, r25:r24:r23 >> 4: swap r23; andi r23, 0x0f; then r24's step and r25's.
         let words = [0x9572, 0x707F, 0x9582, 0x2778, 0x708F, 0x2778, 0x9592, 0x2789, 0x709F, 0x2789, 0x9508];
-        let chain = NibbleShift { left: false, high_first: [25, 24, 23, 0], bytes: 3, folded: 9 };
+        let chain = NibbleShift { left: false, high_first: [25, 24, 23, 0], bytes: 3, folded: 9, ..Default::default() };
         assert_eq!(nibble_shape(&decode_words(&words), 0, |_| false), Some(chain));
         // Cut short where a step is not whole (the last eor missing): two bytes.
         let cut = nibble_shape(&decode_words(&words[..9]), 0, |_| false);
-        assert_eq!(cut, Some(NibbleShift { left: false, high_first: [24, 23, 0, 0], bytes: 2, folded: 5 }));
+        assert_eq!(
+            cut,
+            Some(NibbleShift { left: false, high_first: [24, 23, 0, 0], bytes: 2, folded: 5, ..Default::default() })
+        );
+        // A chain whose later bytes are copied in first (xorshift's `x << 13`): swap r21;
+        // andi r21, 0xf0; mov r20, r19; swap r20; eor r21, r20; andi r20, 0xf0; eor r21,
+        // r20; the same for r23 from r18.
+        let mut words = vec![0x9552, 0x7F50, 0x2F43, 0x9542, 0x2754, 0x7F40, 0x2754];
+        words.extend([0x2F72, 0x9572, 0x2747, 0x7F70, 0x2747, 0x9508]);
+        let copied = NibbleShift {
+            left: true,
+            high_first: [21, 20, 23, 0],
+            bytes: 3,
+            folded: 11,
+            copies: [(20, 19), (23, 18), (0, 0)],
+            moves: 2,
+        };
+        assert_eq!(nibble_shape(&decode_words(&words), 0, |_| false), Some(copied));
+        // A copy from a byte of the chain (mov r20, r21) would read it shifted: one byte.
+        words[2] = 0x2F45;
+        let byte = NibbleShift { left: true, high_first: [21, 0, 0, 0], bytes: 1, folded: 1, ..Default::default() };
+        assert_eq!(nibble_shape(&decode_words(&words), 0, |_| false), Some(byte));
     }
 
     #[test]

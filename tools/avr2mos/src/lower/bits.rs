@@ -27,6 +27,9 @@ impl Ctx<'_> {
         if !folds || self.live_after(i + n) & CZNV != 0 {
             return None;
         }
+        for &(d, y) in &shift.copies[..shift.moves] {
+            a.b(LDA_ZP, r(y)).b(STA_ZP, r(d));
+        }
         let high_first = &shift.high_first[..shift.bytes];
         match (shift.left, high_first) {
             (left, &[d]) => {
