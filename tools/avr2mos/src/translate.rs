@@ -8,10 +8,12 @@ use crate::analysis::div_products::{self, Products};
 use crate::analysis::flags::{self, FlagFacts};
 use crate::analysis::fusion::{self, Fusion};
 use crate::analysis::zero_reg;
-use crate::avr_rewrites::sreg_saves;
+use crate::avr_rewrites::ptr_copies::Copy;
+use crate::avr_rewrites::{bool_branch, sreg_saves};
 use crate::emit::{image, report};
 use crate::error::TranslateError;
 use crate::frames::frame_plan::{self, FramePlan, Settings};
+use crate::frames::frame_slots::Action;
 use crate::input::decode::Op;
 use crate::input::flow::Flow;
 use crate::input::program::AvrProgram;
@@ -349,7 +351,7 @@ impl Stage<'_> {
     /// Plans the frames and saves, lowers the program and lays it out.
     fn build(&self, save_slots: SaveSlots, reach: Reach) -> Result<Built, TranslateError> {
         let (prog, opts, a) = (self.prog, self.opts, self.analyses);
-        let plan = frame_plan::plan(
+        let mut plan = frame_plan::plan(
             prog,
             self.flow,
             &a.flags,
@@ -361,6 +363,9 @@ impl Stage<'_> {
             self.settings(save_slots),
         );
         let flow = self.flow;
+        if opts.opt_level == OptLevel::Full && !opts.adjust_all {
+            self.bool_branches(&mut plan);
+        }
         let consts = constants::analyse(&plan.insns, &flow.succs, &flow.entries, &flow.is_target, reach, |m| {
             prog.text_relocs.contains_key(&flow.addrs[m])
         });
@@ -385,6 +390,40 @@ impl Stage<'_> {
         )?;
         let layout = image::layout(prog, &code, opts, prog.bss_len + plan.frames_len, plan.frames.stack_bottom)?;
         Ok(Built { plan, consts, products, code, layout })
+    }
+
+    /// The conditions made a byte and then tested, in the translated functions of `plan`
+    /// ([`bool_branch`]), where no other pass changed them.
+    fn bool_branches(&self, plan: &mut FramePlan) {
+        let flow = self.flow;
+        let n = plan.insns.len();
+        let mut preds = vec![0u32; n];
+        for (i, succs) in flow.succs.iter().enumerate() {
+            for &t in succs {
+                preds[t] += 1;
+            }
+            preds[i] += u32::from(flow.entries[i]);
+        }
+        let changed: Vec<bool> = (0..n)
+            .map(|i| {
+                !plan.saves.sunk[i].is_empty()
+                    || plan.frames.slots[i] != Action::Keep
+                    || plan.frames.set_up[i]
+                    || plan.copies[i] != Copy::Keep
+                    || plan.saves.dropped[i]
+                    || plan.saves.slot_of[i].is_some()
+            })
+            .collect();
+        let facts = bool_branch::Facts {
+            preds: &preds,
+            r1_zero: &self.analyses.r1_zero,
+            live_regs: &plan.saves.live.live_out,
+            live_flags: &self.analyses.flags.live_out,
+            changed: &changed,
+        };
+        for (range, _) in flow.ranges.iter().zip(self.interpreted).filter(|&(_, &interp)| !interp) {
+            bool_branch::rewrite(&mut plan.insns, &flow.addrs, range.clone(), facts);
+        }
     }
 
     /// What the frame plan may do. Static frames need SP-relative code to be only where

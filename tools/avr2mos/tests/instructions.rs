@@ -825,6 +825,34 @@ fn a_multiply_that_reuses_a_divisions_product_agrees_with_the_simulator() {
 }
 
 #[test]
+fn a_condition_made_a_byte_and_tested_agrees_with_the_simulator() {
+    // LLVM's `ldi b, 1; cp; brXX .+2; mov b, r1; andi b, 1; cpi b, 0; breq/brne T`, the
+    // byte dead after (overwritten on both paths): the first branch goes to T itself.
+    // r25 says which way it went. Every flag a compare sets, both senses of both branches.
+    let brbx = |set: bool, s: u8, words: u16| (if set { 0xF000 } else { 0xF400 }) | (words << 3) | u16::from(s);
+    let shape = |r: &mut Rng| {
+        let (s, first, last) = (r.next() % 5, r.next() & 1 == 0, r.next() & 1 == 0);
+        vec![
+            rr(0x2400, 1, 1), // eor r1, r1: the zero register, as compiled code has it
+            ldi(24, 1),
+            rr(0x1400, reg(r), reg(r)), // cp
+            brbx(first, s, 1),
+            mov(24, 1),
+            imm(0x7000, 24, 1), // andi r24, 1
+            imm(0x3000, 24, 0), // cpi r24, 0
+            brbx(last, 1, 1),
+            ldi(25, 0x77),
+            ldi(24, 0x33),
+        ]
+    };
+    let words = program(&[0; 32], (false, false, false), &shape(&mut Rng(7)), &[]);
+    let t = avr2mos::translate_with(&prog_of(&words), &avr2mos::Options::default()).unwrap();
+    let mov = t.listing.lines().find(|l| l.contains("mov r24, r1")).expect("the mov in the listing");
+    assert!(mov.trim_end().ends_with(" 0c"), "the mov left no code: {mov}");
+    check("a condition made a byte and tested", &shape, &[], 200);
+}
+
+#[test]
 fn sixteen_bit_divisions_agree_on_edge_operands() {
     // Every pair, both 16-bit divisions: the divisor below 256 (its byte path, with the
     // dividend's high byte zero or not, and a remainder that needs a ninth bit for a

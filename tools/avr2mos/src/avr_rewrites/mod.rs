@@ -1,7 +1,8 @@
 //! Rewrites at the AVR level, before lowering: copies propagated, constant multiplies,
-//! branches over jumps, SREG saves that change nothing, small memsets inlined, runtime
+//! branches over jumps, conditions made a byte and tested, SREG saves that change nothing, small memsets inlined, runtime
 //! calls specialised.
 
+pub mod bool_branch;
 pub mod branch_over;
 pub mod const_mul;
 pub mod data_copies;
