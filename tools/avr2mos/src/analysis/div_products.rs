@@ -55,11 +55,6 @@ impl Products {
     pub fn role(&self, i: usize) -> Option<Role> {
         self.role.get(i).copied().flatten()
     }
-
-    /// How many multiplies reuse a division's product.
-    pub fn reused(&self) -> usize {
-        self.role.iter().filter(|r| **r == Some(Role::Reuse)).count()
-    }
 }
 
 /// A register's value in a run.
