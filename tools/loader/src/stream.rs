@@ -12,7 +12,7 @@
 //! driven exactly as by the KERNAL, at the drive ROM's own rates. Measured in VICE (true
 //! drive emulation of the 1581): `BAC CODE`'s 28,580 bytes in 4.0 s, 139 µs a byte against
 //! the KERNAL's 160, its unpacking hidden; the title no sooner
-//! (docs/disk-and-loading.md#where-the-14-seconds-go), since the drive's read of its directory (`I0`) used to overlap that
+//! (docs/disk-and-loading.md#where-the-15-seconds-go), since the drive's read of its directory (`I0`) used to overlap that
 //! unpacking and now overlaps nothing.
 //!
 //! The protocol, as the 1571 and 1581 manuals give it: the command channel gets `U0`, a
