@@ -78,10 +78,6 @@ fn is_call(op: Op) -> bool {
     matches!(op, Op::Call | Op::Rcall | Op::Icall | Op::Eicall)
 }
 
-fn is_skip(op: Op) -> bool {
-    matches!(op, Op::Cpse | Op::Sbrc | Op::Sbrs | Op::Sbic | Op::Sbis)
-}
-
 /// The values after instruction `j` (after a skip when `skipped`), given `s` before it;
 /// `has_reloc(j)`: its operand is relocated.
 fn step(insns: &[Insn], j: usize, s: &mut [Val; 32], skipped: bool, has_reloc: &impl Fn(usize) -> bool) {
@@ -127,7 +123,7 @@ pub fn find(
     let n = insns.len();
     let mut role = vec![None; n];
     let starts = |i: usize| is_target[i] || entries[i];
-    let after_skip = |i: usize| i > 0 && is_skip(insns[i - 1].op);
+    let after_skip = |i: usize| i > 0 && insns[i - 1].op.skips();
     for i in 0..n {
         let signed = match native(i) {
             Some(Routine::Udivmodsi4) => false,
@@ -150,7 +146,7 @@ pub fn find(
         let quotient: [Val; 4] = std::array::from_fn(|b| s[18 + b]);
         for m in i + 1..n.min(i + 1 + MAX_GAP) {
             let op = insns[m].op;
-            if starts(m) || (op.jumps() && !matches!(op, Op::Brbs | Op::Brbc) && !is_skip(op)) {
+            if starts(m) || (op.jumps() && !matches!(op, Op::Brbs | Op::Brbc) && !op.skips()) {
                 break;
             }
             if is_call(op) {

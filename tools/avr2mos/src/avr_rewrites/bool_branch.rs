@@ -39,10 +39,6 @@ pub struct Facts<'a> {
     pub changed: &'a [bool],
 }
 
-fn is_skip(i: &Insn) -> bool {
-    matches!(i.op, Op::Cpse | Op::Sbrc | Op::Sbrs | Op::Sbic | Op::Sbis)
-}
-
 /// Rewrites the sequences in `range` (one translated function) of `insns`, whose byte
 /// addresses are `addrs`. Returns how many it rewrote.
 pub fn rewrite(insns: &mut [Insn], addrs: &[u32], range: std::ops::Range<usize>, facts: Facts<'_>) -> usize {
@@ -70,7 +66,7 @@ pub fn rewrite(insns: &mut [Insn], addrs: &[u32], range: std::ops::Range<usize>,
             facts.preds[b + 1] == 1 && facts.preds[b + 2] == 2 && facts.preds[b + 3] == 1 && facts.preds[b + 4] == 1;
         let dead = facts.live_regs[b + 4] & (1 << byte) == 0 && facts.live_flags[b + 4] == 0;
         let untouched = (b..=b + 4).all(|m| !facts.changed[m]);
-        let after_skip = b > range.start && is_skip(&insns[b - 1]);
+        let after_skip = b > range.start && insns[b - 1].op.skips();
         if !alone || !dead || !untouched || after_skip || !facts.r1_zero[b + 1] {
             continue;
         }
@@ -93,7 +89,7 @@ pub fn rewrite(insns: &mut [Insn], addrs: &[u32], range: std::ops::Range<usize>,
             j -= 1;
             let insn = insns[j];
             if insn.op == Op::Ldi && insn.d == byte {
-                if !facts.changed[j] && !(j > range.start && is_skip(&insns[j - 1])) {
+                if !facts.changed[j] && !(j > range.start && insns[j - 1].op.skips()) {
                     insns[j] = Insn { op: Op::Nop, d: 0, r: 0, k: 0, len: insn.len };
                 }
                 break;
@@ -111,7 +107,7 @@ pub fn rewrite(insns: &mut [Insn], addrs: &[u32], range: std::ops::Range<usize>,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::decode::decode_words;
+    use crate::input::decode::decode_with_addrs;
 
     // ldi r24, 1; cp r22, r23; brbs c, .+2; mov r24, r1; andi r24, 1; cpi r24, 0;
     // brbs z, T; ldi r25, 7; T: ret; ret.
@@ -120,14 +116,8 @@ mod tests {
     /// The rewrite of `words` with `preds` ways into each instruction (straight flow and
     /// the two branches unless told), r1 zero everywhere, `live_regs` after the test.
     fn run(words: &[u16], live_regs: u32, live_flags: u8, changed: &[usize]) -> (Vec<Insn>, usize) {
-        let mut insns = decode_words(words);
+        let (mut insns, addrs) = decode_with_addrs(words);
         let n = insns.len();
-        let mut addrs = Vec::new();
-        let mut a = 0;
-        for i in &insns {
-            addrs.push(a);
-            a += u32::from(i.len);
-        }
         let mut preds = vec![1u32; n];
         preds[4] = 2; // the andi: from the mov and from the first branch
         preds[8] = 2; // T

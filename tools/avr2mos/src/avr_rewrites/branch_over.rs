@@ -28,10 +28,6 @@ pub struct Fences<'a> {
     pub changed: &'a [bool],
 }
 
-fn is_skip(i: &Insn) -> bool {
-    matches!(i.op, Op::Cpse | Op::Sbrc | Op::Sbrs | Op::Sbic | Op::Sbis)
-}
-
 /// Rewrites the branches over jumps in `range` (one translated function) of `insns`,
 /// whose byte addresses are `addrs`; `local(k)` says whether the address `k` is an
 /// instruction of the function that is not a function's start (a jump there is no tail
@@ -53,7 +49,7 @@ pub fn rewrite(
         if fences.is_target[i + 1] || fences.changed[i] || fences.changed[i + 1] {
             continue;
         }
-        if i > range.start && is_skip(&insns[i - 1]) {
+        if i > range.start && insns[i - 1].op.skips() {
             continue;
         }
         insns[i].op = if br.op == Op::Brbs { Op::Brbc } else { Op::Brbs };
@@ -67,22 +63,17 @@ pub fn rewrite(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::decode::decode_words;
+    use crate::input::decode::decode_with_addrs;
 
     /// `ldi r24, 1; brbs z, .+2 (over the rjmp); rjmp back to 0; ret` and variants.
     fn run(words: &[u16], targets: &[usize], changed: &[usize]) -> (Vec<Insn>, usize) {
-        let mut insns = decode_words(words);
+        let (mut insns, addrs) = decode_with_addrs(words);
         let n = insns.len();
-        let mut addrs = Vec::new();
-        let mut a = 0;
-        for i in &insns {
-            addrs.push(a);
-            a += u32::from(i.len);
-        }
         let is_target: Vec<bool> = (0..n).map(|i| targets.contains(&i)).collect();
         let changed: Vec<bool> = (0..n).map(|i| changed.contains(&i)).collect();
         let fences = Fences { is_target: &is_target, changed: &changed };
-        let count = rewrite(&mut insns, &addrs, 0..n, fences, |k| k < a && k != 0x100);
+        let end: u32 = insns.iter().map(|i| u32::from(i.len)).sum();
+        let count = rewrite(&mut insns, &addrs, 0..n, fences, |k| k < end && k != 0x100);
         (insns, count)
     }
 

@@ -98,10 +98,6 @@ pub fn rename(i: &Insn, from: u8, to: u8) -> Option<Insn> {
     (mentions(&out) & pair == 0).then_some(out)
 }
 
-fn is_skip(i: &Insn) -> bool {
-    matches!(i.op, Op::Cpse | Op::Sbrc | Op::Sbrs | Op::Sbic | Op::Sbis)
-}
-
 /// Whether control can leave or skip from `i` other than to the next instruction, or `i`
 /// is lowered by a path of its own (the stack).
 fn breaks_flow(i: &Insn) -> bool {
@@ -143,7 +139,7 @@ pub fn plan(
         if copies[c] != Copy::Keep
             || fences.sunk[c]
             || fences.slots[c] != Action::Keep
-            || (c > range.start && is_skip(&insns[c - 1]))
+            || (c > range.start && insns[c - 1].op.skips())
         {
             continue;
         }

@@ -76,10 +76,6 @@ fn breaks_flow(i: &Insn) -> bool {
     i.op.jumps() || matches!(i.op, Op::Rcall | Op::Call | Op::Icall | Op::Eicall | Op::Lpm | Op::Elpm | Op::Spm)
 }
 
-fn is_skip(i: &Insn) -> bool {
-    matches!(i.op, Op::Cpse | Op::Sbrc | Op::Sbrs | Op::Sbic | Op::Sbis)
-}
-
 /// Whether `i` loads or stores through the pair `p` without changing it, and not to or
 /// from the pair itself.
 fn uses_as_pointer(i: &Insn, p: u8) -> bool {
@@ -116,7 +112,7 @@ fn copied_back(
             return None;
         }
         if insn.op == Op::Movw && insn.d == src && insn.r == dst {
-            let kept = is_skip(&insns[m - 1]) || live_out[m] & (0b11 << dst) != 0 || uses.is_empty();
+            let kept = insns[m - 1].op.skips() || live_out[m] & (0b11 << dst) != 0 || uses.is_empty();
             return (!kept).then_some((m, uses));
         }
         if steps_as_pointer(&insn, dst, src) {
@@ -137,7 +133,7 @@ pub fn plan(insns: &[Insn], range: std::ops::Range<usize>, live_out: &[u32], is_
         if mv.op != Op::Movw || !(dst == 26 || dst == 30) || src == 28 || src == dst || out[c] != Copy::Keep {
             continue;
         }
-        if c > range.start && is_skip(&insns[c - 1]) {
+        if c > range.start && insns[c - 1].op.skips() {
             continue;
         }
         if let Some((back, uses)) = copied_back(insns, c, range.end, live_out, is_target) {

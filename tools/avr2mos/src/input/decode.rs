@@ -119,6 +119,12 @@ pub enum Op {
 }
 
 impl Op {
+    /// Whether the instruction skips the next one on a condition (`cpse`, `sbrc`, `sbrs`,
+    /// `sbic`, `sbis`): the instruction after it may not run.
+    pub fn skips(self) -> bool {
+        matches!(self, Op::Cpse | Op::Sbrc | Op::Sbrs | Op::Sbic | Op::Sbis)
+    }
+
     /// Whether the instruction may go somewhere other than the next instruction within the
     /// function: a jump, a conditional branch, a skip or a return. Calls are not in it:
     /// they come back to the next instruction.
@@ -474,6 +480,20 @@ pub(crate) fn decode_words(words: &[u16]) -> Vec<Insn> {
         out.push(i);
     }
     out
+}
+
+/// Test support: the decoded `words` with the byte address of each instruction, the first
+/// at 0.
+#[cfg(test)]
+pub(crate) fn decode_with_addrs(words: &[u16]) -> (Vec<Insn>, Vec<u32>) {
+    let insns = decode_words(words);
+    let addrs = insns.iter().scan(0u32, |a, i| {
+        let at = *a;
+        *a += u32::from(i.len);
+        Some(at)
+    });
+    let addrs = addrs.collect();
+    (insns, addrs)
 }
 
 #[cfg(test)]
