@@ -8,12 +8,10 @@ use crate::analysis::div_products::{self, Products};
 use crate::analysis::flags::{self, FlagFacts};
 use crate::analysis::fusion::{self, Fusion};
 use crate::analysis::zero_reg;
-use crate::avr_rewrites::ptr_copies::Copy;
 use crate::avr_rewrites::{bool_branch, sreg_saves};
 use crate::emit::{image, report};
 use crate::error::TranslateError;
 use crate::frames::frame_plan::{self, FramePlan, Settings};
-use crate::frames::frame_slots::Action;
 use crate::input::decode::Op;
 use crate::input::flow::Flow;
 use crate::input::program::AvrProgram;
@@ -404,16 +402,7 @@ impl Stage<'_> {
             }
             preds[i] += u32::from(flow.entries[i]);
         }
-        let changed: Vec<bool> = (0..n)
-            .map(|i| {
-                !plan.saves.sunk[i].is_empty()
-                    || plan.frames.slots[i] != Action::Keep
-                    || plan.frames.set_up[i]
-                    || plan.copies[i] != Copy::Keep
-                    || plan.saves.dropped[i]
-                    || plan.saves.slot_of[i].is_some()
-            })
-            .collect();
+        let changed = frame_plan::changed_by_plan(&plan.saves, &plan.frames.slots, &plan.frames.set_up, &plan.copies);
         let facts = bool_branch::Facts {
             preds: &preds,
             r1_zero: &self.analyses.r1_zero,

@@ -25,14 +25,11 @@
 //! register an instruction writes. Guarantees: [`Constants::before`] gives a value only
 //! where the register holds it on every path from an entry; unreached code knows nothing.
 
-use crate::analysis::liveness::defs_of;
+use crate::analysis::liveness::{CALLEE_SAVED, defs_of};
 use crate::input::decode::{Insn, Op};
 
 /// What is known of the 32 registers at one point: `None` for unknown.
 type State = [Option<u8>; 32];
-
-/// The registers a callee must give back as it found them.
-const CALLEE_SAVED: u32 = 0x3003_FFFC;
 
 /// The known constants before each instruction (see the module doc).
 #[derive(Debug, Clone, Default)]

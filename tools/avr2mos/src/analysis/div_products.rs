@@ -28,7 +28,7 @@
 //! with truncation (the remainder takes the dividend's sign), with libgcc's answers for a
 //! zero divisor too (the remainder is the dividend, the product zero).
 
-use crate::analysis::liveness::defs_of;
+use crate::analysis::liveness::{CALLEE_SAVED, defs_of};
 use crate::input::decode::{Insn, Op};
 use crate::runtime::Routine;
 
@@ -67,9 +67,6 @@ enum Val {
     /// What instruction `.0` wrote into register `.1`.
     Def(usize, u8),
 }
-
-/// The registers a callee must give back as it found them.
-const CALLEE_SAVED: u32 = 0x3003_FFFC;
 
 /// The longest run followed from a division to its multiply, in instructions.
 const MAX_GAP: usize = 64;

@@ -295,16 +295,7 @@ fn plan_data_copies(
         for (range, _) in flow.ranges.iter().zip(interp_fn).filter(|&(_, &interp)| !interp) {
             crate::avr_rewrites::data_copies::plan(&mut insns, range.clone(), &saves.live.live_out, fences, copies);
         }
-        let changed: Vec<bool> = (0..insns.len())
-            .map(|i| {
-                sunk[i]
-                    || slots[i] != Action::Keep
-                    || frame_set_up[i]
-                    || copies[i] != crate::avr_rewrites::ptr_copies::Copy::Keep
-                    || saves.dropped[i]
-                    || saves.slot_of[i].is_some()
-            })
-            .collect();
+        let changed = changed_by_plan(saves, slots, frame_set_up, copies);
         let fences = crate::avr_rewrites::branch_over::Fences { is_target: &flow.is_target, changed: &changed };
         for (f, (range, _)) in flow.ranges.iter().zip(interp_fn).enumerate().filter(|&(_, (_, &interp))| !interp) {
             let local = |k: u32| {
@@ -314,6 +305,28 @@ fn plan_data_copies(
         }
     }
     insns
+}
+
+/// The instructions the plan changes, which the branch rewrites
+/// ([`crate::avr_rewrites::branch_over`], [`crate::avr_rewrites::bool_branch`]) leave
+/// alone: a save or restore moved there, a frame-slot action, a static frame's set-up, a
+/// pointer or data copy that goes or a use of one, a save that goes or has a static slot.
+pub fn changed_by_plan(
+    saves: &Saves,
+    slots: &[Action],
+    set_up: &[bool],
+    copies: &[crate::avr_rewrites::ptr_copies::Copy],
+) -> Vec<bool> {
+    (0..slots.len())
+        .map(|i| {
+            !saves.sunk[i].is_empty()
+                || slots[i] != Action::Keep
+                || set_up[i]
+                || copies[i] != crate::avr_rewrites::ptr_copies::Copy::Keep
+                || saves.dropped[i]
+                || saves.slot_of[i].is_some()
+        })
+        .collect()
 }
 
 /// What each call of a native routine does to registers, for a data copy that lives
