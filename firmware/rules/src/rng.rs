@@ -55,10 +55,10 @@ impl Xorshift32 {
             // kept short: from 8 on, the top byte shifted by `shift - 8` (0 to 7 steps of
             // one byte); below 8, the top half shifted left by `8 - shift` into a third
             // byte, then the top two bytes (the same number, in 8 - shift steps). Written
-            // `top >> shift`, a loop of 16-bit steps, the benchmark is 102 bytes smaller
-            // (the game's bank 0 has 69 more free), but an 8-deck shuffle takes 78,000
-            // cycles more (487,672 instead of 409,296: 0.49 s, at the edge of the game's
-            // half second) and a coup 18.
+            // `top >> shift`, a loop of 16-bit steps, the benchmark is 124 bytes smaller
+            // (the game's bank 0 has 119 more free), but an 8-deck shuffle takes 90,000
+            // cycles more (463,148 instead of 372,683: 0.46 s of the game's half second)
+            // and a coup 18.
             let top = (self.next_word() >> 16) as u16;
             let candidate = if shift >= 8 {
                 u16::from(((top >> 8) as u8) >> (shift - 8))
