@@ -123,7 +123,10 @@ pub struct Translation {
     pub symbolic: String,
     /// The registers live before each AVR instruction, by address, sorted
     /// ([`crate::analysis::liveness`], after [`crate::frames::saves`]), less a pointer copy's pair where its
-    /// uses read the source instead ([`crate::avr_rewrites::ptr_copies`]): the lockstep compares only these.
+    /// uses read the source instead ([`crate::avr_rewrites::ptr_copies`]), a register whose value passes
+    /// in A ([`crate::mos_rewrites::dead_stores`]), and the callee-saved registers a function's saves
+    /// hold between its start and their push and between their pop and its `ret`: the
+    /// lockstep compares only these.
     pub live_in: Vec<(u32, RegSet)>,
 }
 
@@ -261,6 +264,8 @@ struct Analyses {
     heat: Vec<Heat>,
     /// The instructions that run a bounded number of times ([`Heat::Cold`]).
     cold: Vec<bool>,
+    /// The functions whose calls can afford a few cycles for bytes ([`cold::amortised`]).
+    amortised: Vec<bool>,
     /// Where r1 is known to be zero ([`crate::analysis::zero_reg`]).
     r1_zero: Vec<bool>,
     /// Where the lowering may fuse instructions ([`crate::analysis::fusion`]).
@@ -278,11 +283,12 @@ impl Analyses {
         let summaries = callgraph::analyse(prog, &flow.insns, &flow.func_of, interpreted, &adjusts);
         let heat = cold::heat(prog, flow);
         let cold = heat.iter().map(|&h| h == Heat::Cold).collect();
+        let amortised = cold::amortised(prog, flow);
         let r1_zero =
             zero_reg::known_zero(&flow.insns, &flow.addrs, &flow.succs, &flow.entries, &flow.func_starts, &flow.ranges);
         let fusion = fusion::analyse(&flow.insns, &flow.is_target, &flags.live_out);
         let live_abi = dead_stores::abi_liveness(prog, flow, &summaries);
-        Analyses { flags, adjusts, summaries, heat, cold, r1_zero, fusion, live_abi }
+        Analyses { flags, adjusts, summaries, heat, cold, amortised, r1_zero, fusion, live_abi }
     }
 }
 
@@ -448,6 +454,7 @@ impl Stage<'_> {
             products,
             zp_homes: &plan.zp_homes,
             fusion: &a.fusion,
+            amortised: &a.amortised,
         }
     }
 }

@@ -96,9 +96,13 @@ fn prog_of(words: &[u16]) -> AvrProgram {
 /// Runs `words` both ways (translated, or interpreted by the 6502 interpreter if
 /// `interpret`); returns the registers (and memory $3000-$30FF) of each.
 fn both(words: &[u16], mem_init: &[u8], interpret: bool) -> ([u8; 32], [u8; 32], Vec<u8>, Vec<u8>) {
-    let prog = prog_of(words);
+    both_prog(&prog_of(words), mem_init, interpret)
+}
+
+/// [`both`] for a program of several functions.
+fn both_prog(prog: &AvrProgram, mem_init: &[u8], interpret: bool) -> ([u8; 32], [u8; 32], Vec<u8>, Vec<u8>) {
     let opts = avr2mos::Options { interpret: if interpret { vec!["*".into()] } else { vec![] }, ..Default::default() };
-    let t = avr2mos::translate_with(&prog, &opts).unwrap_or_else(|e| panic!("{e}"));
+    let t = avr2mos::translate_with(prog, &opts).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(t.stats.interpreter_bytes > 0, interpret, "the interpreter is there exactly when asked for");
     let mut prg = t.prg.clone();
     // Memory under test at $3000 (past the tiny image): patch it into the file image.
@@ -936,6 +940,74 @@ fn native_routines_change_only_the_registers_the_liveness_names() {
                 assert!(writes & (1 << r) != 0, "{name} case {case} changed r{r}, which native_writes leaves out");
             }
         }
+    }
+}
+
+#[test]
+fn a_run_of_saves_in_static_slots_restores_every_register() {
+    // main gives r2..r17 distinct values, calls f (`rounds` times, in a loop if more than
+    // once) and stores them all to $3000, so f must keep every one: its saves go to static
+    // slots. f pushes r2..r17, adds to them all (in a loop of its own when `looped`),
+    // stores them at $3020 and pops them back. The run is one 6502 loop each way where
+    // f's calls afford it: when f is called once, or has a loop; f called from a loop
+    // with none of its own keeps a pair of moves a register.
+    let push = |d: u8| 0x920F | (u16::from(d) << 4);
+    let pop = |d: u8| 0x900F | (u16::from(d) << 4);
+    let sts = |d: u8, k: u16| [0x9200 | (u16::from(d) << 4), k];
+    let dec = |d: u8| 0x940A | (u16::from(d) << 4);
+    // brne back to the start of the `words` words before it.
+    let brne_back = |words: u16| 0xF401 | (((words + 1).wrapping_neg() & 0x7F) << 3);
+    for (looped, rounds, expect_loop) in [(true, 1, true), (false, 1, true), (true, 3, true), (false, 3, false)] {
+        let mut main = Vec::new();
+        for k in 2..=17u8 {
+            main.extend([ldi(24, 0x40 + k), mov(k, 24)]);
+        }
+        main.push(ldi(25, rounds));
+        let at_call = main.len();
+        main.extend([0x940E, 0]); // call f, its address below
+        if rounds > 1 {
+            main.extend([dec(25), brne_back(3)]);
+        }
+        for k in 2..=17u8 {
+            main.extend(sts(k, 0x3000 + u16::from(k)));
+        }
+        main.push(RET);
+        let f_at = 2 * main.len() as u16;
+        main[at_call + 1] = f_at / 2;
+        let mut f: Vec<u16> = (2..=17).map(push).collect();
+        f.push(ldi(24, 3));
+        let clobber: Vec<u16> = (2..=17).map(|k| one(0x9403, k)).collect(); // inc rk
+        f.extend(&clobber);
+        if looped {
+            f.extend([dec(24), brne_back(clobber.len() as u16 + 1)]);
+        }
+        // What f made of them, so that its changes are not dead code.
+        for k in 2..=17u8 {
+            f.extend(sts(k, 0x3020 + u16::from(k)));
+        }
+        f.extend((2..=17).rev().map(pop));
+        f.push(RET);
+        let words = [main, f].concat();
+        let prog = AvrProgram {
+            functions: vec![
+                Function { name: "main".into(), addr: 0 },
+                Function { name: "f".into(), addr: u32::from(f_at) },
+            ],
+            ..prog_of(&words)
+        };
+        let case = format!("looped {looped}, {rounds} calls");
+        let t = avr2mos::translate_with(&prog, &avr2mos::Options::default()).unwrap_or_else(|e| panic!("{case}: {e}"));
+        assert!(t.listing.contains("saves in static slots: r2-r17"), "{case}: the saves are in static slots");
+        for what in ["push r2 ", "pop r17 "] {
+            let line = t.listing.lines().find(|l| l.contains(what)).unwrap_or_else(|| panic!("{case}: no {what}"));
+            // `DEX; BPL` back.
+            let looped_code = line.contains(" ca 10 ");
+            assert_eq!(looped_code, expect_loop, "{case}: {what} is a loop exactly when f affords it: {line}");
+        }
+        let (r6502, ravr, m6502, mavr) = both_prog(&prog, &[], false);
+        assert_eq!(r6502[2..18], ravr[2..18], "{case}: r2..r17 (the others are dead after the stores)");
+        assert_eq!(m6502[..0x40], mavr[..0x40], "{case}: what f and then main stored");
+        assert_eq!(mavr[2..18].to_vec(), (2..=17).map(|k| 0x40 + k).collect::<Vec<u8>>(), "{case}: f kept them");
     }
 }
 

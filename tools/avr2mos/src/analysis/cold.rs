@@ -55,6 +55,20 @@ pub fn cold(prog: &AvrProgram, flow: &Flow) -> Vec<bool> {
     (0..flow.insns.len()).map(|i| !in_loop[i] && flow.func_of[i].is_some_and(|f| entered_once[f])).collect()
 }
 
+/// Whether each function's calls can afford a few more cycles for fewer bytes: it is
+/// entered a bounded number of times, or it has a loop of its own, so that each call runs
+/// some of its code many times (a function of straight code that saves many registers
+/// costs little more per call than its saves do).
+pub fn amortised(prog: &AvrProgram, flow: &Flow) -> Vec<bool> {
+    let (mut out, in_loop) = entered_once(prog, flow);
+    for (i, &looped) in in_loop.iter().enumerate() {
+        if let Some(f) = flow.func_of[i].filter(|_| looped) {
+            out[f] = true;
+        }
+    }
+    out
+}
+
 /// Which functions are entered a bounded number of times per run, and which instructions
 /// lie on a cycle of their function's flow graph.
 fn entered_once(prog: &AvrProgram, flow: &Flow) -> (Vec<bool>, Vec<bool>) {

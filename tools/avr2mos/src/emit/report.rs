@@ -162,12 +162,14 @@ pub fn translation(
     // value passes in A after its store went ([`crate::mos_rewrites::dead_stores`]) the register's byte
     // is stale: the lockstep must not compare them.
     let elsewhere = crate::avr_rewrites::ptr_copies::elsewhere(&plan.copies);
+    let saved = saves_in_transit(prog, flow);
     let live_in = flow
         .addrs
         .iter()
         .zip(&plan.saves.live.live_in)
         .zip(elsewhere.iter().zip(&code.stale))
-        .map(|((&a, &l), (&gone, &stale))| (a, l & !gone & !stale))
+        .zip(&saved)
+        .map(|(((&a, &l), (&gone, &stale)), &saved)| (a, l & !gone & !stale & !saved))
         .collect();
     Translation {
         prg: image.prg,
@@ -181,6 +183,42 @@ pub fn translation(
         symbolic,
         live_in,
     }
+}
+
+/// The callee-saved registers a function's saves hold in transit, per instruction: from
+/// the function's start to the push that saves each one, and from the pop that restores
+/// it to the `ret` after. A save reads a register only to give it back, and what the
+/// caller left in it may be a value the caller no longer needs, whose store
+/// [`crate::mos_rewrites::dead_stores`] left out (the calling convention's liveness does
+/// not count a save as a read): the two sides may differ there, harmlessly, and the
+/// lockstep comparison leaves them out. Where the caller does need one, it is compared
+/// in the caller after the call.
+fn saves_in_transit(prog: &AvrProgram, flow: &Flow) -> Vec<u32> {
+    use crate::input::decode::Op;
+    let mut out = vec![0u32; flow.insns.len()];
+    let bodies = crate::analysis::liveness::bodies(&flow.insns, &flow.func_of, prog.functions.len());
+    for (range, &body) in flow.ranges.iter().zip(&bodies) {
+        let body = body.clamp(range.start, range.end);
+        let mut saved = 0u32;
+        for i in range.start..body {
+            if flow.insns[i].op == Op::Push {
+                saved |= 1 << flow.insns[i].d;
+                for held in &mut out[range.start..=i] {
+                    *held |= 1 << flow.insns[i].d;
+                }
+            }
+        }
+        for r in (body..range.end).filter(|&r| flow.insns[r].op == Op::Ret) {
+            let mut p = r;
+            while p > body && flow.insns[p - 1].op == Op::Pop && saved & (1 << flow.insns[p - 1].d) != 0 {
+                p -= 1;
+                for held in &mut out[p + 1..=r] {
+                    *held |= 1 << flow.insns[p].d;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The map: every symbol by address, then the data, `.bss`, frames, the save area (when

@@ -90,6 +90,9 @@ pub struct Ctx<'a> {
     /// Where an instruction may be lowered inside the code of the one before it
     /// ([`crate::analysis::fusion`]): every fused form asks it.
     pub fusion: &'a crate::analysis::fusion::Fusion,
+    /// The functions whose calls can afford a few cycles for bytes
+    /// ([`crate::analysis::cold::amortised`]): their runs of saves may be loops.
+    pub amortised: &'a [bool],
 }
 
 /// The label of instruction `i`.
@@ -431,8 +434,11 @@ impl Ctx<'_> {
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
         if let Some(slot) = self.saves.slot_of[i] {
-            a.items.extend(save_copy(self.zp_homes, slot, insn.d, insn.op == Op::Push));
-            return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
+            let consumed = self.save_loop(i, &mut a);
+            if consumed == 0 {
+                a.items.extend(save_copy(self.zp_homes, slot, insn.d, insn.op == Op::Push));
+            }
+            return Ok(Lowered { asm: a, consumed, carry_out: false });
         }
         if let Some(consumed) = self.compare_chain(i, &mut a)? {
             return Ok(Lowered { asm: a, consumed, carry_out: false });
