@@ -455,6 +455,7 @@ impl Stage<'_> {
             zp_homes: &plan.zp_homes,
             fusion: &a.fusion,
             amortised: &a.amortised,
+            heat: &a.heat,
         }
     }
 }

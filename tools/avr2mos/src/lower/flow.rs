@@ -86,6 +86,12 @@ impl Ctx<'_> {
                         }
                     };
                 } else if self.optimise
+                    && self.prog.native_at(k).and_then(Routine::for_symbol) == Some(Routine::Mulsi3)
+                    && self.heat[i] != crate::analysis::cold::Heat::Cold
+                    && let Some((x, c)) = self.mulsi3_constant(i)
+                    && crate::avr_rewrites::const_mul32::mul32_by(a, x, c)
+                {
+                } else if self.optimise
                     && self.prog.native_at(k).and_then(Routine::for_symbol) == Some(Routine::Memset)
                     && let Some(n) = self.constant_word_before(i, 20)
                     && (self.frame_pointer_before(i).is_some_and(|(base, off)| {
@@ -149,6 +155,17 @@ impl Ctx<'_> {
             }
         }
         None
+    }
+
+    /// A `__mulsi3` call's known operand and the register the other one starts at: the
+    /// constant in r21:r18 (LLVM's usual place) or else in r25:r22, all four bytes known
+    /// before call `i` ([`Ctx::consts`]).
+    fn mulsi3_constant(&self, i: usize) -> Option<(u8, u32)> {
+        let word = |r: u8| -> Option<u32> {
+            let bytes: Option<Vec<u8>> = (0..4).map(|j| self.consts.before(i, r + j)).collect();
+            Some(u32::from_le_bytes(bytes?.try_into().ok()?))
+        };
+        word(18).map(|k| (22, k)).or_else(|| word(22).map(|k| (18, k)))
     }
 
     /// The value of the register pair `r+1:r` before call `i` ([`Ctx::consts`]), if both

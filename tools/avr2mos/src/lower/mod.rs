@@ -93,6 +93,9 @@ pub struct Ctx<'a> {
     /// The functions whose calls can afford a few cycles for bytes
     /// ([`crate::analysis::cold::amortised`]): their runs of saves may be loops.
     pub amortised: &'a [bool],
+    /// How often each instruction runs ([`crate::analysis::cold::heat`]): what code may
+    /// grow for speed.
+    pub heat: &'a [crate::analysis::cold::Heat],
 }
 
 /// The label of instruction `i`.
