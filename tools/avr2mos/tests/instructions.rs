@@ -829,6 +829,55 @@ fn a_multiply_that_reuses_a_divisions_product_agrees_with_the_simulator() {
 }
 
 #[test]
+fn the_32_bit_division_is_its_byte_path_when_every_divisor_is_known_and_small() {
+    // Two divisions, unsigned by 10 and signed by -7, their divisors loaded just before:
+    // `__udivmodsi4` is then only its byte path. A third division whose divisor comes
+    // from memory keeps the whole routine. Either way every result agrees with the
+    // simulator, for edge dividends.
+    const DIVIDENDS: [u32; 6] = [0, 9, 0xFF, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF];
+    let call = |addr: u32| [0x940E | (((addr / 2) >> 16) as u16 & 1), ((addr / 2) & 0xFFFF) as u16];
+    let sts = |d: u8, k: u16| [0x9200 | (u16::from(d) << 4), k];
+    let load = |base: u8, v: u32| (0..4).map(move |j| ldi(base + j, v.to_le_bytes()[usize::from(j)]));
+    let shape = |x: u32, variable: bool| {
+        let mut v: Vec<u16> = Vec::new();
+        for (divisor, routine, at) in [(10u32, 0x3F024u32, 0x3040u16), ((-7i32) as u32, 0x3F028, 0x3048)] {
+            v.extend(load(22, x));
+            v.extend(load(18, divisor));
+            v.extend(call(routine));
+            // The quotient and the remainder to memory.
+            for j in 0..4u8 {
+                v.extend(sts(18 + j, at + u16::from(j)));
+                v.extend(sts(22 + j, at + 4 + u16::from(j)));
+            }
+        }
+        if variable {
+            v.extend(load(22, x));
+            v.extend(load(18, 0));
+            v.extend([0x9000 | (18 << 4), 0x3000]); // lds r18, 0x3000
+            v.extend(call(0x3F024));
+        }
+        v
+    };
+    let routine_bytes = |listing: &str| -> usize {
+        let line = listing.lines().find(|l| l.starts_with("rt_udivmodsi4:")).expect("rt_udivmodsi4 in the listing");
+        line.split_whitespace().rev().nth(1).and_then(|n| n.parse().ok()).expect("its size")
+    };
+    for variable in [false, true] {
+        let words = program(&[0; 32], (false, false, false), &shape(7, variable), &[]);
+        let t = avr2mos::translate_with(&prog_of(&words), &avr2mos::Options::default()).unwrap();
+        let bytes = routine_bytes(&t.listing);
+        assert_eq!(bytes < 100, !variable, "rt_udivmodsi4 takes {bytes} bytes, variable divisor {variable}");
+        let n = std::cell::Cell::new(0usize);
+        let body = |_: &mut Rng| {
+            let i = n.get();
+            n.set(i + 1);
+            shape(DIVIDENDS[i % DIVIDENDS.len()], variable)
+        };
+        check(&format!("divisions by 10 and -7, variable {variable}"), &body, &[], DIVIDENDS.len());
+    }
+}
+
+#[test]
 fn a_32_bit_multiply_by_a_constant_agrees_with_the_simulator() {
     // `__mulsi3` in a loop (once round) with one operand a constant: in r21:r18, copied
     // there from r15:r12, set before the loop (as LLVM keeps FNV's prime), or in r25:r22,

@@ -74,6 +74,7 @@ pub fn generate(
         opts.key_buffer,
         opts.fastload,
         opts.packer,
+        ctx.divisors_all_small(),
     ) {
         a.items.insert(0, Item::Label(routine.label()));
         chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });

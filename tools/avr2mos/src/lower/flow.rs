@@ -157,6 +157,42 @@ impl Ctx<'_> {
         None
     }
 
+    /// Whether every 32-bit division of the program (every call of, or jump to,
+    /// `__udivmodsi4` or `__divmodsi4`, in translated and interpreted code alike) has a
+    /// divisor known before it whose magnitude is 1 to 255 ([`Ctx::consts`]), and no
+    /// relocation names either but such a call's operand: the runtime's `__udivmodsi4` is
+    /// then only its byte path ([`crate::runtime::divide::routines`]). Number formatting
+    /// divides by 10 and nothing else; one division by a variable keeps the whole routine.
+    /// Never at the plain level, whose translation is the reference.
+    pub(crate) fn divisors_all_small(&self) -> bool {
+        use crate::input::program::{RelocKind, Target};
+        let division = |k: u32| {
+            matches!(
+                self.prog.native_at(k).and_then(Routine::for_symbol),
+                Some(Routine::Udivmodsi4 | Routine::Divmodsi4)
+            )
+        };
+        let mut any = false;
+        for (i, insn) in self.insns.iter().enumerate() {
+            if !matches!(insn.op, Op::Call | Op::Rcall | Op::Jmp | Op::Rjmp) || !division(insn.k) {
+                continue;
+            }
+            any = true;
+            let bytes: Option<Vec<u8>> = (0..4).map(|j| self.consts.before(i, 18 + j)).collect();
+            let Some(bytes) = bytes else { return false };
+            let d = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            let signed = self.prog.native_at(insn.k).and_then(Routine::for_symbol) == Some(Routine::Divmodsi4);
+            let magnitude = if signed { (d as i32).unsigned_abs() } else { d };
+            if !(1..256).contains(&magnitude) {
+                return false;
+            }
+        }
+        let named = |t: &Target| matches!(t, Target::Code(a) if division(*a));
+        let operand = |k: &RelocKind| matches!(k, RelocKind::Call | RelocKind::Pcrel13);
+        let elsewhere = self.prog.text_relocs.values().filter(|r| !operand(&r.kind)).chain(&self.prog.data_relocs);
+        any && self.optimise && !elsewhere.map(|r| &r.target).any(named)
+    }
+
     /// A `__mulsi3` call's known operand and the register the other one starts at: the
     /// constant in r21:r18 (LLVM's usual place) or else in r25:r22, all four bytes known
     /// before call `i` ([`Ctx::consts`]).

@@ -18,8 +18,10 @@ use mos_asm::asm::{Asm, op::*};
 pub const PRODUCT: u8 = WIDE + 2;
 
 /// Udiv8, Udivmodqi4, Udivmodhi4, Divmodqi4, Divmodhi4, Udivmodsi4, Neg32 and
-/// Divmodsi4.
-pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
+/// Divmodsi4. `small_divisors`: every 32-bit division of the program has a known divisor
+/// whose magnitude is 1 to 255 ([`crate::lower::Ctx::divisors_all_small`]), so
+/// `__udivmodsi4` is only its byte path (about 70 bytes instead of 192).
+pub(super) fn routines(loc: &mut Locals, small_divisors: bool) -> Vec<(Routine, Asm)> {
     let mut out = Vec::new();
     // T0 / T1, unsigned: quotient in T0, remainder in A. (The partial remainder after k
     // steps is below 2^k, so it never needs a ninth bit.)
@@ -126,8 +128,12 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     // instead of the wide path's 170 (money divided by a rate), for 60 bytes: without it
     // the coup would spend 1,781 cycles in the division instead of 107.
     let [general, done, top, first, zero, byte, bit, sub, next, end] = [(); 10].map(|_| loc.fresh());
-    a.b(LDA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BNE, general);
-    a.b(LDA_ZP, t(4)).br(BEQ, general).b(CMP_IMM, 1).br(BEQ, done);
+    if small_divisors {
+        a.b(LDA_ZP, t(4)).b(CMP_IMM, 1).br(BEQ, done);
+    } else {
+        a.b(LDA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BNE, general);
+        a.b(LDA_ZP, t(4)).br(BEQ, general).b(CMP_IMM, 1).br(BEQ, done);
+    }
     a.b(LDX_IMM, 3).label(top).b(LDY_ZPX, r(18)).br(BNE, first).i(DEX).br(BNE, top);
     a.label(first).b(LDA_ZPX, r(18)).b(CMP_ZP, t(4)).br(BCS, zero);
     a.b(LDY_IMM, 0).b(STY_ZPX, r(18)).i(DEX).br(BPL, byte).br(BMI, end);
@@ -137,45 +143,49 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.label(sub).b(SBC_ZP, t(4)).b(INC_ZPX, r(18));
     a.label(next).i(DEY).br(BNE, bit).i(DEX).br(BPL, byte);
     a.label(end).b(STA_ZP, r(22)).label(done).i(RTS);
-    // Any other divisor (256 or more, or zero): the quotient is below 2^(32 - 8h), where
-    // h is the divisor's highest non-zero byte, so the first 8h rounds would only shift
-    // the dividend's top h bytes into the remainder: they are done as h byte moves of the
-    // whole r25..r18 (remainder above dividend). The rounds left (32 - 8h, counted in T0)
-    // are unrolled over the width: the eight bytes shift left at once, the remainder less
-    // the divisor goes to Y, T1, T2 and A, and is kept when it did not borrow. About 95
-    // cycles a round instead of the byte loops' 170: a divisor of 2^24 or more takes 8
-    // rounds, about 850 cycles a call instead of 5,400 (gcd, `%` by large numbers), for
-    // 56 bytes more. A zero divisor (h = 0) takes all 32 rounds, each one subtracting, and
-    // gives libgcc's answer: every quotient bit 1 and the dividend as remainder. The
-    // remainder after k rounds is below 2^k, so the shift never loses a 33rd bit.
-    //
-    // The dividend's zero top bytes (z of them) make the quotient smaller still, below
-    // 2^(32 - 8(h + z)), so a non-zero divisor takes h + z byte moves: Euclid's
-    // remainders shrink on both sides, and a divisor one byte shorter than the dividend
-    // takes 8 rounds whatever their sizes. At 4 moves (a dividend below the divisor) the
-    // dividend is the remainder and the quotient zero, with no round left.
-    let (find, lead, rounds, skip, mv, dl, ds) =
-        (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
-    a.label(general).b(LDA_IMM, 32).b(STA_ZP, t(0)).b(LDX_IMM, 4);
-    a.label(find).i(DEX).br(BEQ, rounds).b(LDY_ZPX, t(4)).br(BEQ, find);
-    a.b(LDY_IMM, 3).label(lead).w(LDA_ABY, u16::from(r(18))).br(BNE, skip).i(INX).i(DEY).br(BPL, lead);
-    // One byte move: r25..r19 = r24..r18, r18 = 0; eight rounds fewer.
-    a.label(skip).b(LDY_IMM, 7).label(mv).w(LDA_ABY, u16::from(r(17))).w(STA_ABY, u16::from(r(18)));
-    a.i(DEY).br(BNE, mv).b(STY_ZP, r(18)).b(LDA_ZP, t(0)).i(SEC).b(SBC_IMM, 8).b(STA_ZP, t(0)).br(BEQ, done);
-    a.i(DEX).br(BNE, skip);
-    a.label(rounds).b(LDX_ZP, t(0));
-    a.label(dl).b(ASL_ZP, r(18));
-    for k in 19..=25 {
-        a.b(ROL_ZP, r(k));
+    if small_divisors {
+        out.push((Routine::Udivmodsi4, a));
+    } else {
+        // Any other divisor (256 or more, or zero): the quotient is below 2^(32 - 8h), where
+        // h is the divisor's highest non-zero byte, so the first 8h rounds would only shift
+        // the dividend's top h bytes into the remainder: they are done as h byte moves of the
+        // whole r25..r18 (remainder above dividend). The rounds left (32 - 8h, counted in T0)
+        // are unrolled over the width: the eight bytes shift left at once, the remainder less
+        // the divisor goes to Y, T1, T2 and A, and is kept when it did not borrow. About 95
+        // cycles a round instead of the byte loops' 170: a divisor of 2^24 or more takes 8
+        // rounds, about 850 cycles a call instead of 5,400 (gcd, `%` by large numbers), for
+        // 56 bytes more. A zero divisor (h = 0) takes all 32 rounds, each one subtracting, and
+        // gives libgcc's answer: every quotient bit 1 and the dividend as remainder. The
+        // remainder after k rounds is below 2^k, so the shift never loses a 33rd bit.
+        //
+        // The dividend's zero top bytes (z of them) make the quotient smaller still, below
+        // 2^(32 - 8(h + z)), so a non-zero divisor takes h + z byte moves: Euclid's
+        // remainders shrink on both sides, and a divisor one byte shorter than the dividend
+        // takes 8 rounds whatever their sizes. At 4 moves (a dividend below the divisor) the
+        // dividend is the remainder and the quotient zero, with no round left.
+        let (find, lead, rounds, skip, mv, dl, ds) =
+            (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
+        a.label(general).b(LDA_IMM, 32).b(STA_ZP, t(0)).b(LDX_IMM, 4);
+        a.label(find).i(DEX).br(BEQ, rounds).b(LDY_ZPX, t(4)).br(BEQ, find);
+        a.b(LDY_IMM, 3).label(lead).w(LDA_ABY, u16::from(r(18))).br(BNE, skip).i(INX).i(DEY).br(BPL, lead);
+        // One byte move: r25..r19 = r24..r18, r18 = 0; eight rounds fewer.
+        a.label(skip).b(LDY_IMM, 7).label(mv).w(LDA_ABY, u16::from(r(17))).w(STA_ABY, u16::from(r(18)));
+        a.i(DEY).br(BNE, mv).b(STY_ZP, r(18)).b(LDA_ZP, t(0)).i(SEC).b(SBC_IMM, 8).b(STA_ZP, t(0)).br(BEQ, done);
+        a.i(DEX).br(BNE, skip);
+        a.label(rounds).b(LDX_ZP, t(0));
+        a.label(dl).b(ASL_ZP, r(18));
+        for k in 19..=25 {
+            a.b(ROL_ZP, r(k));
+        }
+        a.i(SEC).b(LDA_ZP, r(22)).b(SBC_ZP, t(4)).i(TAY);
+        a.b(LDA_ZP, r(23)).b(SBC_ZP, t(5)).b(STA_ZP, t(1));
+        a.b(LDA_ZP, r(24)).b(SBC_ZP, t(6)).b(STA_ZP, t(2));
+        a.b(LDA_ZP, r(25)).b(SBC_ZP, t(7)).br(BCC, ds);
+        a.b(STA_ZP, r(25)).b(LDA_ZP, t(2)).b(STA_ZP, r(24)).b(LDA_ZP, t(1)).b(STA_ZP, r(23)).b(STY_ZP, r(22));
+        a.b(INC_ZP, r(18));
+        a.label(ds).i(DEX).br(BNE, dl).i(RTS);
+        out.push((Routine::Udivmodsi4, a));
     }
-    a.i(SEC).b(LDA_ZP, r(22)).b(SBC_ZP, t(4)).i(TAY);
-    a.b(LDA_ZP, r(23)).b(SBC_ZP, t(5)).b(STA_ZP, t(1));
-    a.b(LDA_ZP, r(24)).b(SBC_ZP, t(6)).b(STA_ZP, t(2));
-    a.b(LDA_ZP, r(25)).b(SBC_ZP, t(7)).br(BCC, ds);
-    a.b(STA_ZP, r(25)).b(LDA_ZP, t(2)).b(STA_ZP, r(24)).b(LDA_ZP, t(1)).b(STA_ZP, r(23)).b(STY_ZP, r(22));
-    a.b(INC_ZP, r(18));
-    a.label(ds).i(DEX).br(BNE, dl).i(RTS);
-    out.push((Routine::Udivmodsi4, a));
     // Negates the 32-bit number at zero-page address X.
     let mut a = Asm::default();
     let l = loc.fresh();
