@@ -829,51 +829,58 @@ fn a_multiply_that_reuses_a_divisions_product_agrees_with_the_simulator() {
 }
 
 #[test]
-fn the_32_bit_division_is_its_byte_path_when_every_divisor_is_known_and_small() {
-    // Two divisions, unsigned by 10 and signed by -7, their divisors loaded just before:
-    // `__udivmodsi4` is then only its byte path. A third division whose divisor comes
-    // from memory keeps the whole routine. Either way every result agrees with the
-    // simulator, for edge dividends.
+fn a_division_routine_is_its_byte_path_when_every_divisor_is_known_and_small() {
+    // At each width, two divisions, unsigned by 10 and signed by -7, their divisors
+    // loaded just before: the unsigned routine is then only its byte path. A third
+    // division whose divisor comes from memory keeps the whole routine. Either way every
+    // result agrees with the simulator, for edge dividends.
     const DIVIDENDS: [u32; 6] = [0, 9, 0xFF, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF];
     let call = |addr: u32| [0x940E | (((addr / 2) >> 16) as u16 & 1), ((addr / 2) & 0xFFFF) as u16];
     let sts = |d: u8, k: u16| [0x9200 | (u16::from(d) << 4), k];
-    let load = |base: u8, v: u32| (0..4).map(move |j| ldi(base + j, v.to_le_bytes()[usize::from(j)]));
-    let shape = |x: u32, variable: bool| {
-        let mut v: Vec<u16> = Vec::new();
-        for (divisor, routine, at) in [(10u32, 0x3F024u32, 0x3040u16), ((-7i32) as u32, 0x3F028, 0x3048)] {
-            v.extend(load(22, x));
-            v.extend(load(18, divisor));
-            v.extend(call(routine));
-            // The quotient and the remainder to memory.
-            for j in 0..4u8 {
-                v.extend(sts(18 + j, at + u16::from(j)));
-                v.extend(sts(22 + j, at + 4 + u16::from(j)));
+    let load = |base: u8, v: u32, n: u8| (0..n).map(move |j| ldi(base + j, v.to_le_bytes()[usize::from(j)]));
+    // (routine name, width in bytes, dividend's register, divisor's, unsigned, signed)
+    let widths =
+        [("rt_udivmodsi4", 4u8, 22u8, 18u8, 0x3F024u32, 0x3F028u32), ("rt_udivmodhi4", 2, 24, 22, 0x3F020, 0x3F004)];
+    for (name, n, dividend, divisor, unsigned, signed) in widths {
+        let shape = |x: u32, variable: bool| {
+            let mut v: Vec<u16> = Vec::new();
+            for (d, routine, at) in [(10u32, unsigned, 0x3040u16), ((-7i32) as u32, signed, 0x3048)] {
+                v.extend(load(dividend, x, n));
+                v.extend(load(divisor, d, n));
+                v.extend(call(routine));
+                // The quotient and the remainder to memory.
+                for j in 0..n {
+                    v.extend(sts(divisor + j, at + u16::from(j)));
+                    v.extend(sts(dividend + j, at + 4 + u16::from(j)));
+                }
             }
-        }
-        if variable {
-            v.extend(load(22, x));
-            v.extend(load(18, 0));
-            v.extend([0x9000 | (18 << 4), 0x3000]); // lds r18, 0x3000
-            v.extend(call(0x3F024));
-        }
-        v
-    };
-    let routine_bytes = |listing: &str| -> usize {
-        let line = listing.lines().find(|l| l.starts_with("rt_udivmodsi4:")).expect("rt_udivmodsi4 in the listing");
-        line.split_whitespace().rev().nth(1).and_then(|n| n.parse().ok()).expect("its size")
-    };
-    for variable in [false, true] {
-        let words = program(&[0; 32], (false, false, false), &shape(7, variable), &[]);
-        let t = avr2mos::translate_with(&prog_of(&words), &avr2mos::Options::default()).unwrap();
-        let bytes = routine_bytes(&t.listing);
-        assert_eq!(bytes < 100, !variable, "rt_udivmodsi4 takes {bytes} bytes, variable divisor {variable}");
-        let n = std::cell::Cell::new(0usize);
-        let body = |_: &mut Rng| {
-            let i = n.get();
-            n.set(i + 1);
-            shape(DIVIDENDS[i % DIVIDENDS.len()], variable)
+            if variable {
+                v.extend(load(dividend, x, n));
+                v.extend(load(divisor, 0, n));
+                v.extend([0x9000 | (u16::from(divisor) << 4), 0x3000]); // lds divisor, 0x3000
+                v.extend(call(unsigned));
+            }
+            v
         };
-        check(&format!("divisions by 10 and -7, variable {variable}"), &body, &[], DIVIDENDS.len());
+        let routine_bytes = |listing: &str| -> usize {
+            let line =
+                listing.lines().find(|l| l.starts_with(&format!("{name}:"))).expect("the routine in the listing");
+            line.split_whitespace().rev().nth(1).and_then(|b| b.parse().ok()).expect("its size")
+        };
+        for variable in [false, true] {
+            let words = program(&[0; 32], (false, false, false), &shape(7, variable), &[]);
+            let t = avr2mos::translate_with(&prog_of(&words), &avr2mos::Options::default()).unwrap();
+            let bytes = routine_bytes(&t.listing);
+            let small = if n == 4 { 73 } else { 51 };
+            assert_eq!(bytes == small, !variable, "{name} takes {bytes} bytes, variable divisor {variable}");
+            let k = std::cell::Cell::new(0usize);
+            let body = |_: &mut Rng| {
+                let i = k.get();
+                k.set(i + 1);
+                shape(DIVIDENDS[i % DIVIDENDS.len()], variable)
+            };
+            check(&format!("{name} by 10 and -7, variable {variable}"), &body, &[], DIVIDENDS.len());
+        }
     }
 }
 
@@ -881,13 +888,15 @@ fn the_32_bit_division_is_its_byte_path_when_every_divisor_is_known_and_small() 
 fn a_32_bit_multiply_by_a_constant_agrees_with_the_simulator() {
     // `__mulsi3` in a loop (once round) with one operand a constant: in r21:r18, copied
     // there from r15:r12, set before the loop (as LLVM keeps FNV's prime), or in r25:r22,
-    // set inside the loop before the call. The product is shifts and adds of the other operand, with no call, for a
-    // constant short enough (the map then has no rt_mulsi3); every constant and operand
-    // here against the simulator.
+    // set inside the loop before the call. The product is shifts and adds of the other
+    // operand, with no call, for a constant short enough (the map then has no rt_mulsi3,
+    // and the copies into r21:r18, dead after the loop, leave no code); every constant and
+    // operand here against the simulator.
     const CONSTANTS: [u32; 8] = [0, 1, 3, 10, 0x100, 0x01000193, 0x8000_0000, 0x0001_0001];
     const OPERANDS: [u32; 6] = [0, 1, 0xFF, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x1234_5678];
     let call = [0x940F, 0xF800]; // call __mulsi3 (byte address 0x3F000)
-    let shape = |k: u32, x: u32, k_first: bool| {
+    let sts = |d: u8, k: u16| [0x9200 | (u16::from(d) << 4), k];
+    let shape = |k: u32, x: u32, k_first: bool, kept: bool| {
         let load = |base: u8, v: u32| (0..4).map(move |j| ldi(base + j, v.to_le_bytes()[usize::from(j)]));
         let movw = |d: u8, s: u8| 0x0100 | (u16::from(d / 2) << 4) | u16::from(s / 2);
         let mut v: Vec<u16> = Vec::new();
@@ -909,11 +918,20 @@ fn a_32_bit_multiply_by_a_constant_agrees_with_the_simulator() {
         v.push(one(0x940A, 16)); // dec r16
         let back = (v.len() - top + 1) as u16;
         v.push(0xF401 | ((back.wrapping_neg() & 0x7F) << 3)); // brne back to the top
+        if kept {
+            // r21:r18 read after the loop: the copies into them stay.
+            for j in 0..4u8 {
+                v.extend(sts(18 + j, 0x3000 + u16::from(j)));
+            }
+        } else {
+            // r21:r18 dead after the loop: the copies into them only fed the multiply.
+            v.extend(load(18, 0x0BAD_CAFE));
+        }
         v
     };
-    for k_first in [true, false] {
+    for (k_first, kept) in [(true, false), (true, true), (false, false)] {
         for k in CONSTANTS {
-            let words = program(&[0; 32], (false, false, false), &shape(k, 7, k_first), &[]);
+            let words = program(&[0; 32], (false, false, false), &shape(k, 7, k_first, kept), &[]);
             let t = avr2mos::translate_with(&prog_of(&words), &avr2mos::Options::default()).unwrap();
             // All inline but FNV's prime times r21:r18: 167 bytes, over the 160 allowed (151
             // with the operand in r25:r22, which is where the product goes).
@@ -923,13 +941,18 @@ fn a_32_bit_multiply_by_a_constant_agrees_with_the_simulator() {
                 !inline,
                 "{k:#x} (first {k_first}): a call exactly when not inline"
             );
+            // The copies of the constant into r21:r18 leave no code when the multiply is inline.
+            if k_first {
+                let line = t.listing.lines().find(|l| l.contains("movw r19:r18, r13:r12")).expect("the copy");
+                assert_eq!(line.trim_end().ends_with(" 0c"), inline && !kept, "{k:#x}, kept {kept}: {line}");
+            }
             let n = std::cell::Cell::new(0usize);
             let body = |_: &mut Rng| {
                 let i = n.get();
                 n.set(i + 1);
-                shape(k, OPERANDS[i % OPERANDS.len()], k_first)
+                shape(k, OPERANDS[i % OPERANDS.len()], k_first, kept)
             };
-            check(&format!("__mulsi3 by {k:#x}, constant first {k_first}"), &body, &[], OPERANDS.len());
+            check(&format!("__mulsi3 by {k:#x}, constant first {k_first}, kept {kept}"), &body, &[], OPERANDS.len());
         }
     }
 }

@@ -23,6 +23,11 @@ use mos_asm::asm::{Asm, Item, info, op::*};
 /// bytes); FNV's prime takes 151.
 pub const MAX_BYTES: u32 = 160;
 
+/// Whether the sequence for `x * k` takes at most [`MAX_BYTES`].
+pub fn fits(x: u8, k: u32) -> bool {
+    size(&sequence(x, k)) <= MAX_BYTES
+}
+
 /// Emits r25:r22 = (the 32-bit operand at AVR register `x`, 18 or 22) * `k`, low 32
 /// bits; `false` (nothing emitted) when the sequence would take more than [`MAX_BYTES`].
 pub fn mul32_by(a: &mut Asm, x: u8, k: u32) -> bool {

@@ -141,8 +141,13 @@ impl Ctx<'_> {
             }
             Op::Mul | Op::Muls | Op::Mulsu | Op::Fmul | Op::Fmuls | Op::Fmulsu => {
                 a.b(LDA_ZP, rd).b(STA_ZP, temp(0)).b(LDA_ZP, rs).b(STA_ZP, temp(1));
+                // The same for a multiply by a variable: the unsigned routine, without the
+                // signed one's corrections of the high byte (vm's and sort's 16-bit
+                // products; a program with no other signed multiply drops Mul8s).
+                let low_byte_only = self.optimise && need == 0 && self.saves.live.live_out[i] & (1 << 1) == 0;
                 let rt = match insn.op {
                     Op::Mul | Op::Fmul => Routine::Mul8u,
+                    Op::Muls | Op::Mulsu if low_byte_only => Routine::Mul8u,
                     Op::Muls | Op::Fmuls => Routine::Mul8s,
                     _ => Routine::Mul8su,
                 };

@@ -74,7 +74,10 @@ pub fn generate(
         opts.key_buffer,
         opts.fastload,
         opts.packer,
-        ctx.divisors_all_small(),
+        crate::runtime::divide::SmallDivisors {
+            narrow: ctx.divisors_all_small(false),
+            wide: ctx.divisors_all_small(true),
+        },
     ) {
         a.items.insert(0, Item::Label(routine.label()));
         chunks.push(Chunk { owner: Owner::Runtime(routine.name()), items: a.items });
@@ -185,6 +188,15 @@ pub fn generate(
         crate::mos_rewrites::tail_calls::run(&mut chunks, &joins);
         crate::mos_rewrites::outline::run(&mut chunks, heat, &joins);
         crate::mos_rewrites::branch_chain::run(&mut chunks);
+        // An argument copy that only fed a multiply made inline left no code: its pair
+        // holds the old value up to the call.
+        for i in 0..insns.len() {
+            if let Some(call) = ctx.feeds_inline_multiply(i) {
+                for held in &mut stale[i + 1..=call] {
+                    *held |= 0b11 << insns[i].d;
+                }
+            }
+        }
     }
     Ok(Code { chunks, patches, interp_chunks, far_copies, save_area, stale })
 }

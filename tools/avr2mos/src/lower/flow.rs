@@ -85,10 +85,7 @@ impl Ctx<'_> {
                             a
                         }
                     };
-                } else if self.optimise
-                    && self.prog.native_at(k).and_then(Routine::for_symbol) == Some(Routine::Mulsi3)
-                    && self.heat[i] != crate::analysis::cold::Heat::Cold
-                    && let Some((x, c)) = self.mulsi3_constant(i)
+                } else if let Some((x, c)) = self.inline_multiply(i)
                     && crate::avr_rewrites::const_mul32::mul32_by(a, x, c)
                 {
                 } else if self.optimise
@@ -157,32 +154,36 @@ impl Ctx<'_> {
         None
     }
 
-    /// Whether every 32-bit division of the program (every call of, or jump to,
-    /// `__udivmodsi4` or `__divmodsi4`, in translated and interpreted code alike) has a
-    /// divisor known before it whose magnitude is 1 to 255 ([`Ctx::consts`]), and no
-    /// relocation names either but such a call's operand: the runtime's `__udivmodsi4` is
-    /// then only its byte path ([`crate::runtime::divide::routines`]). Number formatting
-    /// divides by 10 and nothing else; one division by a variable keeps the whole routine.
-    /// Never at the plain level, whose translation is the reference.
-    pub(crate) fn divisors_all_small(&self) -> bool {
+    /// Whether every division of the program of one width (`wide`: 32 bits, every call
+    /// of, or jump to, `__udivmodsi4` or `__divmodsi4`; else 16 bits, `__udivmodhi4` and
+    /// `__divmodhi4`), in translated and interpreted code alike, has a divisor known
+    /// before it whose magnitude is 1 to 255 ([`Ctx::consts`]), and no relocation names
+    /// those routines but such a call's operand: the width's unsigned routine is then only
+    /// its byte path ([`crate::runtime::divide::SmallDivisors`]). Number formatting
+    /// divides by 10, a grid's index by its width; one division by a variable keeps the
+    /// whole routine. Never at the plain level, whose translation is the reference.
+    pub(crate) fn divisors_all_small(&self, wide: bool) -> bool {
         use crate::input::program::{RelocKind, Target};
-        let division = |k: u32| {
-            matches!(
-                self.prog.native_at(k).and_then(Routine::for_symbol),
-                Some(Routine::Udivmodsi4 | Routine::Divmodsi4)
-            )
+        let (unsigned, signed, divisor, len) = match wide {
+            true => (Routine::Udivmodsi4, Routine::Divmodsi4, 18, 4),
+            false => (Routine::Udivmodhi4, Routine::Divmodhi4, 22, 2),
         };
+        let routine = |k: u32| self.prog.native_at(k).and_then(Routine::for_symbol);
+        let division = |k: u32| routine(k).is_some_and(|r| r == unsigned || r == signed);
         let mut any = false;
         for (i, insn) in self.insns.iter().enumerate() {
             if !matches!(insn.op, Op::Call | Op::Rcall | Op::Jmp | Op::Rjmp) || !division(insn.k) {
                 continue;
             }
             any = true;
-            let bytes: Option<Vec<u8>> = (0..4).map(|j| self.consts.before(i, 18 + j)).collect();
+            let bytes: Option<Vec<u8>> = (0..len).map(|j| self.consts.before(i, divisor + j)).collect();
             let Some(bytes) = bytes else { return false };
-            let d = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-            let signed = self.prog.native_at(insn.k).and_then(Routine::for_symbol) == Some(Routine::Divmodsi4);
-            let magnitude = if signed { (d as i32).unsigned_abs() } else { d };
+            // Sign-extended from its top byte when the division is signed.
+            let fill = if routine(insn.k) == Some(signed) && bytes[len as usize - 1] & 0x80 != 0 { 0xFF } else { 0 };
+            let mut word = [fill; 4];
+            word[..bytes.len()].copy_from_slice(&bytes);
+            let d = u32::from_le_bytes(word);
+            let magnitude = if routine(insn.k) == Some(signed) { (d as i32).unsigned_abs() } else { d };
             if !(1..256).contains(&magnitude) {
                 return false;
             }
@@ -191,6 +192,60 @@ impl Ctx<'_> {
         let operand = |k: &RelocKind| matches!(k, RelocKind::Call | RelocKind::Pcrel13);
         let elsewhere = self.prog.text_relocs.values().filter(|r| !operand(&r.kind)).chain(&self.prog.data_relocs);
         any && self.optimise && !elsewhere.map(|r| &r.target).any(named)
+    }
+
+    /// Whether instruction `i` is a `__mulsi3` call lowered as shifts and adds
+    /// ([`crate::avr_rewrites::const_mul32`]): translated, not cold, not a division's product
+    /// ([`Ctx::products`] come first), one operand known, the sequence short enough. The
+    /// register the other operand starts at, and the constant.
+    pub(crate) fn inline_multiply(&self, i: usize) -> Option<(u8, u32)> {
+        let insn = self.insns[i];
+        let is_call = matches!(insn.op, Op::Call | Op::Rcall);
+        let mulsi3 = self.prog.native_at(insn.k).and_then(Routine::for_symbol) == Some(Routine::Mulsi3);
+        let translated = self.flow.func_of[i].is_some_and(|f| !self.interp[f]);
+        if !(self.optimise && translated && is_call && mulsi3 && self.heat[i] != crate::analysis::cold::Heat::Cold) {
+            return None;
+        }
+        if self.products.role(i).is_some() {
+            return None;
+        }
+        self.mulsi3_constant(i).filter(|&(x, c)| crate::avr_rewrites::const_mul32::fits(x, c))
+    }
+
+    /// The multiply an argument copy only feeds, if any: `movw r19:r18, r13:r12` (or into
+    /// r21:r20) just before a `__mulsi3` made shifts and adds whose constant is in
+    /// r21:r18 ([`Ctx::inline_multiply`]), which reads those registers no more, with only
+    /// loads and moves of other registers between and the pair dead after the call. LLVM
+    /// copies a constant kept from before the loop there for each call. The copy then
+    /// leaves no code; its pair is stale up to the call (the lockstep leaves it out there).
+    pub(crate) fn feeds_inline_multiply(&self, i: usize) -> Option<usize> {
+        use crate::analysis::liveness::{defs_of, reads_of};
+        let insn = self.insns[i];
+        if !(self.optimise && insn.op == Op::Movw && (insn.d == 18 || insn.d == 20)) {
+            return None;
+        }
+        let plain = |m: usize| {
+            self.copies[m] == crate::avr_rewrites::ptr_copies::Copy::Keep
+                && self.frames.slots[m] == crate::frames::frame_slots::Action::Keep
+        };
+        if !plain(i) || self.fusion.joins(i) || self.fusion.joins(i + 1) {
+            return None;
+        }
+        let pair = 0b11u32 << insn.d;
+        for m in i + 1..(i + 9).min(self.insns.len()) {
+            if self.flow.is_target[m] || !plain(m) {
+                return None;
+            }
+            let next = self.insns[m];
+            if matches!(next.op, Op::Call | Op::Rcall) {
+                let feeds = self.inline_multiply(m).is_some_and(|(x, _)| x == 22);
+                return (feeds && self.saves.live.live_out[m] & pair == 0).then_some(m);
+            }
+            if !matches!(next.op, Op::Ldi | Op::Mov | Op::Movw) || (reads_of(&next) | defs_of(&next)) & pair != 0 {
+                return None;
+            }
+        }
+        None
     }
 
     /// A `__mulsi3` call's known operand and the register the other one starts at: the

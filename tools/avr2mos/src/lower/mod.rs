@@ -430,6 +430,9 @@ impl Ctx<'_> {
         if let crate::avr_rewrites::ptr_copies::Copy::Drop { .. } = self.copies[i] {
             return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
         }
+        if self.feeds_inline_multiply(i).is_some() {
+            return Ok(Lowered { asm: a, consumed: 0, carry_out: false });
+        }
         if self.saves.dropped[i] && !(self.keep_stack && insn.op == Op::Push) {
             if self.keep_stack {
                 a.to(JSR, Routine::Pop.label());

@@ -17,11 +17,20 @@ use mos_asm::asm::{Asm, op::*};
 /// any routine between the division and the multiply ends the pairing.
 pub const PRODUCT: u8 = WIDE + 2;
 
+/// Which of the program's divisions all have a divisor known before the call whose
+/// magnitude is 1 to 255 ([`crate::lower::Ctx::divisors_all_small`]): the unsigned
+/// routine of that width is then only its byte path.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SmallDivisors {
+    /// Every 16-bit division (`__udivmodhi4`, `__divmodhi4`): 60 bytes instead of 113.
+    pub narrow: bool,
+    /// Every 32-bit division (`__udivmodsi4`, `__divmodsi4`): 73 bytes instead of 192.
+    pub wide: bool,
+}
+
 /// Udiv8, Udivmodqi4, Udivmodhi4, Divmodqi4, Divmodhi4, Udivmodsi4, Neg32 and
-/// Divmodsi4. `small_divisors`: every 32-bit division of the program has a known divisor
-/// whose magnitude is 1 to 255 ([`crate::lower::Ctx::divisors_all_small`]), so
-/// `__udivmodsi4` is only its byte path (about 70 bytes instead of 192).
-pub(super) fn routines(loc: &mut Locals, small_divisors: bool) -> Vec<(Routine, Asm)> {
+/// Divmodsi4, the unsigned ones shaped by `small`.
+pub(super) fn routines(loc: &mut Locals, small: SmallDivisors) -> Vec<(Routine, Asm)> {
     let mut out = Vec::new();
     // T0 / T1, unsigned: quotient in T0, remainder in A. (The partial remainder after k
     // steps is below 2^k, so it never needs a ninth bit.)
@@ -45,7 +54,9 @@ pub(super) fn routines(loc: &mut Locals, small_divisors: bool) -> Vec<(Routine, 
     let mut a = Asm::default();
     let (general, first, byte, bit, sub, next) =
         (loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh(), loc.fresh());
-    a.b(LDA_ZP, r(23)).br(BNE, general).b(LDA_ZP, r(22)).br(BEQ, general);
+    if !small.narrow {
+        a.b(LDA_ZP, r(23)).br(BNE, general).b(LDA_ZP, r(22)).br(BEQ, general);
+    }
     a.b(LDX_IMM, 1).b(LDA_ZP, r(25)).b(CMP_ZP, r(22)).br(BCS, first);
     a.b(LDY_IMM, 0).b(STY_ZP, r(25)).i(DEX).br(BEQ, byte);
     a.label(first).b(LDA_IMM, 0);
@@ -55,20 +66,22 @@ pub(super) fn routines(loc: &mut Locals, small_divisors: bool) -> Vec<(Routine, 
     a.label(next).i(DEY).br(BNE, bit).i(DEX).br(BPL, byte);
     // The quotient from r25:r24 to r23:r22, the remainder from A (its high byte Y, zero).
     a.b(LDX_ZP, r(24)).b(STX_ZP, r(22)).b(LDX_ZP, r(25)).b(STX_ZP, r(23)).b(STA_ZP, r(24)).b(STY_ZP, r(25)).i(RTS);
-    // Any other divisor (256 or more, or zero): 16 rounds over the whole width, the
-    // remainder in T4:T5 (the partial remainder after k steps is below 2^k: 16 bits are
-    // enough). A zero divisor subtracts every round and gives libgcc's answer, every
-    // quotient bit 1 and the dividend as remainder.
-    let (dl, ds) = (loc.fresh(), loc.fresh());
-    a.label(general).b(LDA_IMM, 0).b(STA_ZP, t(4)).b(STA_ZP, t(5)).b(LDX_IMM, 16);
-    a.label(dl).b(ASL_ZP, r(24)).b(ROL_ZP, r(25)).b(ROL_ZP, t(4)).b(ROL_ZP, t(5));
-    a.b(LDA_ZP, t(4)).i(SEC).b(SBC_ZP, r(22)).i(TAY).b(LDA_ZP, t(5)).b(SBC_ZP, r(23)).br(BCC, ds);
-    a.b(STA_ZP, t(5)).b(STY_ZP, t(4)).b(INC_ZP, r(24));
-    a.label(ds).i(DEX).br(BNE, dl);
-    for (from, to) in [(r(24), r(22)), (r(25), r(23)), (t(4), r(24)), (t(5), r(25))] {
-        a.b(LDA_ZP, from).b(STA_ZP, to);
+    if !small.narrow {
+        // Any other divisor (256 or more, or zero): 16 rounds over the whole width, the
+        // remainder in T4:T5 (the partial remainder after k steps is below 2^k: 16 bits are
+        // enough). A zero divisor subtracts every round and gives libgcc's answer, every
+        // quotient bit 1 and the dividend as remainder.
+        let (dl, ds) = (loc.fresh(), loc.fresh());
+        a.label(general).b(LDA_IMM, 0).b(STA_ZP, t(4)).b(STA_ZP, t(5)).b(LDX_IMM, 16);
+        a.label(dl).b(ASL_ZP, r(24)).b(ROL_ZP, r(25)).b(ROL_ZP, t(4)).b(ROL_ZP, t(5));
+        a.b(LDA_ZP, t(4)).i(SEC).b(SBC_ZP, r(22)).i(TAY).b(LDA_ZP, t(5)).b(SBC_ZP, r(23)).br(BCC, ds);
+        a.b(STA_ZP, t(5)).b(STY_ZP, t(4)).b(INC_ZP, r(24));
+        a.label(ds).i(DEX).br(BNE, dl);
+        for (from, to) in [(r(24), r(22)), (r(25), r(23)), (t(4), r(24)), (t(5), r(25))] {
+            a.b(LDA_ZP, from).b(STA_ZP, to);
+        }
+        a.i(RTS);
     }
-    a.i(RTS);
     out.push((Routine::Udivmodhi4, a));
 
     // __udivmodqi4: r24 / r22 -> quotient r24, remainder r25.
@@ -128,7 +141,7 @@ pub(super) fn routines(loc: &mut Locals, small_divisors: bool) -> Vec<(Routine, 
     // instead of the wide path's 170 (money divided by a rate), for 60 bytes: without it
     // the coup would spend 1,781 cycles in the division instead of 107.
     let [general, done, top, first, zero, byte, bit, sub, next, end] = [(); 10].map(|_| loc.fresh());
-    if small_divisors {
+    if small.wide {
         a.b(LDA_ZP, t(4)).b(CMP_IMM, 1).br(BEQ, done);
     } else {
         a.b(LDA_ZP, t(5)).b(ORA_ZP, t(6)).b(ORA_ZP, t(7)).br(BNE, general);
@@ -143,7 +156,7 @@ pub(super) fn routines(loc: &mut Locals, small_divisors: bool) -> Vec<(Routine, 
     a.label(sub).b(SBC_ZP, t(4)).b(INC_ZPX, r(18));
     a.label(next).i(DEY).br(BNE, bit).i(DEX).br(BPL, byte);
     a.label(end).b(STA_ZP, r(22)).label(done).i(RTS);
-    if small_divisors {
+    if small.wide {
         out.push((Routine::Udivmodsi4, a));
     } else {
         // Any other divisor (256 or more, or zero): the quotient is below 2^(32 - 8h), where

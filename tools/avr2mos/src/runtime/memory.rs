@@ -49,8 +49,11 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.b(LDA_ZP, r(24)).b(STA_ZP, t(0)).b(LDA_ZP, r(25)).b(STA_ZP, t(1));
     a.b(LDA_ZP, r(22)).b(LDY_IMM, 0).b(LDX_ZP, r(21)).br(BEQ, tail);
     a.label(pg).b(STA_IZY, t(0)).i(INY).br(BNE, pg).b(INC_ZP, t(1)).i(DEX).br(BNE, pg);
-    a.label(tail).b(LDX_ZP, r(20)).br(BEQ, done);
-    a.label(tl).b(STA_IZY, t(0)).i(INY).i(DEX).br(BNE, tl);
+    // The last part page from its top byte down (Y is 0 after the whole pages): `DEY`
+    // sets the flag the `BNE` reads, `STA` keeps it, so the byte at Y = 0 is stored last.
+    // 11 cycles a byte instead of 13, and a byte less than counting up in X.
+    a.label(tail).b(LDY_ZP, r(20)).br(BEQ, done);
+    a.label(tl).i(DEY).b(STA_IZY, t(0)).br(BNE, tl);
     a.label(done).i(RTS);
     out.push((Routine::Memset, a));
     // memcmp, bcmp: a - b of the first differing bytes, as a 16-bit C int.

@@ -186,8 +186,8 @@ fn t(n: u8) -> u8 {
 /// [`c128_loader::fastload`] before the KERNAL's LOAD. `zp_end` is the first zero-page byte after the
 /// last the program uses ([`crate::frames::zp_slots`]): the start-up saves BASIC's zero page from
 /// [`ZP_SAVE_START`] up to it, and at least [`ZP_SAVE_LEN`] bytes. `packer`: the bank-1
-/// file's format. `small_divisors`: every 32-bit division's divisor is known and small
-/// (see [`divide::routines`]).
+/// file's format. `small_divisors`: the widths whose every division's divisor is known
+/// and small ([`divide::SmallDivisors`]).
 #[allow(clippy::too_many_arguments)] // Each is one setting of the machine the routines serve.
 pub fn emit(
     entry: Label,
@@ -199,7 +199,7 @@ pub fn emit(
     key_buffer: bool,
     fastload: bool,
     packer: bac_pack::Format,
-    small_divisors: bool,
+    small_divisors: divide::SmallDivisors,
 ) -> Vec<(Routine, Asm)> {
     let all_ram = mode == MemoryMode::AllRam;
     let bank1 = bank1.filter(|_| all_ram);
@@ -263,9 +263,10 @@ mod tests {
             (MemoryMode::AllRam, code, true, true),
         ];
         let emitted = all.into_iter().flat_map(|(m, b, k, f)| {
-            [(bac_pack::Format::Bytes, false), (bac_pack::Format::Dense, true)]
-                .into_iter()
-                .flat_map(move |(p, d)| emit(Label(0), &mut Locals::default(), m, b, STACK_TOP, 0, k, f, p, d))
+            [(bac_pack::Format::Bytes, false), (bac_pack::Format::Dense, true)].into_iter().flat_map(move |(p, d)| {
+                let small = divide::SmallDivisors { narrow: d, wide: d };
+                emit(Label(0), &mut Locals::default(), m, b, STACK_TOP, 0, k, f, p, small)
+            })
         });
         for (routine, a) in emitted {
             for it in &a.items {
@@ -296,7 +297,7 @@ mod tests {
             false,
             false,
             bac_pack::Format::Bytes,
-            false,
+            divide::SmallDivisors::default(),
         );
         let start = &routines.iter().find(|(r, _)| *r == Routine::Start).expect("the start-up").1.items;
         let at = start.iter().position(|it| *it == Item::Ins(mos_asm::asm::op::LDA_ZPX, Arg::Byte(ZP_SAVE_START)));
