@@ -1141,6 +1141,66 @@ fn a_run_of_saves_in_static_slots_restores_every_register() {
 }
 
 #[test]
+fn runs_of_saves_in_absolute_slots_restore_every_register() {
+    // A chain main -> f1 -> f2 -> f3 -> f4, each fn pushing r2..r17, and each caller
+    // reading them all after its call: 64 save slots, more than zero page's 54 homes, so some runs
+    // are in absolute memory (`STA slot,X`). Each fn is entered once, so its runs are
+    // loops. Every register each one stored at its own $30x0 agrees with the simulator.
+    let push = |d: u8| 0x920F | (u16::from(d) << 4);
+    let pop = |d: u8| 0x900F | (u16::from(d) << 4);
+    let sts = |d: u8, k: u16| [0x9200 | (u16::from(d) << 4), k];
+    let inc = |d: u8| one(0x9403, d);
+    let depth = 4usize;
+    // Each fn: 16 pushes, 16 incs, call (2 words; the last fn has none), 16 sts (2 words
+    // each), 16 pops, ret.
+    let body_words = |last: bool| 16 + 16 + if last { 0 } else { 2 } + 32 + 16 + 1;
+    let mut main = Vec::new();
+    for k in 2..=17u8 {
+        main.extend([ldi(24, 0x40 + k), mov(k, 24)]);
+    }
+    let main_len = main.len() + 2 + 32 + 1;
+    main.extend([0x940E, main_len as u16]); // call f1
+    for k in 2..=17u8 {
+        main.extend(sts(k, 0x3000 + u16::from(k)));
+    }
+    main.push(RET);
+    let mut words = main;
+    let mut functions = vec![Function { name: "main".into(), addr: 0 }];
+    for n in 1..=depth {
+        let at = words.len();
+        functions.push(Function { name: format!("f{n}"), addr: 2 * at as u32 });
+        let last = n == depth;
+        words.extend((2..=17).map(push));
+        words.extend((2..=17).map(inc));
+        if !last {
+            words.extend([0x940E, (at + body_words(false)) as u16]); // call the next fn
+        }
+        for k in 2..=17u8 {
+            words.extend(sts(k, 0x3000 + 0x20 * n as u16 + u16::from(k)));
+        }
+        words.extend((2..=17).rev().map(pop));
+        words.push(RET);
+        assert_eq!(words.len() - at, body_words(last));
+    }
+    let prog = AvrProgram { functions, ..prog_of(&words) };
+    let t = avr2mos::translate_with(&prog, &avr2mos::Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    // The push and pop lines with code: each a loop (`DEX; BPL`), the runs split where the
+    // slots leave zero page.
+    let loops: Vec<&str> = t
+        .listing
+        .lines()
+        .filter(|l| (l.contains(" push r") || l.contains(" pop r")) && !l.trim_end().ends_with(" 0c"))
+        .collect();
+    assert!(loops.iter().all(|l| l.contains(" ca 10 ")), "every run a loop: {loops:#?}");
+    // STA abs,X (9d) in a save loop, LDA abs,X (bd) in a restore loop.
+    assert!(loops.iter().any(|l| l.contains(" 9d ")), "a save loop into absolute slots: {loops:#?}");
+    assert!(loops.iter().any(|l| l.contains(" bd ")), "a restore loop from absolute slots: {loops:#?}");
+    let (r6502, ravr, m6502, mavr) = both_prog(&prog, &[], false);
+    assert_eq!(r6502[2..18], ravr[2..18], "r2..r17 back in main");
+    assert_eq!(m6502[..0x100], mavr[..0x100], "what each fn stored");
+}
+
+#[test]
 fn a_jump_to_an_address_an_io_constant_shares_reaches_the_instruction() {
     // The linker defines `__SP_L__`, `__SP_H__` and `__SREG__` as absolute symbols at
     // $3D-$3F, where the first functions have their code: a jump to $3E is a jump to the
