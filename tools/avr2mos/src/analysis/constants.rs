@@ -47,6 +47,12 @@ impl Constants {
     pub fn word_before(&self, i: usize, r: u8) -> Option<u16> {
         Some(u16::from_le_bytes([self.before(i, r)?, self.before(i, r + 1)?]))
     }
+
+    /// The constant in the 32-bit register quad `r+3..r` before instruction `i`, if all
+    /// four bytes are known.
+    pub fn long_before(&self, i: usize, r: u8) -> Option<u32> {
+        Some(u32::from(self.word_before(i, r)?) | u32::from(self.word_before(i, r + 2)?) << 16)
+    }
 }
 
 /// The state after `insn` (at index `i`) given `s` before it; `has_reloc(i)`: the

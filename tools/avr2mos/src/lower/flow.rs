@@ -164,9 +164,9 @@ impl Ctx<'_> {
     /// whole routine. Never at the plain level, whose translation is the reference.
     pub(crate) fn divisors_all_small(&self, wide: bool) -> bool {
         use crate::input::program::{RelocKind, Target};
-        let (unsigned, signed, divisor, len) = match wide {
-            true => (Routine::Udivmodsi4, Routine::Divmodsi4, 18, 4),
-            false => (Routine::Udivmodhi4, Routine::Divmodhi4, 22, 2),
+        let (unsigned, signed) = match wide {
+            true => (Routine::Udivmodsi4, Routine::Divmodsi4),
+            false => (Routine::Udivmodhi4, Routine::Divmodhi4),
         };
         let routine = |k: u32| self.prog.native_at(k).and_then(Routine::for_symbol);
         let division = |k: u32| routine(k).is_some_and(|r| r == unsigned || r == signed);
@@ -176,15 +176,15 @@ impl Ctx<'_> {
                 continue;
             }
             any = true;
-            let bytes: Option<Vec<u8>> = (0..len).map(|j| self.consts.before(i, divisor + j)).collect();
-            let Some(bytes) = bytes else { return false };
-            // Sign-extended from its top byte when the division is signed.
-            let fill = if routine(insn.k) == Some(signed) && bytes[len as usize - 1] & 0x80 != 0 { 0xFF } else { 0 };
-            let mut word = [fill; 4];
-            word[..bytes.len()].copy_from_slice(&bytes);
-            let d = u32::from_le_bytes(word);
-            let magnitude = if routine(insn.k) == Some(signed) { (d as i32).unsigned_abs() } else { d };
-            if !(1..256).contains(&magnitude) {
+            let is_signed = routine(insn.k) == Some(signed);
+            let magnitude = match wide {
+                true => self.consts.long_before(i, 18).map(|d| if is_signed { (d as i32).unsigned_abs() } else { d }),
+                false => self.consts.word_before(i, 22).map(|d| match is_signed {
+                    true => u32::from((d as i16).unsigned_abs()),
+                    false => u32::from(d),
+                }),
+            };
+            if !magnitude.is_some_and(|m| (1..256).contains(&m)) {
                 return false;
             }
         }
@@ -252,11 +252,8 @@ impl Ctx<'_> {
     /// constant in r21:r18 (LLVM's usual place) or else in r25:r22, all four bytes known
     /// before call `i` ([`Ctx::consts`]).
     fn mulsi3_constant(&self, i: usize) -> Option<(u8, u32)> {
-        let word = |r: u8| -> Option<u32> {
-            let bytes: Option<Vec<u8>> = (0..4).map(|j| self.consts.before(i, r + j)).collect();
-            Some(u32::from_le_bytes(bytes?.try_into().ok()?))
-        };
-        word(18).map(|k| (22, k)).or_else(|| word(22).map(|k| (18, k)))
+        let known = |r: u8| self.consts.long_before(i, r);
+        known(18).map(|k| (22, k)).or_else(|| known(22).map(|k| (18, k)))
     }
 
     /// The value of the register pair `r+1:r` before call `i` ([`Ctx::consts`]), if both

@@ -61,19 +61,10 @@ impl Ctx<'_> {
             Op::Push | Op::Pop => {
                 // Prologues push r2, r3, ... and epilogues pop them back in reverse: a run
                 // of two or more becomes one call.
-                let step: i16 = if insn.op == Op::Push { 1 } else { -1 };
-                let mut n = 1usize;
-                while let Some(next) = self.insns.get(i + n)
-                    && self.fusion.joins(i + n)
-                    && self.frames.slots[i + n] == crate::frames::frame_slots::Action::Keep
-                    && !(self.saves.dropped[i + n] && !(self.keep_stack && next.op == Op::Push))
-                    && self.saves.slot_of[i + n].is_none()
-                    && next.op == insn.op
-                    && i16::from(next.d) == i16::from(d) + step * n as i16
-                    && n < 32
-                {
-                    n += 1;
-                }
+                let n = self.stack_run(i, |m, _| {
+                    !(self.saves.dropped[m] && !(self.keep_stack && insn.op == Op::Push))
+                        && self.saves.slot_of[m].is_none()
+                });
                 if n >= 2 {
                     if insn.op == Op::Pop && d == 17 {
                         a.b(LDA_IMM, n as u8).to(JSR, Routine::PopRun17.label());
@@ -132,6 +123,28 @@ impl Ctx<'_> {
         Ok(Core::Flags(Kind::None))
     }
 
+    /// How many pushes (or pops) from `i` on make one run: each after the first joined to
+    /// the one before ([`Ctx::fusion`]), left to the lowering by the frame plan, of the
+    /// next register up (pushes) or down (pops), at most 32, and accepted by `fits(m, n)`
+    /// (instruction `m`, the `n`th after `i`). The prologue's and epilogue's run calls and
+    /// the save loops ([`Ctx::save_loop`]) differ only in `fits`.
+    fn stack_run(&self, i: usize, fits: impl Fn(usize, usize) -> bool) -> usize {
+        let insn = self.insns[i];
+        let step: i16 = if insn.op == Op::Push { 1 } else { -1 };
+        let mut n = 1usize;
+        while let Some(next) = self.insns.get(i + n)
+            && self.fusion.joins(i + n)
+            && self.frames.slots[i + n] == crate::frames::frame_slots::Action::Keep
+            && next.op == insn.op
+            && i16::from(next.d) == i16::from(insn.d) + step * n as i16
+            && fits(i + n, n)
+            && n < 32
+        {
+            n += 1;
+        }
+        n
+    }
+
     /// A run of three or more saves to static slots (or restores from them) of registers
     /// one after another, whose slots lie one after another too: one 6502 loop over the
     /// run (`LDX #n-1; LDA from,X; STA to,X; DEX; BPL`, 9 bytes in zero page, 10 with the
@@ -148,26 +161,19 @@ impl Ctx<'_> {
             return 0;
         }
         // Pushes go up the registers and pops come back down; the slots follow.
-        let step: i32 = if insn.op == Op::Push { 1 } else { -1 };
-        let at = |n: usize, base: i32| base + step * n as i32;
+        let step: i64 = if insn.op == Op::Push { 1 } else { -1 };
+        let at = |n: usize, base: i64| base + step * n as i64;
         let home = |slot: u32| self.zp_homes.of(ZpSlot::Save(slot));
-        let mut n = 1usize;
-        while let Some(next) = self.insns.get(i + n)
-            && self.fusion.joins(i + n)
-            && self.frames.slots[i + n] == crate::frames::frame_slots::Action::Keep
-            && !self.saves.dropped[i + n]
-            && next.op == insn.op
-            && i32::from(next.d) == at(n, i32::from(insn.d))
-            && let Some(slot) = self.saves.slot_of[i + n]
-            && i64::from(slot) == i64::from(first_slot) + i64::from(at(n, 0))
-            && match home(first_slot) {
-                Some(zp) => home(slot).map(i32::from) == Some(at(n, i32::from(zp))),
-                None => home(slot).is_none(),
-            }
-            && n < 32
-        {
-            n += 1;
-        }
+        let n = self.stack_run(i, |m, n| {
+            !self.saves.dropped[m]
+                && self.saves.slot_of[m].is_some_and(|slot| {
+                    i64::from(slot) == at(n, i64::from(first_slot))
+                        && match home(first_slot) {
+                            Some(zp) => home(slot).map(i64::from) == Some(at(n, i64::from(zp))),
+                            None => home(slot).is_none(),
+                        }
+                })
+        });
         if n < 3 {
             return 0;
         }

@@ -22,7 +22,7 @@ pub const PRODUCT: u8 = WIDE + 2;
 /// routine of that width is then only its byte path.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SmallDivisors {
-    /// Every 16-bit division (`__udivmodhi4`, `__divmodhi4`): 60 bytes instead of 113.
+    /// Every 16-bit division (`__udivmodhi4`, `__divmodhi4`): 51 bytes instead of 113.
     pub narrow: bool,
     /// Every 32-bit division (`__udivmodsi4`, `__divmodsi4`): 73 bytes instead of 192.
     pub wide: bool,
@@ -156,9 +156,7 @@ pub(super) fn routines(loc: &mut Locals, small: SmallDivisors) -> Vec<(Routine, 
     a.label(sub).b(SBC_ZP, t(4)).b(INC_ZPX, r(18));
     a.label(next).i(DEY).br(BNE, bit).i(DEX).br(BPL, byte);
     a.label(end).b(STA_ZP, r(22)).label(done).i(RTS);
-    if small.wide {
-        out.push((Routine::Udivmodsi4, a));
-    } else {
+    if !small.wide {
         // Any other divisor (256 or more, or zero): the quotient is below 2^(32 - 8h), where
         // h is the divisor's highest non-zero byte, so the first 8h rounds would only shift
         // the dividend's top h bytes into the remainder: they are done as h byte moves of the
@@ -197,8 +195,8 @@ pub(super) fn routines(loc: &mut Locals, small: SmallDivisors) -> Vec<(Routine, 
         a.b(STA_ZP, r(25)).b(LDA_ZP, t(2)).b(STA_ZP, r(24)).b(LDA_ZP, t(1)).b(STA_ZP, r(23)).b(STY_ZP, r(22));
         a.b(INC_ZP, r(18));
         a.label(ds).i(DEX).br(BNE, dl).i(RTS);
-        out.push((Routine::Udivmodsi4, a));
     }
+    out.push((Routine::Udivmodsi4, a));
     // Negates the 32-bit number at zero-page address X.
     let mut a = Asm::default();
     let l = loc.fresh();
