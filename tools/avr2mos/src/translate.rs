@@ -286,7 +286,7 @@ impl Analyses {
         let amortised = cold::amortised(prog, flow);
         let r1_zero =
             zero_reg::known_zero(&flow.insns, &flow.addrs, &flow.succs, &flow.entries, &flow.func_starts, &flow.ranges);
-        let fusion = fusion::analyse(&flow.insns, &flow.is_target, &flags.live_out);
+        let fusion = fusion::analyse(&flow.insns, &flow.addrs, &flow.is_target, &flags.live_out);
         let live_abi = dead_stores::abi_liveness(prog, flow, &summaries);
         Analyses { flags, adjusts, summaries, heat, cold, amortised, r1_zero, fusion, live_abi }
     }
@@ -456,6 +456,7 @@ impl Stage<'_> {
             fusion: &a.fusion,
             amortised: &a.amortised,
             heat: &a.heat,
+            live_abi: &a.live_abi,
         }
     }
 }

@@ -670,6 +670,77 @@ fn nibble_shifts_agree_with_the_simulator() {
 }
 
 #[test]
+fn variable_shift_loops_agree_with_the_simulator() {
+    // LLVM's `x << n` and `x >> n`: `L: dec c; brmi X; <steps>; rjmp L; X:`, here inside an
+    // outer loop (run once) so that the shift's loop is hot and becomes a 6502 loop counting
+    // in X. Where a flag is probed after it (C comes from the last step), the plain lowering
+    // stays. Counts include 0, 0x7f, 0x80 (128 rounds) and those above (none).
+    let dec = |d: u8| one(0x940A, d);
+    let (counter, outer) = (26u8, 27u8);
+    let shift = move |steps: Vec<u16>, r: &mut Rng| {
+        let len = steps.len() as u16;
+        let amount = if r.next() & 1 == 0 {
+            ldi(counter, [0, 1, 2, 3, 7, 8, 9, 15, 16, 31, 0x7F, 0x80, 0x81, 0xFF][usize::from(r.next() % 14)])
+        } else {
+            mov(counter, [3, 7, 12, 16, 17, 18, 24, 25][usize::from(r.next() % 8)])
+        };
+        let mut v = vec![ldi(outer, 1), amount, dec(counter), 0xF002 | ((len + 1) << 3)];
+        v.extend(steps);
+        v.push(0xC000 | ((len + 3).wrapping_neg() & 0xFFF)); // rjmp L
+        v.extend([dec(outer), 0xF401 | (((len + 6).wrapping_neg() & 0x7F) << 3)]); // brne outer
+        v
+    };
+    let regs = [3u8, 7, 12, 16, 17, 18, 24, 25, 29, 30];
+    let pick = |r: &mut Rng| regs[usize::from(r.next()) % regs.len()];
+    type Steps = fn(u8, u8, u8, u8) -> Vec<u16>;
+    let shapes: [(&str, Steps); 7] = [
+        ("byte <<", |a, _, _, _| vec![rr(0x0C00, a, a)]),
+        ("byte >>", |a, _, _, _| vec![one(0x9406, a)]),
+        ("signed byte >>", |a, _, _, _| vec![one(0x9405, a)]),
+        ("byte rotated twice", |a, _, _, _| vec![rr(0x0C00, a, a), rr(0x1C00, a, a)]),
+        ("pair <<", |a, b, _, _| vec![rr(0x0C00, a, a), rr(0x1C00, b, b)]),
+        ("signed pair >>", |a, b, _, _| vec![one(0x9405, b), one(0x9407, a)]),
+        ("long <<", |a, b, c, d| vec![rr(0x0C00, a, a), rr(0x1C00, b, b), rr(0x1C00, c, c), rr(0x1C00, d, d)]),
+    ];
+    for (name, steps) in shapes {
+        let body = move |r: &mut Rng| {
+            let mut four = [0u8; 4];
+            for k in 0..4 {
+                four[k] = loop {
+                    let x = pick(r);
+                    if !four[..k].contains(&x) {
+                        break x;
+                    }
+                };
+            }
+            shift(steps(four[0], four[1], four[2], four[3]), r)
+        };
+        check(name, &body, &[C, Z, N, V, S], 40);
+        // Unprobed, the loop counts in X (`DEX; BPL` back); a flag probed after it keeps the
+        // AVR's loop (`DEC c`).
+        let mut rng = Rng(7);
+        for (probes, counts_in_x) in [(vec![], true), (vec![C], false)] {
+            let words = program(&[0x11; 32], (false, false, false), &body(&mut rng), &probes);
+            let t = avr2mos::translate_with(&prog_of(&words), &avr2mos::Options::default()).unwrap();
+            let line = t.listing.lines().find(|l| l.contains("dec r26")).expect("the count in the listing");
+            assert_eq!(line.contains(" ca 10 "), counts_in_x, "{name}, probes {probes:?}: {line}");
+        }
+    }
+    // Not in an outer loop, the shift runs a bounded number of times: its bytes count for
+    // more, and it stays as it is.
+    let mut v = shift(vec![rr(0x0C00, 24, 24)], &mut Rng(3));
+    v.drain(..1);
+    v.truncate(v.len() - 2);
+    let t = avr2mos::translate_with(
+        &prog_of(&program(&[0x11; 32], (false, false, false), &v, &[])),
+        &avr2mos::Options::default(),
+    )
+    .unwrap();
+    let line = t.listing.lines().find(|l| l.contains("dec r26")).expect("the count in the listing");
+    assert!(!line.contains(" ca 10 "), "a shift run once keeps its loop: {line}");
+}
+
+#[test]
 fn native_helpers_keep_their_conventions() {
     // A call to each native routine with random operands (non-zero divisors; the overflow
     // flag pointer aimed at the test buffer) must give what the interpreter computes from

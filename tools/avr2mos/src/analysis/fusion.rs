@@ -44,9 +44,9 @@ impl Fusion {
     }
 }
 
-/// The joins the lowering may make in `insns`, whose jump targets are `is_target` and
-/// whose live flags after each instruction are `live_out`.
-pub fn analyse(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet]) -> Fusion {
+/// The joins the lowering may make in `insns`, at byte addresses `addrs`, whose jump
+/// targets are `is_target` and whose live flags after each instruction are `live_out`.
+pub fn analyse(insns: &[Insn], addrs: &[u32], is_target: &[bool], live_out: &[FlagSet]) -> Fusion {
     let n = insns.len();
     let mut joins = vec![false; n];
     for m in 1..n {
@@ -58,6 +58,7 @@ pub fn analyse(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet]) -> Fusi
             copy_step(insns, is_target, live_out, i),
             plus_one(insns, is_target, live_out, i),
             nibble_shift(insns, is_target, live_out, i),
+            shift_loop(insns, addrs, is_target, live_out, i),
         ];
         for m in folded.into_iter().flatten().flatten() {
             joins[m] = true;
@@ -265,17 +266,110 @@ fn nibble_shift(insns: &[Insn], is_target: &[bool], live_out: &[FlagSet], i: usi
     clear.then_some(i + 1..i + 1 + n)
 }
 
+/// One step of a [`ShiftLoop`]: how one byte moves by a bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// `add d, d` (`lsl`): bit 7 out into the carry, a zero in.
+    Left,
+    /// `adc d, d` (`rol`): the carry in at bit 0.
+    LeftCarry,
+    /// `lsr d`: bit 0 out, a zero in at bit 7.
+    Right,
+    /// `asr d`: bit 0 out, bit 7 kept.
+    RightSigned,
+    /// `ror d`: the carry in at bit 7.
+    RightCarry,
+}
+
+/// A shift by a variable amount as LLVM's AVR back end writes it (`x << n`, `x >> n`, `1
+/// << n`): a loop that counts a copy of the amount down, `L: dec c; brmi X; <steps>; rjmp
+/// L; X:`, where the steps move a number of one to four bytes (none of them the counter)
+/// by one bit, and `X` is the instruction after the `rjmp`. The counter leaves the loop as
+/// the AVR's does: it is one less than zero
+/// when the amount was below 128.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShiftLoop {
+    /// The counter.
+    pub counter: u8,
+    /// The steps in their order, and the byte each moves; `len` of them.
+    pub steps: [(Step, u8); 4],
+    /// How many steps.
+    pub len: usize,
+}
+
+impl ShiftLoop {
+    /// The instructions after the `dec` that the loop takes: the branch, the steps and the
+    /// jump back.
+    pub fn folded(&self) -> usize {
+        self.len + 2
+    }
+
+    /// The byte every step moves, if they all move the same one (`add r30, r30`).
+    pub fn single(&self) -> Option<u8> {
+        let d = self.steps[0].1;
+        self.steps[..self.len].iter().all(|&(_, b)| b == d).then_some(d)
+    }
+}
+
+/// The shape of a variable shift's loop ([`ShiftLoop`]) starting at `i`, at byte addresses
+/// `addrs`; the caller checks jump targets and flags. The first step reads no carry, so
+/// each round starts afresh whatever the carry was before the loop. The loop leaves to the
+/// instruction after it: a 6502 loop costs a few cycles more than the AVR's when it makes
+/// no round, and one that left elsewhere would add a jump to that.
+pub fn shift_loop_shape(insns: &[Insn], addrs: &[u32], i: usize) -> Option<ShiftLoop> {
+    let dec = insns.get(i).filter(|d| d.op == Op::Dec)?;
+    // `brbs n` is `brmi`.
+    let exit = insns.get(i + 1).filter(|b| b.op == Op::Brbs && b.r == 2)?;
+    let step = |s: &Insn, first: bool| -> Option<(Step, u8)> {
+        let step = match s.op {
+            Op::Add if s.r == s.d => Step::Left,
+            Op::Adc if s.r == s.d && !first => Step::LeftCarry,
+            Op::Lsr => Step::Right,
+            Op::Asr => Step::RightSigned,
+            Op::Ror if !first => Step::RightCarry,
+            _ => return None,
+        };
+        (s.d != dec.d).then_some((step, s.d))
+    };
+    let mut steps = [(Step::Left, 0); 4];
+    let mut len = 0;
+    while len < 4 {
+        let Some(s) = insns.get(i + 2 + len).and_then(|s| step(s, len == 0)) else { break };
+        steps[len] = s;
+        len += 1;
+    }
+    let back = insns.get(i + 2 + len).filter(|j| j.op == Op::Rjmp)?;
+    let after = addrs.get(i + 3 + len)?;
+    (len > 0 && back.k == addrs[i] && exit.k == *after).then_some(ShiftLoop { counter: dec.d, steps, len })
+}
+
+/// The instructions folded into `i` when it starts a variable shift's loop
+/// ([`shift_loop_shape`]) that nothing enters but at its `dec` and whose flags nothing reads
+/// after it. The steps set every flag but T from nothing, so the flags live after the
+/// branch are those live where the loop leaves.
+fn shift_loop(
+    insns: &[Insn],
+    addrs: &[u32],
+    is_target: &[bool],
+    live_out: &[FlagSet],
+    i: usize,
+) -> Option<std::ops::Range<usize>> {
+    let n = shift_loop_shape(insns, addrs, i)?.folded();
+    let clear = !(i + 1..=i + n).any(|m| is_target[m]) && live_out[i + 1] & CZNV == 0;
+    clear.then_some(i + 1..i + 1 + n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::flags::{C, Z};
-    use crate::input::decode::decode_words;
+    use crate::analysis::flags::{C, N, Z};
+    use crate::input::decode::{decode_with_addrs, decode_words};
 
     /// The joins of `words` as straight code that nothing jumps into, with the flags
     /// `live_out` live after each instruction.
     fn joins_of(words: &[u16], live_out: &[FlagSet]) -> Vec<bool> {
-        let insns = decode_words(words);
-        let fusion = analyse(&insns, &vec![false; insns.len()], live_out);
+        let (insns, addrs) = decode_with_addrs(words);
+        let fusion = analyse(&insns, &addrs, &vec![false; insns.len()], live_out);
         (0..insns.len()).map(|m| fusion.joins(m)).collect()
     }
 
@@ -353,6 +447,34 @@ mod tests {
     }
 
     #[test]
+    fn a_variable_shift_loop_joins_when_it_leaves_to_the_next_instruction() {
+        // L: dec r22; brmi X; add r24, r24; adc r25, r25; rjmp L; X: ret
+        let words = [0x956A, 0xF01A, 0x0F88, 0x1F99, 0xCFFB, 0x9508];
+        let (insns, addrs) = decode_with_addrs(&words);
+        let pair = ShiftLoop {
+            counter: 22,
+            steps: [(Step::Left, 24), (Step::LeftCarry, 25), (Step::Left, 0), (Step::Left, 0)],
+            len: 2,
+        };
+        assert_eq!(shift_loop_shape(&insns, &addrs, 0), Some(pair));
+        assert_eq!(pair.single(), None);
+        assert_eq!(joins_of(&words, &[N, 0, 0, 0, 0, 0]), [false, true, true, true, true, false]);
+        // A flag read where it leaves (the carry of the last step): only the branch joins
+        // its `dec`, as any branch on the flags of the instruction before.
+        assert_eq!(joins_of(&words, &[N, C, 0, 0, 0, 0]), [false, true, false, false, false, false]);
+        // The first step reading the carry (adc), a step on the counter, a loop leaving
+        // past the next instruction, a `brpl`: not this shape.
+        let not = |w: &[u16]| {
+            let (insns, addrs) = decode_with_addrs(w);
+            shift_loop_shape(&insns, &addrs, 0)
+        };
+        assert_eq!(not(&[0x956A, 0xF01A, 0x1F88, 0x1F99, 0xCFFB, 0x9508]), None);
+        assert_eq!(not(&[0x956A, 0xF01A, 0x0F88, 0x1F66, 0xCFFB, 0x9508]), None);
+        assert_eq!(not(&[0x956A, 0xF022, 0x0F88, 0x1F99, 0xCFFB, 0x9508, 0x9508]), None);
+        assert_eq!(not(&[0x956A, 0xF41A, 0x0F88, 0x1F99, 0xCFFB, 0x9508]), None);
+    }
+
+    #[test]
     fn a_compare_joins_its_branch_and_a_carry_chain_does_not_fold() {
         // cp r24, r22; brne .+2; subi r24, 1; sbci r25, 0; ret
         let words = [0x1786, 0xF409, 0x5081, 0x4090, 0x9508];
@@ -362,8 +484,8 @@ mod tests {
     #[test]
     fn code_inserted_after_an_instruction_splits_the_sequence_it_starts() {
         let words = [0x01FC, 0x9634, 0x9508];
-        let insns = decode_words(&words);
-        let fusion = analyse(&insns, &[false; 3], &[0; 3]);
+        let (insns, addrs) = decode_with_addrs(&words);
+        let fusion = analyse(&insns, &addrs, &[false; 3], &[0; 3]);
         assert!(!fusion.splits(0, false), "before the copy: before the whole sequence");
         assert!(fusion.splits(0, true) && fusion.splits(1, false));
         // The step's code is inside the copy's: nothing goes at the step, after it either.

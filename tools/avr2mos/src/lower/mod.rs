@@ -96,6 +96,11 @@ pub struct Ctx<'a> {
     /// How often each instruction runs ([`crate::analysis::cold::heat`]): what code may
     /// grow for speed.
     pub heat: &'a [crate::analysis::cold::Heat],
+    /// The registers live after each instruction of [`Flow::insns`] when every function
+    /// gives back every callee-saved register and the entry every register
+    /// ([`crate::mos_rewrites::dead_stores::abi_liveness`]): a value nothing reads after may
+    /// be left unstored.
+    pub live_abi: &'a [crate::analysis::callgraph::RegSet],
 }
 
 /// The label of instruction `i`.
@@ -444,6 +449,9 @@ impl Ctx<'_> {
             if consumed == 0 {
                 a.items.extend(save_copy(self.zp_homes, slot, insn.d, insn.op == Op::Push));
             }
+            return Ok(Lowered { asm: a, consumed, carry_out: false });
+        }
+        if let Some(consumed) = self.shift_loop(i, &mut a) {
             return Ok(Lowered { asm: a, consumed, carry_out: false });
         }
         if let Some(consumed) = self.compare_chain(i, &mut a)? {
