@@ -169,6 +169,7 @@ pub fn generate(
         let stores = crate::mos_rewrites::dead_stores::stores(&chunks);
         let joins = joins(&chunks, &ctx.flow.is_target);
         crate::mos_rewrites::peephole::run(&mut chunks, &joins);
+        crate::mos_rewrites::joins::run(&mut chunks, &ctx.flow.entries);
         crate::mos_rewrites::nz_reuse::run(&mut chunks, &joins);
         let hidden_reads: Vec<crate::analysis::callgraph::RegSet> = (0..insns.len())
             .map(|i| match ctx.copies[i] {

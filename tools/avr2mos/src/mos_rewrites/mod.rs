@@ -5,6 +5,7 @@
 pub mod branch_chain;
 pub mod dead_loads;
 pub mod dead_stores;
+pub mod joins;
 pub mod nz_reuse;
 pub mod outline;
 pub mod peephole;

@@ -14,13 +14,10 @@
 use mos_asm::asm::Item;
 use mos_asm::link::{Chunk, Owner};
 
-/// Local clean-ups on straight-line code (nothing crosses a label that can be jumped
-/// to): a `LDA zp` that reloads what was just stored there is removed when the next
-/// instruction sets N and Z itself; a `LDY #q` becomes `INY`/`DEY` or disappears when Y
-/// already holds q-1, q+1 or q (consecutive `ldd`/`std` through one pointer).
-pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
-    use mos_asm::asm::{Arg, op::*};
-    let sets_nz = |it: Option<&Item>| match it {
+/// Whether the instruction sets N and Z from what it computes, reading neither.
+fn sets_nz(it: Option<&Item>) -> bool {
+    use mos_asm::asm::op::*;
+    match it {
         Some(Item::Ins(o, _)) => matches!(
             *o,
             ADC_IMM
@@ -41,28 +38,38 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
                 | ROR_A
         ),
         _ => false,
-    };
-    // Whether the N and Z a removed load would set are never read: later in the chunk an
-    // instruction sets them again, or the chunk ends, before anything (a branch, PHP, a
-    // call or jump) could read them. Only instructions that neither read N/Z nor change A
-    // may come first. (N and Z never pass from one AVR instruction's code to the next:
-    // flags that outlive an instruction go to the flags byte, and fused branches and
-    // compare chains are in their setter's chunk. Only the carry passes, which LDA keeps.)
-    let nz_dead = |rest: &[Item]| {
-        for it in rest {
-            if sets_nz(Some(it)) {
+    }
+}
+
+/// Whether the N and Z a removed load would set are never read: later in the chunk an
+/// instruction sets them again, or the chunk ends, before anything (a branch, PHP, a call
+/// or jump) could read them. Only instructions that neither read N/Z nor change A may come
+/// first. (N and Z never pass from one AVR instruction's code to the next: flags that
+/// outlive an instruction go to the flags byte, and fused branches and compare chains are
+/// in their setter's chunk. Only the carry passes, which LDA keeps.)
+pub(crate) fn nz_dead(rest: &[Item]) -> bool {
+    use mos_asm::asm::op::*;
+    for it in rest {
+        if sets_nz(Some(it)) {
+            return true;
+        }
+        match it {
+            Item::Ins(LDA_IMM | LDA_ZP | LDX_IMM | LDX_ZP | LDY_IMM | LDY_ZP | INX | INY | DEX | DEY, _) => {
                 return true;
             }
-            match it {
-                Item::Ins(LDA_IMM | LDA_ZP | LDX_IMM | LDX_ZP | LDY_IMM | LDY_ZP | INX | INY | DEX | DEY, _) => {
-                    return true;
-                }
-                Item::Ins(STA_ZP | STX_ZP | STY_ZP | STA_ABS | CLC | SEC | CLV, _) => {}
-                _ => return false,
-            }
+            Item::Ins(STA_ZP | STX_ZP | STY_ZP | STA_ABS | CLC | SEC | CLV, _) => {}
+            _ => return false,
         }
-        true
-    };
+    }
+    true
+}
+
+/// Local clean-ups on straight-line code (nothing crosses a label that can be jumped
+/// to): a `LDA zp` that reloads what was just stored there is removed when the next
+/// instruction sets N and Z itself; a `LDY #q` becomes `INY`/`DEY` or disappears when Y
+/// already holds q-1, q+1 or q (consecutive `ldd`/`std` through one pointer).
+pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
+    use mos_asm::asm::{Arg, op::*};
     let mut stored: Option<u8> = None;
     let mut y: Option<u8> = None;
     let mut a_value = crate::mos_rewrites::values::AValue::default();

@@ -140,6 +140,49 @@ impl AValue {
         }
     }
 
+    /// What is known on both of two ways into one place: the facts both hold. (What a
+    /// forward skip still hides stays hidden on either way.)
+    pub fn meet(&self, other: &AValue) -> AValue {
+        let mut out = *self;
+        if out.value != other.value {
+            out.value = None;
+        }
+        for w in 0..4 {
+            out.zp[w] &= other.zp[w];
+            let mut known = self.known[w] & other.known[w];
+            for b in 0..64 {
+                let z = w * 64 + b;
+                if known & (1 << b) != 0 && self.consts.0[z] != other.consts.0[z] {
+                    known &= !(1 << b);
+                }
+            }
+            out.known[w] = known;
+        }
+        out.blind = self.blind.max(other.blind);
+        out
+    }
+
+    /// Whether the two states know the same facts (the constants of bytes not known
+    /// aside).
+    pub fn same_facts(&self, other: &AValue) -> bool {
+        let consts = (0..256).all(|z| {
+            let (w, b) = (z / 64, 1u64 << (z % 64));
+            self.known[w] & b == 0 || self.consts.0[z] == other.consts.0[z]
+        });
+        self.value == other.value
+            && self.zp == other.zp
+            && self.known == other.known
+            && self.blind == other.blind
+            && consts
+    }
+
+    /// The state a branch takes to its target: nothing of the straight line's skips.
+    pub fn at_target(&self) -> AValue {
+        let mut out = *self;
+        out.blind = 0;
+        out
+    }
+
     /// Whether `item` is a `LDA #k` with A already holding k, or a `LDA zp` or `STA zp`
     /// with A already equal to that byte.
     pub fn redundant(&self, item: &Item) -> bool {
