@@ -15,10 +15,11 @@
 //! falling in from the chunk before (also when a skip lands past that chunk's end), and
 //! each `Bxx label` and `JMP label` to it in translated code. A label reached in any other
 //! way (a call, an address taken, an entry, from a runtime routine or an interpreted
-//! function) starts with nothing known, as do runtime routines, which are never changed. The states are computed
-//! to a fixed point before anything is removed, and a removed load is one that changes no
-//! state: the result is what [`crate::mos_rewrites::peephole`]'s removals of loads would
-//! give on straight-line code.
+//! function) starts with nothing known, and so does the code after a runtime routine;
+//! runtime routines are never changed. The states are computed to a fixed point before
+//! anything is removed, and a removed load is one that changes no state: the result is
+//! what [`crate::mos_rewrites::peephole`]'s removals of loads would give on straight-line
+//! code.
 
 use crate::mos_rewrites::values::AValue;
 use mos_asm::asm::{Arg, Item, Label, Part, Sym, op::*};
@@ -74,6 +75,10 @@ impl Ways {
                     open[c] = entries.get(*i).copied().unwrap_or(true);
                 }
                 _ => open[c] = true,
+            }
+            // What a runtime routine falls into is not followed either.
+            if c > 0 && matches!(chunks[c - 1].owner, Owner::Runtime(_)) {
+                open[c] = true;
             }
         }
         open[0] = true;
@@ -167,12 +172,8 @@ fn falls_through(items: &[Item]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mos_rewrites::insn_chunk as chunk;
 
-    fn chunk(i: u32, code: Vec<Item>) -> Chunk {
-        let mut items = vec![Item::Label(Label(i))];
-        items.extend(code);
-        Chunk { owner: Owner::Insn(i as usize), items }
-    }
     fn lda(z: u8) -> Item {
         Item::Ins(LDA_ZP, Arg::Byte(z))
     }

@@ -11,3 +11,12 @@ pub mod outline;
 pub mod peephole;
 pub mod tail_calls;
 pub mod values;
+
+/// Test support: the chunk of AVR instruction `i` as [`crate::lower::codegen`] makes it,
+/// its label first, then `code`.
+#[cfg(test)]
+pub(crate) fn insn_chunk(i: u32, code: Vec<mos_asm::asm::Item>) -> mos_asm::link::Chunk {
+    let mut items = vec![mos_asm::asm::Item::Label(mos_asm::asm::Label(i))];
+    items.extend(code);
+    mos_asm::link::Chunk { owner: mos_asm::link::Owner::Insn(i as usize), items }
+}

@@ -188,14 +188,9 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mos_rewrites::insn_chunk as chunk;
     use mos_asm::asm::op::*;
     use mos_asm::asm::{Arg, Label};
-
-    fn chunk(i: u32, code: Vec<Item>) -> Chunk {
-        let mut items = vec![Item::Label(Label(i))];
-        items.extend(code);
-        Chunk { owner: Owner::Insn(i as usize), items }
-    }
 
     /// A load after an `INC` of the same byte goes before a branch on its flags only when
     /// the `INC` runs on every way there: not the `INC hi` that `INC lo; BNE +2` skips.
