@@ -1,7 +1,7 @@
 //! What A holds where code joins: [`crate::mos_rewrites::peephole`] forgets everything at
 //! the start of an AVR instruction's code that can be jumped to; this pass works out what A
 //! and the zero-page bytes hold there on every way in, and removes the loads that this
-//! makes redundant. The case it is for is a chain of compares on one register
+//! makes redundant (a load of X or Y with what A holds becomes a transfer). The case it is for is a chain of compares on one register
 //! (`cpi r17, 1; breq A; cpi r17, 4; breq B; ...`, a `match`): each compare after a branch
 //! target loaded the register again, although A holds it on every way there.
 //!
@@ -26,8 +26,9 @@ use mos_asm::asm::{Arg, Item, Label, Part, Sym, op::*};
 use mos_asm::link::{Chunk, Owner, size};
 use std::collections::HashMap;
 
-/// Removes the loads of what A already holds at the joins of `chunks`; `entries` as in the
-/// module doc. Returns the bytes saved. A store of what its byte already holds stays: the
+/// Removes the loads of what A already holds at the joins of `chunks`, and makes a load of
+/// X or Y with it a `TAX` or `TAY`; `entries` as in the module doc. Returns the bytes
+/// saved. A store of what its byte already holds stays: the
 /// byte holds it by a store on each way in, which [`crate::mos_rewrites::dead_stores`]
 /// may find dead, following the fall-through alone (its record of lost stores stops at
 /// joins).
@@ -48,6 +49,10 @@ pub fn run(chunks: &mut [Chunk], entries: &[bool]) -> usize {
                 saved += usize::from(size(&chunk.items[k], false));
                 chunk.items.remove(k);
                 continue;
+            }
+            if let Some(transfer) = a.transfer_for(&chunk.items[k]) {
+                chunk.items[k] = Item::Ins(transfer, Arg::None);
+                saved += 1;
             }
             a.step(&chunk.items[k]);
             k += 1;

@@ -97,6 +97,9 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
                 c.items.remove(k);
                 continue;
             }
+            if let Some(transfer) = a_value.transfer_for(&c.items[k]) {
+                c.items[k] = Item::Ins(transfer, Arg::None);
+            }
             // A pair copied while A already holds the source's high byte (after an `adc`,
             // a load): that byte is stored first, and its load goes.
             if let [

@@ -199,6 +199,21 @@ impl AValue {
         }
     }
 
+    /// The transfer that does what `item` does when it loads X or Y with what A holds
+    /// (`LDX zp` or `LDY zp` of a byte equal to A, `LDX #k` with A holding k): `TAX` or
+    /// `TAY`, a byte shorter, setting N and Z from the same value.
+    pub fn transfer_for(&self, item: &Item) -> Option<u8> {
+        if self.off || self.blind > 0 {
+            return None;
+        }
+        match item {
+            Item::Ins(LDX_ZP, Arg::Byte(z)) if self.holds(*z) => Some(TAX),
+            Item::Ins(LDY_ZP, Arg::Byte(z)) if self.holds(*z) => Some(TAY),
+            Item::Ins(LDX_IMM, Arg::Byte(k)) if self.value == Some(*k) => Some(TAX),
+            _ => None,
+        }
+    }
+
     fn holds(&self, z: u8) -> bool {
         let (w, b) = bit(z);
         self.zp[w] & b != 0 || (self.value.is_some() && self.constant(z) == self.value)

@@ -247,7 +247,9 @@ pub fn copy_function(ctx: &Ctx, f: usize, first: usize, end: usize) -> Result<Co
             Op::Rcall if !is_entry => {
                 return Err(ctx.err(i, "interpreted code can only call the start of a function"));
             }
-            Op::Rjmp | Op::Brbs | Op::Brbc if !is_entry => local(ctx)?,
+            // A branch back to the function's own start is its loop, not a tail call: it
+            // stays in the copy, whatever the distance to the trampolines.
+            Op::Rjmp | Op::Brbs | Op::Brbc if !is_entry || k == start => local(ctx)?,
             Op::Rjmp | Op::Rcall | Op::Brbs | Op::Brbc => {
                 let l = ctx.callee(i, k)?;
                 let t = *tramps.entry(k).or_insert_with(|| {
