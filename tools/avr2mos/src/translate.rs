@@ -235,7 +235,8 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let stage = Stage { prog, opts, flow: &flow, interpreted: &interpreted, analyses: &analyses, entry };
     let Built { plan, consts, products, code, layout } = fastest_that_fits(&stage)?;
     let image = image::place(prog, &flow, &stage.lowering(&plan, &consts, &products), &code, layout, opts)?;
-    Ok(report::translation(prog, &flow, &analyses.summaries, &plan, &code, image, opts.bank1.is_some()))
+    let analysed = report::Analysed { summaries: &analyses.summaries, abi_live_in: &analyses.live_abi.live_in };
+    Ok(report::translation(prog, &flow, analysed, &plan, &code, image, opts.bank1.is_some()))
 }
 
 /// Which functions the interpreter runs, by [`Options::interpret`]; an entry that places
@@ -270,9 +271,10 @@ struct Analyses {
     r1_zero: Vec<bool>,
     /// Where the lowering may fuse instructions ([`crate::analysis::fusion`]).
     fusion: Fusion,
-    /// The registers live after each instruction under the calling convention, for
-    /// [`crate::mos_rewrites::dead_stores`].
-    live_abi: Vec<RegSet>,
+    /// The registers live before and after each instruction under the calling convention
+    /// ([`dead_stores::abi_liveness`]), for [`crate::mos_rewrites::dead_stores`] and the
+    /// lockstep comparison.
+    live_abi: crate::analysis::liveness::Liveness,
 }
 
 impl Analyses {
@@ -390,7 +392,7 @@ impl Stage<'_> {
             self.entry,
             plan.frames.stack_top,
             &a.heat,
-            &a.live_abi,
+            &a.live_abi.live_out,
         )?;
         let layout = image::layout(prog, &code, opts, prog.bss_len + plan.frames_len, plan.frames.stack_bottom)?;
         Ok(Built { plan, consts, products, code, layout })
@@ -456,7 +458,7 @@ impl Stage<'_> {
             fusion: &a.fusion,
             amortised: &a.amortised,
             heat: &a.heat,
-            live_abi: &a.live_abi,
+            live_abi: &a.live_abi.live_out,
         }
     }
 }

@@ -23,11 +23,22 @@ use crate::runtime::interp;
 use crate::{Stats, Translation};
 use mos_asm::link::Owner;
 
+/// What the analyses tell the description of a translation.
+#[derive(Debug, Clone, Copy)]
+pub struct Analysed<'a> {
+    /// The call graph's summaries (the listing's reasons per function).
+    pub summaries: &'a [Summary],
+    /// The registers live before each instruction under the calling convention
+    /// ([`crate::mos_rewrites::dead_stores::abi_liveness`]), which the dead stores read: a
+    /// register dead there may hold anything, and the lockstep does not compare it.
+    pub abi_live_in: &'a [crate::analysis::callgraph::RegSet],
+}
+
 /// Renders the translation's map, listing and statistics around its image.
 pub fn translation(
     prog: &AvrProgram,
     flow: &Flow,
-    summaries: &[Summary],
+    analysed: Analysed,
     plan: &FramePlan,
     code: &Code,
     image: Image,
@@ -56,7 +67,7 @@ pub fn translation(
     if let Some(&at) = placed.labels.get(&interp::NEXT) {
         symbols.push(("rt_interp_next".into(), at));
     }
-    let notes = function_notes(prog, flow, summaries, plan);
+    let notes = function_notes(prog, flow, analysed.summaries, plan);
     let mut pc_map = Vec::new();
     let mut listing = String::new();
     let mut code_bytes = 0usize;
@@ -166,10 +177,10 @@ pub fn translation(
     let live_in = flow
         .addrs
         .iter()
-        .zip(&plan.saves.live.live_in)
+        .zip(plan.saves.live.live_in.iter().zip(analysed.abi_live_in))
         .zip(elsewhere.iter().zip(&code.stale))
         .zip(&saved)
-        .map(|(((&a, &l), (&gone, &stale)), &saved)| (a, l & !gone & !stale & !saved))
+        .map(|(((&a, (&l, &abi)), (&gone, &stale)), &saved)| (a, l & abi & !gone & !stale & !saved))
         .collect();
     Translation {
         prg: image.prg,

@@ -47,18 +47,59 @@ use mos_asm::link::{Chunk, Owner};
 /// was left out (no caller reads it then; keeping it costs a little, never correctness).
 /// The program's entry hands every register back to the start-up code: what it leaves is
 /// what a test harness reads.
+///
+/// Of the return registers (r18-r25), a function whose every caller is a call or jump in
+/// the program (its address never taken) returns only those some caller reads after the
+/// call, or hands on to its own caller after a tail call: a scratch register written just
+/// before the `ret` (`ldi r20, 1` for a compare with `0x1a0`) is not kept for a 64-bit
+/// result nobody asked for. What the callers read depends on the liveness itself, so the
+/// two are worked out together, from no return register up, to a fixed point.
 pub fn abi_liveness(
     prog: &crate::AvrProgram,
     flow: &crate::input::flow::Flow,
     sums: &[crate::analysis::callgraph::Summary],
-) -> Vec<RegSet> {
-    use crate::analysis::liveness::{ALL, CALLEE_SAVED, RETURNS, ZERO_REG};
-    let mut exits = vec![ZERO_REG | RETURNS | CALLEE_SAVED; sums.len()];
-    if let Some(&entry) = flow.func_starts.get(&prog.entry) {
-        exits[entry] = ALL;
+) -> crate::analysis::liveness::Liveness {
+    use crate::analysis::callgraph::Reason;
+    use crate::analysis::liveness::{ALL, CALLEE_SAVED, Callee, RETURNS, ZERO_REG};
+    let entry = flow.func_starts.get(&prog.entry).copied();
+    let known = |f: usize| Some(f) != entry && !sums[f].reasons.contains(&Reason::AddressTaken);
+    let mut exits: Vec<RegSet> = (0..sums.len())
+        .map(|f| match f {
+            _ if Some(f) == entry => ALL,
+            _ if known(f) => ZERO_REG | CALLEE_SAVED,
+            _ => ZERO_REG | RETURNS | CALLEE_SAVED,
+        })
+        .collect();
+    let starts: std::collections::HashMap<u32, usize> =
+        prog.functions.iter().enumerate().map(|(i, f)| (f.addr, i)).collect();
+    let mut code: Vec<u32> = flow.addrs.clone();
+    code.sort_unstable();
+    let callees = crate::analysis::liveness::callees(&flow.insns, &starts, prog, |a| code.binary_search(&a).is_ok());
+    loop {
+        let live = crate::analysis::liveness::of_program(
+            prog,
+            &flow.addrs,
+            &flow.insns,
+            &flow.succs,
+            &flow.func_of,
+            sums,
+            &exits,
+        );
+        let mut next = exits.clone();
+        for (i, callee) in callees.iter().enumerate() {
+            let Callee::Function { f, tail } = *callee else { continue };
+            next[f] |= RETURNS
+                & match (tail, flow.func_of[i]) {
+                    (false, _) => live.live_out[i],
+                    (true, Some(g)) => exits[g],
+                    (true, None) => ALL,
+                };
+        }
+        if next == exits {
+            return live;
+        }
+        exits = next;
     }
-    crate::analysis::liveness::of_program(prog, &flow.addrs, &flow.insns, &flow.succs, &flow.func_of, sums, &exits)
-        .live_out
 }
 
 /// Removes the dead register stores from one chunk's `items` as it is lowered; `live`
