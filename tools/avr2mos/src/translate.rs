@@ -386,14 +386,8 @@ impl Stage<'_> {
             |m, r| if r == 1 && a.r1_zero[m] { Some(0) } else { consts.before(m, r) },
             |m| prog.text_relocs.contains_key(&flow.addrs[m]),
         );
-        let code = codegen::generate(
-            &self.lowering(&plan, &consts, &products),
-            opts,
-            self.entry,
-            plan.frames.stack_top,
-            &a.heat,
-            &a.live_abi.live_out,
-        )?;
+        let code =
+            codegen::generate(&self.lowering(&plan, &consts, &products), opts, self.entry, plan.frames.stack_top)?;
         let layout = image::layout(prog, &code, opts, prog.bss_len + plan.frames_len, plan.frames.stack_bottom)?;
         Ok(Built { plan, consts, products, code, layout })
     }
@@ -458,7 +452,7 @@ impl Stage<'_> {
             fusion: &a.fusion,
             amortised: &a.amortised,
             heat: &a.heat,
-            live_abi: &a.live_abi.live_out,
+            live_abi: &a.live_abi,
         }
     }
 }

@@ -285,8 +285,7 @@ pub enum Step {
 /// << n`): a loop that counts a copy of the amount down, `L: dec c; brmi X; <steps>; rjmp
 /// L; X:`, where the steps move a number of one to four bytes (none of them the counter)
 /// by one bit, and `X` is the instruction after the `rjmp`. The counter leaves the loop as
-/// the AVR's does: it is one less than zero
-/// when the amount was below 128.
+/// the AVR's does: it is one less than zero when the amount was below 128.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ShiftLoop {
     /// The counter.

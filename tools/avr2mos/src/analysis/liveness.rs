@@ -333,6 +333,15 @@ pub fn kills(sums: &[crate::analysis::callgraph::Summary]) -> Vec<RegSet> {
     sums.iter().map(|s| s.writes & CALL_USED).collect()
 }
 
+/// What each instruction of the whole program, at byte addresses `addrs`, calls
+/// ([`callees`], with the program's functions and code addresses).
+pub fn program_callees(prog: &crate::AvrProgram, addrs: &[u32], insns: &[Insn]) -> Vec<Callee> {
+    let starts: HashMap<u32, usize> = prog.functions.iter().enumerate().map(|(i, f)| (f.addr, i)).collect();
+    let mut code: Vec<u32> = addrs.to_vec();
+    code.sort_unstable();
+    callees(insns, &starts, prog, |a| code.binary_search(&a).is_ok())
+}
+
 /// Analyses a decoded program, as [`crate::translate()`] has it: `addrs` are the
 /// instructions' addresses, `succs` their successors inside their function, `sums` the
 /// call graph's summaries, `exits` what each function's callers may read after it returns.
@@ -345,10 +354,7 @@ pub fn of_program(
     sums: &[crate::analysis::callgraph::Summary],
     exits: &[RegSet],
 ) -> Liveness {
-    let starts: HashMap<u32, usize> = prog.functions.iter().enumerate().map(|(i, f)| (f.addr, i)).collect();
-    let mut code: Vec<u32> = addrs.to_vec();
-    code.sort_unstable();
-    let callees = callees(insns, &starts, prog, |a| code.binary_search(&a).is_ok());
+    let callees = program_callees(prog, addrs, insns);
     let bodies = bodies(insns, func_of, sums.len());
     let kills = kills(sums);
     analyse(&Input { insns, succs, callees: &callees, func_of, bodies: &bodies, kills: &kills, exits })

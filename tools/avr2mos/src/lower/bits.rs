@@ -12,19 +12,12 @@ impl Ctx<'_> {
     /// The instructions it took after the `swap`, or `None`.
     fn nibble_shift(&self, i: usize, a: &mut Asm) -> Option<usize> {
         use crate::analysis::fusion::nibble_shape;
-        use crate::frames::frame_slots::Action;
         if !self.optimise {
             return None;
         }
         let shift = nibble_shape(self.insns, i, |m| self.prog.text_relocs.contains_key(&self.flow.addrs[m]))?;
         let n = shift.folded;
-        let folds = (i + 1..=i + n).all(|m| {
-            self.fusion.joins(m)
-                && self.frames.slots[m] == Action::Keep
-                && self.copies[m] == crate::avr_rewrites::ptr_copies::Copy::Keep
-                && !self.frames.set_up[m]
-        });
-        if !folds || self.live_after(i + n) & CZNV != 0 {
+        if !self.folds(i, n) || self.live_after(i + n) & CZNV != 0 {
             return None;
         }
         for &(d, y) in &shift.copies[..shift.moves] {
@@ -70,7 +63,6 @@ impl Ctx<'_> {
     /// The instructions it took after the `dec`, or `None`.
     pub(super) fn shift_loop(&self, i: usize, a: &mut Asm) -> Option<usize> {
         use crate::analysis::fusion::{Step, shift_loop_shape};
-        use crate::frames::frame_slots::Action;
         // Where the loop is itself in no other loop of a function entered a bounded number
         // of times, it runs a bounded number of times: the bytes count for more there.
         if !self.optimise || self.heat[i] != crate::analysis::cold::Heat::Hot {
@@ -78,13 +70,7 @@ impl Ctx<'_> {
         }
         let shift = shift_loop_shape(self.insns, &self.flow.addrs, i)?;
         let n = shift.folded();
-        let folds = (i + 1..=i + n).all(|m| {
-            self.fusion.joins(m)
-                && self.frames.slots[m] == Action::Keep
-                && self.copies[m] == crate::avr_rewrites::ptr_copies::Copy::Keep
-                && !self.frames.set_up[m]
-        });
-        if !folds || self.live_after(i + 1) & CZNV != 0 {
+        if !self.folds(i, n) || self.live_after(i + 1) & CZNV != 0 {
             return None;
         }
         let exit = i + n + 1;
@@ -123,15 +109,11 @@ impl Ctx<'_> {
         Some(n)
     }
 
-    /// Whether register `reg` may be read from instruction `at` on: it is, or it is live
-    /// after `at` and `at` does not write it. Calls, returns and jumps are taken to read it
-    /// (the liveness has nothing after them).
+    /// Whether register `reg` may be read from instruction `at` on: live there under the
+    /// calling convention, or `at` is a call, a return or a jump (taken to read it).
     fn read_at(&self, at: usize, reg: u8) -> bool {
-        use crate::analysis::liveness::{defs_of, reads_of};
-        let insn = self.flow.insns[at];
-        let bit = 1u32 << reg;
         let transfer = matches!(
-            insn.op,
+            self.flow.insns[at].op,
             Op::Call
                 | Op::Rcall
                 | Op::Icall
@@ -143,7 +125,7 @@ impl Ctx<'_> {
                 | Op::Jmp
                 | Op::Rjmp
         );
-        transfer || reads_of(&insn) & bit != 0 || (self.live_abi[at] & bit != 0 && defs_of(&insn) & bit == 0)
+        transfer || self.live_abi.live_in[at] & (1 << reg) != 0
     }
 
     /// Lowers a logic, shift or bit instruction; the flags it leaves in `P`.

@@ -42,19 +42,12 @@ pub struct Code {
 }
 
 /// Generates the code of the program `ctx` describes, starting at instruction `entry`;
-/// the start-up code sets the AVR stack to `stack_top`. `heat` says how often each
-/// instruction runs ([`crate::analysis::cold::heat`]): repeated runs of code that is not hot are
-/// outlined. `live` holds the registers live after each instruction for
-/// [`crate::mos_rewrites::dead_stores`] ([`crate::mos_rewrites::dead_stores::abi_liveness`]).
-pub fn generate(
-    ctx: &Ctx,
-    opts: &Options,
-    entry: usize,
-    stack_top: u16,
-    heat: &[crate::analysis::cold::Heat],
-    live: &[crate::analysis::callgraph::RegSet],
-) -> Result<Code, TranslateError> {
+/// the start-up code sets the AVR stack to `stack_top`. Repeated runs of code that is not
+/// hot ([`Ctx::heat`]) are outlined; [`crate::mos_rewrites::dead_stores`] reads the
+/// registers live after each instruction in [`Ctx::live_abi`].
+pub fn generate(ctx: &Ctx, opts: &Options, entry: usize, stack_top: u16) -> Result<Code, TranslateError> {
     let insns = ctx.insns;
+    let live = &ctx.live_abi.live_out;
     let place = match opts.bank1 {
         Some(_) => interp::CopyPlace::Bank1 { home: opts.memory.mmu_config() },
         None => interp::CopyPlace::Inline,
@@ -187,7 +180,7 @@ pub fn generate(
         stale = crate::mos_rewrites::dead_stores::run(&mut chunks, &facts, &stores);
         crate::mos_rewrites::dead_loads::run(&mut chunks);
         crate::mos_rewrites::tail_calls::run(&mut chunks, &joins);
-        crate::mos_rewrites::outline::run(&mut chunks, heat, &joins);
+        crate::mos_rewrites::outline::run(&mut chunks, ctx.heat, &joins);
         crate::mos_rewrites::branch_chain::run(&mut chunks);
         // An argument copy that only fed a multiply made inline left no code: its pair
         // holds the old value up to the call.

@@ -96,11 +96,10 @@ pub struct Ctx<'a> {
     /// How often each instruction runs ([`crate::analysis::cold::heat`]): what code may
     /// grow for speed.
     pub heat: &'a [crate::analysis::cold::Heat],
-    /// The registers live after each instruction of [`Flow::insns`] when every function
-    /// gives back every callee-saved register and the entry every register
-    /// ([`crate::mos_rewrites::dead_stores::abi_liveness`]): a value nothing reads after may
-    /// be left unstored.
-    pub live_abi: &'a [crate::analysis::callgraph::RegSet],
+    /// The registers live before and after each instruction of [`Flow::insns`] under the
+    /// calling convention ([`crate::mos_rewrites::dead_stores::abi_liveness`]): a value
+    /// nothing reads after may be left unstored.
+    pub live_abi: &'a crate::analysis::liveness::Liveness,
 }
 
 /// The label of instruction `i`.
@@ -307,6 +306,19 @@ impl Ctx<'_> {
             }
         }
         true
+    }
+
+    /// Whether instructions `i + 1..=i + n` may be lowered inside the code of instruction
+    /// `i`: the fusion map lets each join the one before, and none is a frame slot's
+    /// access, a dropped pointer copy or a static frame's set-up, which lower otherwise.
+    fn folds(&self, i: usize, n: usize) -> bool {
+        use crate::frames::frame_slots::Action;
+        (i + 1..=i + n).all(|m| {
+            self.fusion.joins(m)
+                && self.frames.slots[m] == Action::Keep
+                && self.copies[m] == crate::avr_rewrites::ptr_copies::Copy::Keep
+                && !self.frames.set_up[m]
+        })
     }
 
     fn adjusting(&self, i: usize) -> bool {

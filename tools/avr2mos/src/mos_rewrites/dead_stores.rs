@@ -70,11 +70,7 @@ pub fn abi_liveness(
             _ => ZERO_REG | RETURNS | CALLEE_SAVED,
         })
         .collect();
-    let starts: std::collections::HashMap<u32, usize> =
-        prog.functions.iter().enumerate().map(|(i, f)| (f.addr, i)).collect();
-    let mut code: Vec<u32> = flow.addrs.clone();
-    code.sort_unstable();
-    let callees = crate::analysis::liveness::callees(&flow.insns, &starts, prog, |a| code.binary_search(&a).is_ok());
+    let callees = crate::analysis::liveness::program_callees(prog, &flow.addrs, &flow.insns);
     loop {
         let live = crate::analysis::liveness::of_program(
             prog,

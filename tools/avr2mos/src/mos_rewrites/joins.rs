@@ -21,7 +21,7 @@
 //! what [`crate::mos_rewrites::peephole`]'s removals of loads would give on straight-line
 //! code.
 
-use crate::mos_rewrites::values::AValue;
+use crate::mos_rewrites::values::{AValue, is_branch};
 use mos_asm::asm::{Arg, Item, Label, Part, Sym, op::*};
 use mos_asm::link::{Chunk, Owner, size};
 use std::collections::HashMap;
@@ -41,7 +41,7 @@ pub fn run(chunks: &mut [Chunk], entries: &[bool]) -> usize {
             continue;
         }
         let mut a = states[c].unwrap_or_default();
-        a.enter_chunk(&chunk.items, loops_inside(&chunk.items), false);
+        a.enter_chunk(&chunk.items, false, false);
         let mut k = 0;
         while k < chunk.items.len() {
             let load = matches!(chunk.items[k], Item::Ins(LDA_IMM | LDA_ZP, _));
@@ -127,8 +127,7 @@ fn fixed_point(chunks: &[Chunk], ways: &Ways) -> Vec<Option<AValue>> {
             }
             let Some(mut a) = states[c] else { continue };
             let items = &chunks[c].items;
-            // A loop inside the chunk may come back to its start: nothing is known there.
-            a.enter_chunk(items, loops_inside(items), false);
+            a.enter_chunk(items, false, false);
             for item in items {
                 // The state where the branch or jump leaves (a `JMP` forgets what it knew
                 // as it steps, being no instruction that keeps A).
@@ -149,13 +148,6 @@ fn fixed_point(chunks: &[Chunk], ways: &Ways) -> Vec<Option<AValue>> {
     states
 }
 
-/// Whether a fixed-offset branch in `items` goes backward.
-fn loops_inside(items: &[Item]) -> bool {
-    items
-        .iter()
-        .any(|it| matches!(it, Item::Ins(BPL | BMI | BVC | BVS | BCC | BCS | BNE | BEQ, Arg::Byte(b)) if *b >= 0x80))
-}
-
 /// Whether control may leave the chunk's code at its end: anything but a chunk whose last
 /// item is a jump or a return, unless a fixed-offset branch inside it lands at or past its
 /// end.
@@ -164,7 +156,8 @@ fn falls_through(items: &[Item]) -> bool {
     let end: usize = items.iter().map(|it| usize::from(size(it, false))).sum();
     for it in items {
         at += usize::from(size(it, false));
-        if let Item::Ins(BPL | BMI | BVC | BVS | BCC | BCS | BNE | BEQ, Arg::Byte(b)) = it
+        if let Item::Ins(o, Arg::Byte(b)) = it
+            && is_branch(*o)
             && *b < 0x80
             && at + usize::from(*b) >= end
         {

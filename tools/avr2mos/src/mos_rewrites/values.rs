@@ -54,7 +54,8 @@ fn bit(z: u8) -> (usize, u64) {
     (usize::from(z >> 6), 1u64 << (z & 63))
 }
 
-fn is_branch(opcode: u8) -> bool {
+/// Whether the opcode is a conditional branch.
+pub(crate) fn is_branch(opcode: u8) -> bool {
     matches!(opcode, BPL | BMI | BVC | BVS | BCC | BCS | BNE | BEQ)
 }
 
@@ -132,11 +133,12 @@ impl AValue {
         if entry {
             *self = AValue::default();
         }
-        // A loop inside the chunk joins earlier code with a later state: do not track.
+        // A loop inside the chunk joins earlier code with a later state, maybe at its very
+        // start: do not track.
         self.off =
             runtime || items.iter().any(|it| matches!(it, Item::Ins(o, Arg::Byte(b)) if is_branch(*o) && *b >= 0x80));
         if self.off {
-            self.value = None;
+            self.forget();
         }
     }
 
