@@ -28,10 +28,9 @@ use std::collections::HashMap;
 
 /// Removes the loads of what A already holds at the joins of `chunks`, and makes a load of
 /// X or Y with it a `TAX` or `TAY`; `entries` as in the module doc. Returns the bytes
-/// saved. A store of what its byte already holds stays: the
-/// byte holds it by a store on each way in, which [`crate::mos_rewrites::dead_stores`]
-/// may find dead, following the fall-through alone (its record of lost stores stops at
-/// joins).
+/// saved. A store of what its byte already holds stays: the byte holds it by a store on
+/// each way in, which [`crate::mos_rewrites::dead_stores`] may find dead, following the
+/// fall-through alone (its record of lost stores stops at joins).
 pub fn run(chunks: &mut [Chunk], entries: &[bool]) -> usize {
     let ways = Ways::of(chunks, entries);
     let states = fixed_point(chunks, &ways);
@@ -92,9 +91,9 @@ impl Ways {
         // routine, whose states the pass does not follow) may be entered from anywhere.
         for (chunk, item) in chunks.iter().flat_map(|c| c.items.iter().map(move |it| (c, it))) {
             let runtime = matches!(chunk.owner, Owner::Runtime(_));
-            let named = match item {
-                Item::Branch(_, l) | Item::Ins(JMP, Arg::Sym(Sym::Code(l), Part::Word, 0)) => runtime.then_some(l),
-                Item::Ins(_, Arg::Sym(Sym::Code(l), _, _)) => Some(l),
+            let named = match (jump_target(item), item) {
+                (Some(l), _) => runtime.then_some(l),
+                (None, Item::Ins(_, Arg::Sym(Sym::Code(l), _, _))) => Some(l),
                 _ => None,
             };
             if let Some(c) = named.and_then(|l| chunk_of.get(l)) {
@@ -131,11 +130,7 @@ fn fixed_point(chunks: &[Chunk], ways: &Ways) -> Vec<Option<AValue>> {
             for item in items {
                 // The state where the branch or jump leaves (a `JMP` forgets what it knew
                 // as it steps, being no instruction that keeps A).
-                let target = match item {
-                    Item::Branch(_, l) | Item::Ins(JMP, Arg::Sym(Sym::Code(l), Part::Word, 0)) => Some(l),
-                    _ => None,
-                };
-                if let Some(&t) = target.and_then(|l| ways.chunk_of.get(l)) {
+                if let Some(&t) = jump_target(item).and_then(|l| ways.chunk_of.get(l)) {
                     changed |= join(&mut states, t, &a.at_target());
                 }
                 a.step(item);
@@ -146,6 +141,14 @@ fn fixed_point(chunks: &[Chunk], ways: &Ways) -> Vec<Option<AValue>> {
         }
     }
     states
+}
+
+/// The label a branch or a `JMP` goes to: the ways in that the pass follows.
+fn jump_target(item: &Item) -> Option<&Label> {
+    match item {
+        Item::Branch(_, l) | Item::Ins(JMP, Arg::Sym(Sym::Code(l), Part::Word, 0)) => Some(l),
+        _ => None,
+    }
 }
 
 /// Whether control may leave the chunk's code at its end: anything but a chunk whose last
