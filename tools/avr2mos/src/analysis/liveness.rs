@@ -5,8 +5,12 @@
 //! does for flags. It runs twice. The first run finds each function's arguments: the
 //! registers its body reads before writing them (its prologue's pushes do not count: they
 //! read a register only to give it back), with nothing live at a return but r1 and the
-//! return registers. The second run uses those arguments at every call and each function's
-//! own set of registers live at its returns ([`Input::exits`]).
+//! return registers of [`Input::exits`]. A return register left as it came in is an
+//! argument only where a caller reads it after the call: one that passes a 64-bit value
+//! through on some path needs its caller's bytes, but a function that never touches r20
+//! must not make every caller's `ldi r20, 0` live just because r20 could carry a result.
+//! The second run uses those arguments at every call and each function's own set of
+//! registers live at its returns.
 //!
 //! Assumes: the program is all the code there is (as [`crate::analysis::callgraph`] does); every
 //! function follows the AVR calling convention (r1 is zero at calls and returns; a callee
@@ -256,7 +260,7 @@ fn solve(input: &Input, args: Option<&[RegSet]>) -> (Vec<RegSet>, Vec<RegSet>) {
 
 /// Analyses the whole program.
 pub fn analyse(input: &Input) -> Liveness {
-    let minimal: Vec<RegSet> = input.exits.iter().map(|_| ZERO_REG | RETURNS).collect();
+    let minimal: Vec<RegSet> = input.exits.iter().map(|&e| ZERO_REG | (e & RETURNS)).collect();
     let first = Input { exits: &minimal, ..*input };
     let (live_in, _) = solve(&first, None);
     let args: Vec<RegSet> = input.bodies.iter().map(|&b| live_in.get(b).copied().unwrap_or(0)).collect();
@@ -401,7 +405,7 @@ mod tests {
         assert_eq!(l.live_out[0], ZERO_REG | 1 << 16, "r16 is read by the add, r24 rewritten first");
         assert_eq!(l.live_in[0], ZERO_REG | 1 << 24);
         assert_eq!(l.live_out[2], ZERO_REG | 1 << 24);
-        assert_eq!(l.args[0], ZERO_REG | RETURNS, "the first run's exits hold r18-r25: r24 read, the rest passed");
+        assert_eq!(l.args[0], ZERO_REG | 1 << 24, "r24 is read; no caller reads the other return registers");
     }
 
     #[test]
@@ -450,10 +454,41 @@ mod tests {
         };
         let l = analyse(&input);
         assert_eq!(l.args[1] & (1 << 17), 0, "f1's push of r17 is a save, not an argument");
-        assert_eq!(l.args[1], ZERO_REG | RETURNS, "f1 reads r24 and passes r18-r25 through");
+        assert_eq!(l.args[1], ZERO_REG | 1 << 24, "f1 reads r24, the only return register its caller reads");
         assert_eq!(l.live_out[1], ZERO_REG | 1 << 24 | 1 << 16, "r16 is live across the call");
         assert_ne!(l.live_in[1] & 1 << 16, 0, "the call passes r16 through");
         assert_eq!(l.live_in[4] & 1 << 17, 1 << 17, "the push itself reads r17");
+    }
+
+    /// f0: ldi r20, 7; ldi r22, 9; call f1; mov r16, r20; ret / f1: cpi r24, 0; brne +1;
+    /// ldi r20, 0; ret. f1 hands r20 back untouched on one path, so the caller's `ldi r20`
+    /// feeds the `mov` after the call; r22, which no caller reads, is no argument of f1.
+    fn pass_through(exits_f1: RegSet) -> Liveness {
+        let code = insns(&[0xE047, 0xE069, 0x940E, 0x0006, 0x2F04, 0x9508, 0x3080, 0xF409, 0xE040, 0x9508]);
+        let succs = vec![vec![1], vec![2], vec![3], vec![4], vec![], vec![6], vec![7, 8], vec![8], vec![]];
+        let mut callees = [Callee::None; 9];
+        callees[2] = Callee::Function { f: 1, tail: false };
+        let func_of = [Some(0), Some(0), Some(0), Some(0), Some(0), Some(1), Some(1), Some(1), Some(1)];
+        let input = Input {
+            insns: &code,
+            succs: &succs,
+            callees: &callees,
+            func_of: &func_of,
+            bodies: &[0, 5],
+            kills: &[CALL_USED, 1 << 20],
+            exits: &[ZERO_REG | 1 << 16, exits_f1],
+        };
+        analyse(&input)
+    }
+
+    #[test]
+    fn a_return_register_passed_through_is_an_argument_only_where_a_caller_reads_it() {
+        let read = pass_through(ZERO_REG | 1 << 20);
+        assert_eq!(read.args[1], ZERO_REG | 1 << 24 | 1 << 20, "r20 comes back from the caller on one path");
+        assert_ne!(read.live_out[0] & 1 << 20, 0, "the caller's ldi r20 reaches the mov through f1");
+        assert_eq!(read.live_out[1] & 1 << 22, 0, "nothing reads r22");
+        let unread = pass_through(ZERO_REG);
+        assert_eq!(unread.args[1], ZERO_REG | 1 << 24, "no caller reads r20 after f1");
     }
 
     #[test]
