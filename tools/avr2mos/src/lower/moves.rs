@@ -16,7 +16,12 @@ impl Ctx<'_> {
                 }
                 // A copy to itself (left by a rename of data_copies) changes nothing, not
                 // even a flag.
-                if rs != rd {
+                if rs == rd {
+                } else if rr == 1 && self.optimise && self.r1_zero[i] {
+                    // `mov r24, r1` is LLVM's way to write a zero: an immediate is a cycle
+                    // less than the zero register's byte, and the clean-ups know A is 0.
+                    a.b(LDA_IMM, 0).b(STA_ZP, rd);
+                } else {
                     a.b(LDA_ZP, rs).b(STA_ZP, rd);
                 }
             }
