@@ -12,7 +12,8 @@
 //! nothing). `entries` marks the AVR instructions entered other than by the program's own
 //! jumps and branches (function starts, call targets, code addresses taken).
 //! Guarantees: the state at a chunk's start is the meet of the states on every way in:
-//! falling in from the chunk before (also when a skip lands past that chunk's end), and
+//! falling in from the chunk before (also when a skip lands at that chunk's end, with the
+//! state at the skip), and
 //! each `Bxx label` and `JMP label` to it in translated code. A label reached in any other
 //! way (a call, an address taken, an entry, from a runtime routine or an interpreted
 //! function) starts with nothing known, and so does the code after a runtime routine;
@@ -127,16 +128,37 @@ fn fixed_point(chunks: &[Chunk], ways: &Ways) -> Vec<Option<AValue>> {
             let Some(mut a) = states[c] else { continue };
             let items = &chunks[c].items;
             a.enter_chunk(items, false, false);
+            let end: usize = items.iter().map(|it| usize::from(size(it, false))).sum();
+            let mut at = 0;
+            // The state with which control leaves at the chunk's end, if it can.
+            let mut leaves: Option<AValue> = None;
+            let mut leave = |s: AValue| leaves = Some(leaves.map_or(s, |l: AValue| l.meet(&s)));
             for item in items {
                 // The state where the branch or jump leaves (a `JMP` forgets what it knew
                 // as it steps, being no instruction that keeps A).
                 if let Some(&t) = jump_target(item).and_then(|l| ways.chunk_of.get(l)) {
                     changed |= join(&mut states, t, &a.at_target());
                 }
+                at += usize::from(size(item, false));
+                // A skip to the chunk's end (`BNE +3` over a final `JMP`, a far branch)
+                // enters the next chunk with the state the branch had; one past the end,
+                // into the next chunk's middle, knows nothing there.
+                if let Item::Ins(o, Arg::Byte(b)) = item
+                    && is_branch(*o)
+                    && *b < 0x80
+                    && at + usize::from(*b) >= end
+                {
+                    leave(if at + usize::from(*b) == end { a.at_target() } else { AValue::default() });
+                }
                 a.step(item);
             }
-            if c + 1 < n && falls_through(items) {
-                changed |= join(&mut states, c + 1, &a);
+            if !matches!(items.last(), Some(Item::Ins(JMP | JMP_IND | RTS | RTI, _))) {
+                leave(a.at_target());
+            }
+            if c + 1 < n
+                && let Some(s) = leaves
+            {
+                changed |= join(&mut states, c + 1, &s);
             }
         }
     }
@@ -149,25 +171,6 @@ fn jump_target(item: &Item) -> Option<&Label> {
         Item::Branch(_, l) | Item::Ins(JMP, Arg::Sym(Sym::Code(l), Part::Word, 0)) => Some(l),
         _ => None,
     }
-}
-
-/// Whether control may leave the chunk's code at its end: anything but a chunk whose last
-/// item is a jump or a return, unless a fixed-offset branch inside it lands at or past its
-/// end.
-fn falls_through(items: &[Item]) -> bool {
-    let mut at = 0usize;
-    let end: usize = items.iter().map(|it| usize::from(size(it, false))).sum();
-    for it in items {
-        at += usize::from(size(it, false));
-        if let Item::Ins(o, Arg::Byte(b)) = it
-            && is_branch(*o)
-            && *b < 0x80
-            && at + usize::from(*b) >= end
-        {
-            return true;
-        }
-    }
-    !matches!(items.last(), Some(Item::Ins(JMP | JMP_IND | RTS | RTI, _)))
 }
 
 #[cfg(test)]
@@ -253,9 +256,9 @@ mod tests {
         assert_eq!(after(back, &[true, false, false])[1][1], Item::Ins(ADC_IMM, Arg::Byte(1)));
     }
 
-    /// A skip that lands past the end of a chunk ending in a jump (`BNE +3; JMP far`) is a
-    /// way into the next chunk: what it knows there is nothing, whatever the branches to
-    /// that chunk know.
+    /// A skip that lands at the end of a chunk ending in a jump (`BNE +3; JMP far`) is a
+    /// way into the next chunk, with what it knew at the branch: here A holds r18 on it and
+    /// r17 on the `BEQ`, so the load stays.
     #[test]
     fn a_skip_past_a_jump_is_a_way_in() {
         let chunks = vec![
@@ -265,5 +268,21 @@ mod tests {
             chunk(3, vec![rts()]),
         ];
         assert_eq!(after(chunks, &[true, false, false, false])[2][1], lda(0x21));
+    }
+
+    /// A far branch of a compare chain (`CMP #1; BNE +3; JMP far`): the next compare's load
+    /// of the same byte goes, as the skip is the only way in. A skip that lands in the next
+    /// chunk's middle, and so a byte past its start, enters it knowing nothing.
+    #[test]
+    fn a_skip_over_a_final_jump_carries_its_state() {
+        let chunks = |skip: u8| {
+            vec![
+                chunk(0, vec![lda(0x21), cmp(1), Item::Ins(BNE, Arg::Byte(skip)), jmp(2)]),
+                chunk(1, vec![lda(0x21), cmp(4), rts()]),
+                chunk(2, vec![rts()]),
+            ]
+        };
+        assert_eq!(after(chunks(3), &[true, false, false])[1], vec![Item::Label(Label(1)), cmp(4), rts()]);
+        assert_eq!(after(chunks(5), &[true, false, false])[1][1], lda(0x21));
     }
 }
