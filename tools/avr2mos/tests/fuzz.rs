@@ -377,7 +377,7 @@ fn the_miscompiles_the_fuzzer_found_stay_fixed() {
     use insn::{Imm, Insn, Mode, Ptr, Rr};
     use program::{Func, Item, Program};
     use rand::{RngExt, SeedableRng};
-    let cases: [(&str, Vec<Vec<Item>>); 7] = [
+    let cases: [(&str, Vec<Vec<Item>>); 8] = [
         (
             "0xbac0139, saves.rs: a pop before a jump inside the function",
             vec![
@@ -439,6 +439,11 @@ fn the_miscompiles_the_fuzzer_found_stay_fixed() {
                 )],
                 vec![Item::Push(17, vec![Item::Push(17, vec![], 17)], 17)],
             ],
+        ),
+        (
+            "0x162, dead_stores.rs: r26 passed in X to the callee's last read of it, its byte stale for \
+             the caller, which reads r26 after the call",
+            vec![vec![Item::Call(1)], vec![Item::I(Insn::Movw(26, 18))]],
         ),
     ];
     let mut rng = rand::rngs::StdRng::seed_from_u64(SEED);

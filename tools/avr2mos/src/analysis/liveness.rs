@@ -5,7 +5,7 @@
 //! does for flags. It runs twice. The first run finds each function's arguments: the
 //! registers its body reads before writing them (its prologue's pushes do not count: they
 //! read a register only to give it back), with nothing live at a return but r1 and the
-//! return registers of [`Input::exits`]. A return register left as it came in is an
+//! call-used registers of [`Input::exits`]. A return register left as it came in is an
 //! argument only where a caller reads it after the call: one that passes a 64-bit value
 //! through on some path needs its caller's bytes, but a function that never touches r20
 //! must not make every caller's `ldi r20, 0` live just because r20 could carry a result.
@@ -260,7 +260,7 @@ fn solve(input: &Input, args: Option<&[RegSet]>) -> (Vec<RegSet>, Vec<RegSet>) {
 
 /// Analyses the whole program.
 pub fn analyse(input: &Input) -> Liveness {
-    let minimal: Vec<RegSet> = input.exits.iter().map(|&e| ZERO_REG | (e & RETURNS)).collect();
+    let minimal: Vec<RegSet> = input.exits.iter().map(|&e| ZERO_REG | (e & CALL_USED)).collect();
     let first = Input { exits: &minimal, ..*input };
     let (live_in, _) = solve(&first, None);
     let args: Vec<RegSet> = input.bodies.iter().map(|&b| live_in.get(b).copied().unwrap_or(0)).collect();

@@ -48,17 +48,20 @@ use mos_asm::link::{Chunk, Owner};
 /// The program's entry hands every register back to the start-up code: what it leaves is
 /// what a test harness reads.
 ///
-/// Of the return registers (r18-r25), a function whose every caller is a call or jump in
-/// the program (its address never taken) returns only those some caller reads after the
-/// call, or hands on to its own caller after a tail call: a scratch register written just
+/// Of the call-used registers, a function whose every caller is a call or jump in the
+/// program (its address never taken) returns only those some caller reads after the call,
+/// or hands on to its own caller after a tail call: a scratch register written just
 /// before the `ret` (`ldi r20, 1` for a compare with `0x1a0`) is not kept for a 64-bit
-/// result nobody asked for. What the callers read depends on the liveness itself, so the
-/// two are worked out together, from no return register up, to a fixed point.
+/// result nobody asked for, and a caller that reads r26 after the call (no rustc code
+/// does; hand-written or generated code may) gets what the callee left there. What the
+/// callers read depends on the liveness itself, so the two are worked out together, from
+/// no call-used register up, to a fixed point.
 pub fn abi_liveness(
     prog: &crate::AvrProgram,
     flow: &crate::input::flow::Flow,
     sums: &[crate::analysis::callgraph::Summary],
 ) -> crate::analysis::liveness::Liveness {
+    use crate::analysis::callgraph::CALL_USED;
     use crate::analysis::callgraph::Reason;
     use crate::analysis::liveness::{ALL, CALLEE_SAVED, Callee, RETURNS, ZERO_REG};
     let entry = flow.func_starts.get(&prog.entry).copied();
@@ -84,7 +87,7 @@ pub fn abi_liveness(
         let mut next = exits.clone();
         for (i, callee) in callees.iter().enumerate() {
             let Callee::Function { f, tail } = *callee else { continue };
-            next[f] |= RETURNS
+            next[f] |= CALL_USED
                 & match (tail, flow.func_of[i]) {
                     (false, _) => live.live_out[i],
                     (true, Some(g)) => exits[g],
@@ -205,9 +208,43 @@ pub fn run(chunks: &mut [Chunk], facts: &Facts, before: &[RegSet]) -> Vec<RegSet
         }
         true
     };
+    // Whether nothing can read register `n`'s byte after item `k` of chunk `c` before it is
+    // written again; if so, the last instruction whose code was followed.
+    let dead_after = |chunks: &[Chunk], c: usize, k: usize, n: u8| -> Option<usize> {
+        let z = REGS + n;
+        let (Some((last, locals)), Owner::Insn(first)) = (&info[c], &chunks[c].owner) else { return None };
+        let first = *first;
+        let mut path = Path::default();
+        let mut verdict = path.scan(&chunks[c].items[k + 1..], z, locals);
+        if verdict.is_none() && hidden(first, *last) & (1 << n) != 0 {
+            verdict = Some(false);
+        }
+        let mut end = *last;
+        for _ in 0..MAX_CHUNKS {
+            if verdict.is_some() {
+                break;
+            }
+            if live[end] & (1 << n) == 0 {
+                verdict = Some(!relied_on(end + 1, n));
+                break;
+            }
+            // Live after this chunk: follow the fall-through, if it is the only way on.
+            let next = chunk_of.get(end + 1).copied().flatten();
+            let Some((next, Some((next_last, next_locals)))) = next.map(|d| (d, info[d].as_ref())) else { break };
+            let Owner::Insn(next_first) = chunks[next].owner else { break };
+            if path.exits || (lost[next] | hidden(next_first, *next_last)) & (1 << n) != 0 {
+                break;
+            }
+            verdict = path.scan(&chunks[next].items, z, next_locals);
+            end = *next_last;
+        }
+        (verdict == Some(true)).then_some(end)
+    };
     let mut stale = vec![0; live.len()];
+    // The load the last value passed in X goes to (chunk, item).
+    let mut carried_to: Option<(usize, usize)> = None;
     for c in 0..chunks.len() {
-        let Some((last, locals)) = &info[c] else { continue };
+        let Some((last, _)) = &info[c] else { continue };
         let Owner::Insn(first) = chunks[c].owner else { continue };
         let mut k = 0;
         while k < chunks[c].items.len() {
@@ -219,41 +256,135 @@ pub fn run(chunks: &mut [Chunk], facts: &Facts, before: &[RegSet]) -> Vec<RegSet
                 k += 1;
                 continue;
             };
-            let mut path = Path::default();
-            let mut verdict = path.scan(&chunks[c].items[k + 1..], z, locals);
-            if verdict.is_none() && hidden(first, *last) & (1 << n) != 0 {
-                verdict = Some(false);
-            }
-            let mut end = *last;
-            for _ in 0..MAX_CHUNKS {
-                if verdict.is_some() {
-                    break;
-                }
-                if live[end] & (1 << n) == 0 {
-                    verdict = Some(!relied_on(end + 1, n));
-                    break;
-                }
-                // Live after this chunk: follow the fall-through, if it is the only way on.
-                let next = chunk_of.get(end + 1).copied().flatten();
-                let Some((next, Some((next_last, next_locals)))) = next.map(|d| (d, info[d].as_ref())) else { break };
-                let Owner::Insn(next_first) = chunks[next].owner else { break };
-                if path.exits || (lost[next] | hidden(next_first, *next_last)) & (1 << n) != 0 {
-                    break;
-                }
-                verdict = path.scan(&chunks[next].items, z, next_locals);
-                end = *next_last;
-            }
-            if verdict == Some(true) {
+            if let Some(end) = dead_after(chunks, c, k, n) {
                 chunks[c].items.remove(k);
                 for s in &mut stale[last + 1..=end] {
                     *s |= 1 << n;
                 }
-            } else {
-                k += 1;
+                continue;
             }
+            // Read once more, by a load on the straight way on: the value can pass in X,
+            // unless X already carries another value past this store. Not for a
+            // callee-saved register: its byte would stay stale past later calls, at whose
+            // callees' entries it counts as live (and the lockstep compares it).
+            if carried_to < Some((c, k))
+                && crate::analysis::liveness::CALLEE_SAVED & (1 << n) == 0
+                && let Some((d, j)) = x_carrier(chunks, &chunk_of, &info, is_target, c, k, z)
+                && let Some(end) = dead_after(chunks, d, j, n)
+                && crate::mos_rewrites::peephole::nz_dead(&chunks[c].items[k + 1..])
+            {
+                chunks[c].items[k] = Item::Ins(TAX, Arg::None);
+                chunks[d].items[j] = Item::Ins(TXA, Arg::None);
+                carried_to = Some((d, j));
+                for s in &mut stale[last + 1..=end] {
+                    *s |= 1 << n;
+                }
+            }
+            k += 1;
         }
     }
     stale
+}
+
+/// How an item uses X.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum XUse {
+    /// Sets X without reading it.
+    Writes,
+    /// May read X, or go where code may (a call, a return, a branch).
+    Reads,
+    /// Neither.
+    None,
+}
+
+fn x_use(item: &Item) -> XUse {
+    let Item::Ins(o, _) = item else {
+        return if matches!(item, Item::Label(_)) { XUse::None } else { XUse::Reads };
+    };
+    match mnemonic(*o) {
+        Some(("LDX", Mode::Imm | Mode::Zp | Mode::Abs | Mode::Aby)) | Some(("TAX" | "TSX", _)) => XUse::Writes,
+        Some((m, mode)) if m.contains('X') || matches!(mode, Mode::Zpx | Mode::Abx | Mode::Rel) => XUse::Reads,
+        Some(("JSR" | "JMP" | "RTS" | "RTI" | "BRK", _)) | None => XUse::Reads,
+        Some(_) => XUse::None,
+    }
+}
+
+/// Whether the rest of a chunk reads X only after writing it on every path: its first
+/// use of X is a write with no branch before it, or nothing in it may read X (a branch
+/// out is no read: X carries nothing to another AVR instruction's code).
+fn x_dead_after(rest: &[Item]) -> bool {
+    let branch = |it: &Item| match it {
+        Item::Branch(..) => true,
+        Item::Ins(o, _) => matches!(mnemonic(*o), Some((_, Mode::Rel))),
+        _ => false,
+    };
+    let mut split = false;
+    for it in rest {
+        if branch(it) {
+            split = true;
+            continue;
+        }
+        match x_use(it) {
+            XUse::Writes if !split => return true,
+            XUse::Reads => return false,
+            XUse::Writes | XUse::None => {}
+        }
+    }
+    true
+}
+
+/// Where a store's value can pass in X instead of zero page: the one read of byte `z`
+/// after the store at item `k` of chunk `c`, when it is a `LDA z` on the straight way on
+/// (no branch, jump, call, label or join between, and no skip from before the store
+/// landing past it), nothing between them touches X, and after the load X is written
+/// before anything may read it, or the load's chunk ends: X carries nothing from one AVR
+/// instruction's code to the next. The caller still needs the byte dead after the load,
+/// and N and Z dead after the store, for `TAX` sets them. Returns the load's chunk and
+/// item.
+fn x_carrier(
+    chunks: &[Chunk],
+    chunk_of: &[Option<usize>],
+    info: &[Option<(usize, Vec<mos_asm::asm::Label>)>],
+    is_target: &[bool],
+    c: usize,
+    k: usize,
+    z: u8,
+) -> Option<(usize, usize)> {
+    // A fixed-offset branch before the store may land past it and reach the load without
+    // the `TAX`.
+    if chunks[c].items[..k]
+        .iter()
+        .any(|it| matches!(it, Item::Ins(o, Arg::Byte(_)) if matches!(mnemonic(*o), Some((_, Mode::Rel)))))
+    {
+        return None;
+    }
+    let (mut d, mut from) = (c, k + 1);
+    for _ in 0..MAX_CHUNKS {
+        let (last, locals) = info[d].as_ref()?;
+        for (j, it) in chunks[d].items.iter().enumerate().skip(from) {
+            if x_use(it) != XUse::None || matches!(it, Item::Label(_)) {
+                return None;
+            }
+            match effect(it, z, locals) {
+                Effect::None => {}
+                Effect::Reads if *it == Item::Ins(LDA_ZP, Arg::Byte(z)) => {
+                    return x_dead_after(&chunks[d].items[j + 1..]).then_some((d, j));
+                }
+                _ => return None,
+            }
+        }
+        // On into the next instruction's code, if nothing else enters it.
+        let next = last + 1;
+        if is_target.get(next).copied().unwrap_or(true) {
+            return None;
+        }
+        d = chunk_of.get(next).copied().flatten()?;
+        from = 1;
+        if !matches!(chunks[d].items.first(), Some(Item::Label(_))) {
+            return None;
+        }
+    }
+    None
 }
 
 /// The register whose home is zero-page byte `z`, if it is one whose stores the passes
@@ -441,5 +572,77 @@ mod tests {
         let mut items = vec![lda(0), sta(R24), sta(R25)];
         assert_eq!(prune(&mut items, 0, 1 << 24), 2, "a restore moved here stays");
         assert_eq!(items, vec![lda(0), sta(R24)]);
+    }
+
+    const R26: u8 = REGS + 26;
+
+    /// Runs [`run`] on one chunk per AVR instruction, none a jump target, with `live` the
+    /// registers live after each.
+    fn run_on(code: Vec<Vec<Item>>, live: &[RegSet]) -> Vec<Vec<Item>> {
+        let n = code.len();
+        let mut chunks: Vec<Chunk> =
+            code.into_iter().enumerate().map(|(i, c)| crate::mos_rewrites::insn_chunk(i as u32, c)).collect();
+        let (folded, is_target, zero) = (vec![false; n], vec![false; n], vec![0; n]);
+        let facts = Facts { live, folded: &folded, is_target: &is_target, pinned: &zero, hidden_reads: &zero };
+        let before = stores(&chunks);
+        run(&mut chunks, &facts, &before);
+        chunks.into_iter().map(|c| c.items[1..].to_vec()).collect()
+    }
+    fn lda_zp(z: u8) -> Item {
+        Item::Ins(LDA_ZP, Arg::Byte(z))
+    }
+    fn adc(z: u8) -> Item {
+        Item::Ins(ADC_ZP, Arg::Byte(z))
+    }
+    fn tax() -> Item {
+        Item::Ins(TAX, Arg::None)
+    }
+    fn txa() -> Item {
+        Item::Ins(TXA, Arg::None)
+    }
+
+    /// `ldi r24, 1; ldi r25, 2; add r25, r24` with r24 dead after the add: r24's one read
+    /// is a load two instructions on, so its value passes in X.
+    #[test]
+    fn a_value_read_once_on_the_straight_way_passes_in_x() {
+        let code = || {
+            vec![
+                vec![lda(1), sta(R24)],
+                vec![lda(2), sta(R25)],
+                vec![Item::Ins(CLC, Arg::None), lda_zp(R24), adc(R25), sta(R25)],
+            ]
+        };
+        let live = [1 << 24, 1 << 24 | 1 << 25, 1 << 25];
+        let out = run_on(code(), &live);
+        assert_eq!(out[0], vec![lda(1), tax()]);
+        assert_eq!(out[2][1], txa());
+        // r24 read again later, or X used between, or a branch between: the byte stays.
+        let mut later = code();
+        later.push(vec![lda_zp(R24), sta(R26)]);
+        let out = run_on(later, &[1 << 24, 1 << 24 | 1 << 25, 1 << 24 | 1 << 25, 1 << 26]);
+        assert_eq!(out[0], vec![lda(1), sta(R24)], "read twice");
+        let mut x_between = code();
+        x_between[1].insert(0, Item::Ins(LDX_IMM, Arg::Byte(0)));
+        assert_eq!(run_on(x_between, &live)[0], vec![lda(1), sta(R24)], "X set between");
+        let mut branch = code();
+        branch[1].push(Item::Ins(BEQ, Arg::Byte(0)));
+        assert_eq!(run_on(branch, &live)[0], vec![lda(1), sta(R24)], "a branch between");
+        let mut x_after = code();
+        x_after[2].push(Item::Ins(STX_ZP, Arg::Byte(R26)));
+        assert_eq!(run_on(x_after, &live)[0], vec![lda(1), sta(R24)], "X read after the load");
+    }
+
+    /// Two values that would be carried at once keep the second's byte; a callee-saved
+    /// register keeps its byte.
+    #[test]
+    fn x_carries_one_value_at_a_time_and_no_callee_saved_register() {
+        let code =
+            vec![vec![lda(1), sta(R24), lda(2), sta(R25)], vec![lda_zp(R25), sta(R26)], vec![lda_zp(R24), sta(R26)]];
+        let out = run_on(code, &[1 << 24 | 1 << 25, 1 << 24 | 1 << 26, 1 << 26]);
+        assert_eq!(out[0], vec![lda(1), tax(), lda(2), sta(R25)]);
+        assert_eq!(out[2][0], txa());
+        let r16 = REGS + 16;
+        let code = vec![vec![lda(1), sta(r16)], vec![lda(2), sta(R25)], vec![lda_zp(r16), adc(R25), sta(R25)]];
+        assert_eq!(run_on(code, &[1 << 16, 1 << 16 | 1 << 25, 1 << 25])[0], vec![lda(1), sta(r16)]);
     }
 }
