@@ -443,16 +443,8 @@ mod tests {
             Callee::None,
         ];
         let func_of = [Some(0), Some(0), Some(0), Some(0), Some(1), Some(1), Some(1), Some(1)];
-        let input = Input {
-            insns: &code,
-            succs: &succs,
-            callees: &callees,
-            func_of: &func_of,
-            bodies: &[0, 5],
-            kills: &[CALL_USED, 1 << 24],
-            exits: &[ZERO_REG | 1 << 24, ZERO_REG | 1 << 24 | 1 << 17],
-        };
-        let l = analyse(&input);
+        let exits = [ZERO_REG | 1 << 24, ZERO_REG | 1 << 24 | 1 << 17];
+        let l = analyse(&two_functions(&code, &succs, &callees, &func_of, &[CALL_USED, 1 << 24], &exits));
         assert_eq!(l.args[1] & (1 << 17), 0, "f1's push of r17 is a save, not an argument");
         assert_eq!(l.args[1], ZERO_REG | 1 << 24, "f1 reads r24, the only return register its caller reads");
         assert_eq!(l.live_out[1], ZERO_REG | 1 << 24 | 1 << 16, "r16 is live across the call");
@@ -469,16 +461,26 @@ mod tests {
         let mut callees = [Callee::None; 9];
         callees[2] = Callee::Function { f: 1, tail: false };
         let func_of = [Some(0), Some(0), Some(0), Some(0), Some(0), Some(1), Some(1), Some(1), Some(1)];
-        let input = Input {
-            insns: &code,
-            succs: &succs,
-            callees: &callees,
-            func_of: &func_of,
-            bodies: &[0, 5],
-            kills: &[CALL_USED, 1 << 20],
-            exits: &[ZERO_REG | 1 << 16, exits_f1],
-        };
-        analyse(&input)
+        analyse(&two_functions(
+            &code,
+            &succs,
+            &callees,
+            &func_of,
+            &[CALL_USED, 1 << 20],
+            &[ZERO_REG | 1 << 16, exits_f1],
+        ))
+    }
+
+    /// The input of a program of two functions, the second's body from instruction 5.
+    fn two_functions<'a>(
+        insns: &'a [Insn],
+        succs: &'a [Vec<usize>],
+        callees: &'a [Callee],
+        func_of: &'a [Option<usize>],
+        kills: &'a [RegSet],
+        exits: &'a [RegSet],
+    ) -> Input<'a> {
+        Input { insns, succs, callees, func_of, bodies: &[0, 5], kills, exits }
     }
 
     #[test]
