@@ -726,6 +726,28 @@ fn variable_shift_loops_agree_with_the_simulator() {
             assert_eq!(line.contains(" ca 10 "), counts_in_x, "{name}, probes {probes:?}: {line}");
         }
     }
+    // `1 << n`, the byte loaded with 1 just before the loop: a table for the counts below 8,
+    // 0 up to 128 rounds, and the 1 kept from 129 on (no round).
+    let pow2 = move |r: &mut Rng| {
+        let a = pick(r);
+        let amount = if r.next() & 1 == 0 {
+            ldi(counter, [0, 1, 2, 3, 7, 8, 9, 15, 16, 0x7F, 0x80, 0x81, 0xFF][usize::from(r.next() % 13)])
+        } else {
+            mov(counter, [3, 7, 12, 16, 17, 18, 24, 25][usize::from(r.next() % 8)])
+        };
+        // outer: amount; ldi a, 1; L: dec c; brmi X; lsl a; rjmp L; X: ldi c, 0; dec outer;
+        // brne outer (the count is dead after the loop, as where LLVM writes `1 << n`).
+        let back = [0xC000 | (4u16.wrapping_neg() & 0xFFF), ldi(counter, 0), dec(outer)];
+        let mut v = vec![ldi(outer, 1), amount, ldi(a, 1), dec(counter), 0xF002 | (2 << 3), rr(0x0C00, a, a)];
+        v.extend(back);
+        v.push(0xF401 | ((9u16.wrapping_neg() & 0x7F) << 3));
+        v
+    };
+    check("1 << n", &pow2, &[C, Z, N, V, S], 60);
+    let words = program(&[0x11; 32], (false, false, false), &pow2(&mut Rng(5)), &[]);
+    let t = avr2mos::translate_with(&prog_of(&words), &avr2mos::Options::default()).unwrap();
+    let line = t.listing.lines().find(|l| l.contains("dec r26")).expect("the count in the listing");
+    assert!(line.contains(" e0 81 b0 09 a9 00 e0 08 b0 03 bd "), "1 << n as a table: {line}");
     // Not in an outer loop, the shift runs a bounded number of times: its bytes count for
     // more, and it stays as it is.
     let mut v = shift(vec![rr(0x0C00, 24, 24)], &mut Rng(3));

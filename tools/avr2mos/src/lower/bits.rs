@@ -74,8 +74,20 @@ impl Ctx<'_> {
             return None;
         }
         let exit = i + n + 1;
-        let mut body = Asm::default();
         let single = shift.single();
+        if let Some(d) = single
+            && shift.steps[..shift.len] == [(Step::Left, d)]
+            && !self.read_at(exit, shift.counter)
+            && self.entered_holding(i, i + n, d) == Some(1)
+        {
+            // `1 << n` on a byte: a table. The AVR's loop makes n rounds for n up to 128
+            // and none from 129 on, where the byte keeps its 1.
+            a.b(LDX_ZP, r(shift.counter)).b(LDA_IMM, 1).b(CPX_IMM, 0x81).b(BCS, 9);
+            a.b(LDA_IMM, 0).b(CPX_IMM, 8).b(BCS, 3).to(LDA_ABX, Routine::Pow2.label());
+            a.b(STA_ZP, r(d));
+            return Some(n);
+        }
+        let mut body = Asm::default();
         for &(step, d) in &shift.steps[..shift.len] {
             match (step, single) {
                 (Step::Left, Some(_)) => body.i(ASL_A),
@@ -107,6 +119,46 @@ impl Ctx<'_> {
             a.b(STX_ZP, r(shift.counter));
         }
         Some(n)
+    }
+
+    /// The constant register `d` holds on every way into the loop at `head` other than its
+    /// own jump back from `back`: the loop is entered only by falling in from the
+    /// instruction before, which transfers no control and either loads `d` with a constant
+    /// (`ldi`, not an address's byte) or leaves it as it was.
+    fn entered_holding(&self, head: usize, back: usize, d: u8) -> Option<u8> {
+        let before = head.checked_sub(1)?;
+        let prev = self.insns[before];
+        let transfers = matches!(
+            prev.op,
+            Op::Call
+                | Op::Rcall
+                | Op::Icall
+                | Op::Eicall
+                | Op::Jmp
+                | Op::Rjmp
+                | Op::Ijmp
+                | Op::Eijmp
+                | Op::Ret
+                | Op::Reti
+                | Op::Brbs
+                | Op::Brbc
+                | Op::Cpse
+                | Op::Sbrc
+                | Op::Sbrs
+        );
+        let other_way = self.flow.entries[head]
+            || self.flow.func_of[before] != self.flow.func_of[head]
+            || (0..self.insns.len()).any(|m| m != before && m != back && self.flow.succs[m].contains(&head));
+        if transfers || other_way {
+            return None;
+        }
+        match prev.op {
+            Op::Ldi if prev.d == d => {
+                (!self.prog.text_relocs.contains_key(&self.flow.addrs[before])).then_some(prev.k as u8)
+            }
+            _ if crate::analysis::liveness::defs_of(&prev) & (1 << d) != 0 => None,
+            _ => self.consts.before(before, d),
+        }
     }
 
     /// Whether register `reg` may be read from instruction `at` on: live there under the

@@ -144,6 +144,7 @@ pub enum Routine {
     Save,
     Bank1EndAt,
     FarCopy,
+    Pow2,
 }
 
 const RT_BASE: u32 = 0x8000_0000;

@@ -11,8 +11,8 @@ use crate::mmap::*;
 use mos_asm::asm::Locals;
 use mos_asm::asm::{Asm, op::*};
 
-/// Push, Pop, Enter, Leave, Icall, SregRead, SregWrite, SwapA, PushRun and PopRun (inside
-/// PopRun17).
+/// Push, Pop, Enter, Leave, Icall, SregRead, SregWrite, Pow2 (a table), SwapA, PushRun and
+/// PopRun (inside PopRun17).
 pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     let mut out = Vec::new();
     // push A: *SP = A; SP -= 1.
@@ -54,6 +54,11 @@ pub(super) fn routines(loc: &mut Locals) -> Vec<(Routine, Asm)> {
     a.label(v1).b(LDA_ZP, t(0)).b(AND_IMM, 0x40).b(STA_ZP, TFLAG).i(RTS);
     out.push((Routine::SregWrite, a));
 
+    // 1 << n for n from 0 to 7: the table of a shift of 1 by a variable amount
+    // ([`crate::lower`]'s `shift_loop`).
+    let mut a = Asm::default();
+    a.items.push(mos_asm::asm::Item::Bytes((0..8).map(|n| 1u8 << n).collect()));
+    out.push((Routine::Pow2, a));
     // Swap the nibbles of A.
     let mut a = Asm::default();
     a.i(ASL_A).b(ADC_IMM, 0x80).i(ROL_A).i(ASL_A).b(ADC_IMM, 0x80).i(ROL_A).i(RTS);
