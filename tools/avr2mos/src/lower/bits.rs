@@ -3,6 +3,15 @@
 
 use super::*;
 
+/// Whether the instruction calls, returns or jumps: control does not simply go on to the
+/// next one.
+fn transfers_control(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Call | Op::Rcall | Op::Icall | Op::Eicall | Op::Ret | Op::Reti | Op::Ijmp | Op::Eijmp | Op::Jmp | Op::Rjmp
+    )
+}
+
 impl Ctx<'_> {
     /// LLVM's shift by 4 through `swap` ([`crate::analysis::fusion::nibble_shape`]) as four
     /// 6502 shifts, where the fusion map lets it fold and no flag is read after it: 8 bytes
@@ -128,27 +137,13 @@ impl Ctx<'_> {
     fn entered_holding(&self, head: usize, back: usize, d: u8) -> Option<u8> {
         let before = head.checked_sub(1)?;
         let prev = self.insns[before];
-        let transfers = matches!(
-            prev.op,
-            Op::Call
-                | Op::Rcall
-                | Op::Icall
-                | Op::Eicall
-                | Op::Jmp
-                | Op::Rjmp
-                | Op::Ijmp
-                | Op::Eijmp
-                | Op::Ret
-                | Op::Reti
-                | Op::Brbs
-                | Op::Brbc
-                | Op::Cpse
-                | Op::Sbrc
-                | Op::Sbrs
-        );
+        let transfers =
+            transfers_control(prev.op) || matches!(prev.op, Op::Brbs | Op::Brbc | Op::Cpse | Op::Sbrc | Op::Sbrs);
+        // Control reaches an instruction from its own function only (`succs`), or as an entry.
+        let f = self.flow.func_of[head]?;
         let other_way = self.flow.entries[head]
-            || self.flow.func_of[before] != self.flow.func_of[head]
-            || (0..self.insns.len()).any(|m| m != before && m != back && self.flow.succs[m].contains(&head));
+            || self.flow.func_of[before] != Some(f)
+            || self.flow.ranges[f].clone().any(|m| m != before && m != back && self.flow.succs[m].contains(&head));
         if transfers || other_way {
             return None;
         }
@@ -164,20 +159,7 @@ impl Ctx<'_> {
     /// Whether register `reg` may be read from instruction `at` on: live there under the
     /// calling convention, or `at` is a call, a return or a jump (taken to read it).
     fn read_at(&self, at: usize, reg: u8) -> bool {
-        let transfer = matches!(
-            self.flow.insns[at].op,
-            Op::Call
-                | Op::Rcall
-                | Op::Icall
-                | Op::Eicall
-                | Op::Ret
-                | Op::Reti
-                | Op::Ijmp
-                | Op::Eijmp
-                | Op::Jmp
-                | Op::Rjmp
-        );
-        transfer || self.live_abi.live_in[at] & (1 << reg) != 0
+        transfers_control(self.flow.insns[at].op) || self.live_abi.live_in[at] & (1 << reg) != 0
     }
 
     /// Lowers a logic, shift or bit instruction; the flags it leaves in `P`.

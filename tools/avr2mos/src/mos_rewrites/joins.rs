@@ -1,9 +1,10 @@
 //! What A holds where code joins: [`crate::mos_rewrites::peephole`] forgets everything at
 //! the start of an AVR instruction's code that can be jumped to; this pass works out what A
 //! and the zero-page bytes hold there on every way in, and removes the loads that this
-//! makes redundant (a load of X or Y with what A holds becomes a transfer). The case it is for is a chain of compares on one register
-//! (`cpi r17, 1; breq A; cpi r17, 4; breq B; ...`, a `match`): each compare after a branch
-//! target loaded the register again, although A holds it on every way there.
+//! makes redundant (a load of X or Y with what A holds becomes a transfer). The case it is
+//! for is a chain of compares on one register (`cpi r17, 1; breq A; cpi r17, 4; breq B;
+//! ...`, a `match`): each compare after a branch target loaded the register again,
+//! although A holds it on every way there.
 //!
 //! Assumes: the chunks as [`crate::lower::codegen`] makes them, each starting with its AVR
 //! instruction's label, after [`crate::mos_rewrites::peephole`]; N and Z are never read at
@@ -13,14 +14,13 @@
 //! jumps and branches (function starts, call targets, code addresses taken).
 //! Guarantees: the state at a chunk's start is the meet of the states on every way in:
 //! falling in from the chunk before (also when a skip lands at that chunk's end, with the
-//! state at the skip), and
-//! each `Bxx label` and `JMP label` to it in translated code. A label reached in any other
-//! way (a call, an address taken, an entry, from a runtime routine or an interpreted
-//! function) starts with nothing known, and so does the code after a runtime routine;
-//! runtime routines are never changed. The states are computed to a fixed point before
-//! anything is removed, and a removed load is one that changes no state: the result is
-//! what [`crate::mos_rewrites::peephole`]'s removals of loads would give on straight-line
-//! code.
+//! state at the skip), and each `Bxx label` and `JMP label` to it in translated code. A
+//! label reached in any other way (a call, an address taken, an entry, from a runtime
+//! routine or an interpreted function) starts with nothing known, and so does the code
+//! after a runtime routine; runtime routines are never changed. The states are computed to
+//! a fixed point before anything is removed, and a removed load is one that changes no
+//! state: the result is what [`crate::mos_rewrites::peephole`]'s removals of loads would
+//! give on straight-line code.
 
 use crate::mos_rewrites::values::{AValue, is_branch};
 use mos_asm::asm::{Arg, Item, Label, Part, Sym, op::*};
