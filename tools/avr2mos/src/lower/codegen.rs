@@ -47,7 +47,11 @@ pub struct Code {
 /// registers live after each instruction in [`Ctx::live_abi`].
 pub fn generate(ctx: &Ctx, opts: &Options, entry: usize, stack_top: u16) -> Result<Code, TranslateError> {
     let insns = ctx.insns;
-    let live = &ctx.live_abi.live_out;
+    // The registers live where each chunk's code leaves, by the chunk's last instruction:
+    // after it, or for instructions lowered as one chunk, at every instruction outside
+    // them that theirs go to (`brne .+2; rjmp far` leaves to both; a variable shift's loop
+    // leaves only by falling into the next instruction, where its count is dead).
+    let mut live = ctx.live_abi.live_out.clone();
     let place = match opts.bank1 {
         Some(_) => interp::CopyPlace::Bank1 { home: opts.memory.mmu_config() },
         None => interp::CopyPlace::Inline,
@@ -123,6 +127,10 @@ pub fn generate(ctx: &Ctx, opts: &Options, entry: usize, stack_top: u16) -> Resu
             continue;
         }
         let lowered = ctx.lower(i, cpu_carry)?;
+        let last = i + lowered.consumed;
+        if lowered.consumed > 0 {
+            live[last] = live_on_leaving(ctx, i, last);
+        }
         let (before, after): (Vec<_>, Vec<_>) =
             ctx.saves.sunk[i].iter().partition(|c| c.place == crate::frames::sink_saves::Place::Before);
         // Both the saves moved and the lowering keep to crate::analysis::fusion's map.
@@ -144,7 +152,7 @@ pub fn generate(ctx: &Ctx, opts: &Options, entry: usize, stack_top: u16) -> Resu
                 .flat_map(|c: &crate::frames::sink_saves::Copy| save_copy(ctx.zp_homes, c.slot, c.reg, c.save)),
         );
         if ctx.optimise {
-            crate::mos_rewrites::dead_stores::prune(&mut items, live[i + lowered.consumed], pinned[i]);
+            crate::mos_rewrites::dead_stores::prune(&mut items, live[last], pinned[i]);
         }
         chunks.push(Chunk { owner: Owner::Insn(i), items });
         for f in 1..=lowered.consumed {
@@ -171,7 +179,7 @@ pub fn generate(ctx: &Ctx, opts: &Options, entry: usize, stack_top: u16) -> Resu
             })
             .collect();
         let facts = crate::mos_rewrites::dead_stores::Facts {
-            live,
+            live: &live,
             folded: &folded,
             is_target: &ctx.flow.is_target,
             pinned: &pinned,
@@ -193,6 +201,29 @@ pub fn generate(ctx: &Ctx, opts: &Options, entry: usize, stack_top: u16) -> Resu
         }
     }
     Ok(Code { chunks, patches, interp_chunks, far_copies, save_area, stale })
+}
+
+/// The registers live where the code of instructions `first..=last`, lowered as one chunk,
+/// leaves it: live at each instruction outside them that one of them goes to. Where one of
+/// them calls, returns or jumps through a pointer, those live after any of them.
+fn live_on_leaving(ctx: &Ctx, first: usize, last: usize) -> crate::analysis::callgraph::RegSet {
+    use crate::input::decode::Op;
+    let group = first..=last;
+    let plain = group.clone().all(|m| {
+        !matches!(
+            ctx.insns[m].op,
+            Op::Call | Op::Rcall | Op::Icall | Op::Eicall | Op::Ret | Op::Reti | Op::Ijmp | Op::Eijmp
+        ) && !ctx.flow.succs[m].is_empty()
+    });
+    let live = ctx.live_abi;
+    match plain {
+        true => group
+            .clone()
+            .flat_map(|m| ctx.flow.succs[m].iter().copied())
+            .filter(|t| !group.contains(t))
+            .fold(0, |acc, t| acc | live.live_in[t]),
+        false => group.fold(0, |acc, m| acc | live.live_out[m]),
+    }
 }
 
 /// The AVR instructions whose code can be entered other than by falling in from the code

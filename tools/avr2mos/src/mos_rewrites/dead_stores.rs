@@ -19,14 +19,20 @@
 //! store then relies on the byte written before it, so [`run`] keeps a store whose path
 //! reaches a chunk that lost a store of the same byte.
 //!
-//! Guarantees: a store goes only when nothing can read what it wrote. Along the code after
-//! it, chunk after chunk as long as each falls through to the next: no instruction reads
-//! the byte (directly, as half of a `(zp),Y` pointer, through an index or an absolute
-//! address that may reach zero page), calls, returns, jumps anywhere but to an AVR
-//! instruction, or holds data; and either a plain store writes the byte again before any
-//! branch, or the register is dead after a chunk (which covers every branch out of the
-//! chunks passed: a chunk's branches are its instructions' own, and liveness joins their
-//! targets). A chunk with a loop inside it (a backward branch) keeps its stores, and so
+//! Guarantees: a store goes only when nothing can read what it wrote, on every way on
+//! from it: the code after it in its chunk, then each chunk it falls or branches into (the
+//! branches and jumps to AVR instructions, up to [`MAX_CHUNKS`] chunks). Along each way no
+//! instruction reads the byte (directly, as half of a `(zp),Y` pointer, through an index
+//! or an absolute address that may reach zero page), calls, returns, jumps anywhere but to
+//! an AVR instruction, or holds data; and the way ends where a plain store writes the byte
+//! again before any branch in its chunk, or where the register is dead after a chunk with
+//! code (the registers live where the chunk's code leaves, [`Facts::live`], cover every
+//! branch out of it: a chunk's branches are its instructions' own, and liveness joins
+//! their targets). A chunk without code is passed through to the next: it is an
+//! instruction folded into the chunk before, or one whose work the code before took over,
+//! and what liveness says after it is not what runs there. Ways into a chunk from
+//! elsewhere do not matter: the byte is dead on every way from the store, whoever else
+//! comes. A chunk with a loop inside it (a backward branch) keeps its stores, and so
 //! are r0 and r1 (the multiply's result and the zero register, which runtime code may
 //! read) and bytes that are no register's. Between such a store and the reads that now
 //! take the value from A, the register's byte is stale: [`run`] says where, and the
@@ -148,7 +154,9 @@ const MAX_CHUNKS: usize = 48;
 /// What [`run`] knows of each AVR instruction.
 #[derive(Debug, Clone, Copy)]
 pub struct Facts<'a> {
-    /// The registers live after each instruction ([`abi_liveness`]).
+    /// The registers live after each instruction ([`abi_liveness`]); for the last of
+    /// instructions lowered as one chunk, those live where the chunk's code leaves (at
+    /// each instruction outside the chunk that one of them goes to).
     pub live: &'a [RegSet],
     /// The instructions whose code is in the chunk of the one before.
     pub folded: &'a [bool],
@@ -209,36 +217,75 @@ pub fn run(chunks: &mut [Chunk], facts: &Facts, before: &[RegSet]) -> Vec<RegSet
         true
     };
     // Whether nothing can read register `n`'s byte after item `k` of chunk `c` before it is
-    // written again; if so, the last instruction whose code was followed.
-    let dead_after = |chunks: &[Chunk], c: usize, k: usize, n: u8| -> Option<usize> {
+    // written again, on any way on through the chunks after it: the fall-through and the
+    // branches and jumps to AVR instructions, as far as the register is live after a
+    // chunk. If so, the instructions of the chunks passed, where the byte may be stale.
+    let dead_after = |chunks: &[Chunk], c: usize, k: usize, n: u8| -> Option<Vec<std::ops::RangeInclusive<usize>>> {
         let z = REGS + n;
-        let (Some((last, locals)), Owner::Insn(first)) = (&info[c], &chunks[c].owner) else { return None };
-        let first = *first;
-        let mut path = Path::default();
-        let mut verdict = path.scan(&chunks[c].items[k + 1..], z, locals);
-        if verdict.is_none() && hidden(first, *last) & (1 << n) != 0 {
-            verdict = Some(false);
+        let mut passed = Vec::new();
+        // Chunks to follow, each with the item it is entered at; the store's own chunk is
+        // followed from the store on, and again from its start if a way leads back to it.
+        let mut todo = vec![(c, k + 1)];
+        let mut entered: Vec<usize> = Vec::new();
+        while let Some((d, from)) = todo.pop() {
+            let (Some((last, locals)), Owner::Insn(first)) = (&info[d], &chunks[d].owner) else { return None };
+            let (first, last) = (*first, *last);
+            let whole = d != c || from == 0;
+            if whole && (lost[d] | hidden(first, last)) & (1 << n) != 0 {
+                return None;
+            }
+            if whole {
+                passed.push(first..=last);
+            }
+            let mut split = false;
+            let mut exits = Vec::new();
+            let mut written = false;
+            for it in &chunks[d].items[from..] {
+                match effect(it, z, locals) {
+                    Effect::Reads => return None,
+                    Effect::Writes if !split => {
+                        written = true;
+                        break;
+                    }
+                    Effect::Splits => split = true,
+                    Effect::Exits => {
+                        split = true;
+                        exits.push(insn_target(it)?);
+                    }
+                    Effect::Writes | Effect::None => {}
+                }
+            }
+            if written {
+                continue;
+            }
+            if !whole && hidden(first, last) & (1 << n) != 0 {
+                return None;
+            }
+            // A chunk without code passes control on to the next: an instruction folded
+            // into the chunk before, or one whose work the code before took over (`brcs
+            // .+2; rjmp far` as one `BCC`), which liveness would take at its word.
+            let empty = !chunks[d].items.iter().any(|it| !matches!(it, Item::Label(_)));
+            if !empty && live[last] & (1 << n) == 0 {
+                // Liveness speaks for the branches out too: they are the last
+                // instruction's (see the module doc).
+                if relied_on(last + 1, n) {
+                    return None;
+                }
+                continue;
+            }
+            exits.push(last + 1);
+            for t in exits {
+                let e = chunk_of.get(t).copied().flatten()?;
+                if !entered.contains(&e) {
+                    entered.push(e);
+                    todo.push((e, 0));
+                }
+            }
+            if entered.len() > MAX_CHUNKS {
+                return None;
+            }
         }
-        let mut end = *last;
-        for _ in 0..MAX_CHUNKS {
-            if verdict.is_some() {
-                break;
-            }
-            if live[end] & (1 << n) == 0 {
-                verdict = Some(!relied_on(end + 1, n));
-                break;
-            }
-            // Live after this chunk: follow the fall-through, if it is the only way on.
-            let next = chunk_of.get(end + 1).copied().flatten();
-            let Some((next, Some((next_last, next_locals)))) = next.map(|d| (d, info[d].as_ref())) else { break };
-            let Owner::Insn(next_first) = chunks[next].owner else { break };
-            if path.exits || (lost[next] | hidden(next_first, *next_last)) & (1 << n) != 0 {
-                break;
-            }
-            verdict = path.scan(&chunks[next].items, z, next_locals);
-            end = *next_last;
-        }
-        (verdict == Some(true)).then_some(end)
+        Some(passed)
     };
     let mut stale = vec![0; live.len()];
     // The load the last value passed in X goes to (chunk, item).
@@ -256,11 +303,9 @@ pub fn run(chunks: &mut [Chunk], facts: &Facts, before: &[RegSet]) -> Vec<RegSet
                 k += 1;
                 continue;
             };
-            if let Some(end) = dead_after(chunks, c, k, n) {
+            if let Some(passed) = dead_after(chunks, c, k, n) {
                 chunks[c].items.remove(k);
-                for s in &mut stale[last + 1..=end] {
-                    *s |= 1 << n;
-                }
+                mark_stale(&mut stale, passed.into_iter().flatten(), n);
                 continue;
             }
             // Read once more, by a load on the straight way on: the value can pass in X,
@@ -270,20 +315,38 @@ pub fn run(chunks: &mut [Chunk], facts: &Facts, before: &[RegSet]) -> Vec<RegSet
             if carried_to < Some((c, k))
                 && crate::analysis::liveness::CALLEE_SAVED & (1 << n) == 0
                 && let Some((d, j)) = x_carrier(chunks, &chunk_of, &info, is_target, c, k, z)
-                && let Some(end) = dead_after(chunks, d, j, n)
+                && let Some(passed) = dead_after(chunks, d, j, n)
                 && crate::mos_rewrites::peephole::nz_dead(&chunks[c].items[k + 1..])
             {
                 chunks[c].items[k] = Item::Ins(TAX, Arg::None);
                 chunks[d].items[j] = Item::Ins(TXA, Arg::None);
                 carried_to = Some((d, j));
-                for s in &mut stale[last + 1..=end] {
-                    *s |= 1 << n;
-                }
+                // Stale from the store's chunk on to the load's, then where the load's
+                // followed.
+                let load_last = info[d].as_ref().map_or(*last, |(l, _)| *l);
+                mark_stale(&mut stale, (last + 1..=load_last).chain(passed.into_iter().flatten()), n);
             }
             k += 1;
         }
     }
     stale
+}
+
+/// Marks register `n`'s byte stale at the start of each of instructions `at`.
+fn mark_stale(stale: &mut [RegSet], at: impl IntoIterator<Item = usize>, n: u8) {
+    for i in at {
+        stale[i] |= 1 << n;
+    }
+}
+
+/// The AVR instruction a branch or jump to an instruction's code goes to.
+fn insn_target(item: &Item) -> Option<usize> {
+    match item {
+        Item::Branch(_, l) | Item::Ins(JMP, Arg::Sym(mos_asm::asm::Sym::Code(l), _, _)) if l.0 < LOCAL_LABELS => {
+            Some(l.0 as usize)
+        }
+        _ => None,
+    }
 }
 
 /// How an item uses X.
@@ -455,11 +518,12 @@ fn effect(item: &Item, z: u8, locals: &[mos_asm::asm::Label]) -> Effect {
 
 /// Whether an absolute operand may address zero page (or reach it through an index): a
 /// literal address below $200 may; a data symbol (a frame or save slot, `.data`, `.bss`)
-/// is placed above it ([`crate::mmap`]).
+/// or a table in the code (`rt_pow2`) is placed above it ([`crate::mmap`]).
 fn may_reach_zero_page(arg: &Arg) -> bool {
+    use mos_asm::asm::Sym;
     match arg {
         Arg::Word(w) => *w < 0x200,
-        Arg::Sym(mos_asm::asm::Sym::Data(_) | mos_asm::asm::Sym::Bss(_), _, _) => false,
+        Arg::Sym(Sym::Data(_) | Sym::Bss(_) | Sym::Code(_), _, _) => false,
         _ => true,
     }
 }
@@ -603,6 +667,42 @@ mod tests {
 
     /// `ldi r24, 1; ldi r25, 2; add r25, r24` with r24 dead after the add: r24's one read
     /// is a load two instructions on, so its value passes in X.
+    /// A branch to an instruction's code, as the lowering writes it.
+    fn branch_to(i: u32) -> Item {
+        Item::Branch(BEQ, mos_asm::asm::Label(i))
+    }
+
+    #[test]
+    fn a_store_goes_when_every_way_on_writes_the_byte_first() {
+        // r24 is live after chunk 0 (the AVR reads it on both ways: say the code after
+        // takes it from A instead), but each way stores it again before any read.
+        let code = || {
+            vec![
+                vec![lda(1), sta(R24), branch_to(2)],
+                vec![lda(2), sta(R24), Item::Ins(JMP, Arg::Sym(Sym::Code(mos_asm::asm::Label(3)), Part::Word, 0))],
+                vec![lda(3), sta(R24)],
+                vec![lda_zp(R24), sta(R26)],
+            ]
+        };
+        let live = [1 << 24, 1 << 24, 1 << 24, 1 << 26];
+        assert_eq!(run_on(code(), &live)[0], vec![lda(1), branch_to(2)]);
+        // One way reads it first: the store stays.
+        let mut read = code();
+        read[2].insert(0, lda_zp(R24));
+        assert_eq!(run_on(read, &live)[0], vec![lda(1), sta(R24), branch_to(2)]);
+    }
+
+    #[test]
+    fn a_chunk_without_code_passes_control_on() {
+        // Chunk 1 is an instruction whose work chunk 0's branch took over (an `rjmp` to
+        // chunk 3): liveness after it says r24 is dead, but the code falls into chunk 2,
+        // which reads it.
+        let code =
+            vec![vec![lda(1), sta(R24), branch_to(3)], vec![], vec![lda_zp(R24), sta(R26)], vec![lda(4), sta(R24)]];
+        let live = [1 << 24, 0, 1 << 26, 1 << 24];
+        assert_eq!(run_on(code, &live)[0], vec![lda(1), sta(R24), branch_to(3)]);
+    }
+
     #[test]
     fn a_value_read_once_on_the_straight_way_passes_in_x() {
         let code = || {
