@@ -30,8 +30,8 @@ use std::collections::HashMap;
 /// Removes the loads of what A already holds at the joins of `chunks`, and makes a load of
 /// X or Y with it a `TAX` or `TAY`; `entries` as in the module doc. Returns the bytes
 /// saved. A store of what its byte already holds stays: the byte holds it by a store on
-/// each way in, which [`crate::mos_rewrites::dead_stores`] may find dead, following the
-/// fall-through alone (its record of lost stores stops at joins).
+/// each way in, which [`crate::mos_rewrites::dead_stores`] may find dead (its record of
+/// lost stores follows the fall-through alone and stops at joins).
 pub fn run(chunks: &mut [Chunk], entries: &[bool]) -> usize {
     let ways = Ways::of(chunks, entries);
     let states = fixed_point(chunks, &ways);
