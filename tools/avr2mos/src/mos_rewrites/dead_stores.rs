@@ -454,13 +454,12 @@ fn x_carrier(
 /// may remove: not r0 and r1 (the multiply's result and the zero register, which runtime
 /// code reads), nor Y, r28 and r29, whose writes [`crate::frames::frame_slots`] may leave out of
 /// the code while the code after them still reads the byte as written before (the frame's
-/// start), so that liveness, which counts those writes, does not speak for the code. Nor
-/// Z, r30 and r31: with their stores judged too, the rules benchmark's program fails, so
-/// some code still reads Z's byte as written before where liveness says it is dead (which
-/// code is not yet known).
+/// start), so that liveness, which counts those writes, does not speak for the code. Z is
+/// judged as any other register: the code reads it only where an AVR instruction does, or
+/// where a copy of it was left out and the copy's uses read it ([`Facts::hidden_reads`]).
 fn register_of(z: u8) -> Option<u8> {
     let n = z.checked_sub(REGS)?;
-    (2..28).contains(&n).then_some(n)
+    ((2..28).contains(&n) || (30..32).contains(&n)).then_some(n)
 }
 
 /// The local labels a chunk defines (branches to them stay inside it).
