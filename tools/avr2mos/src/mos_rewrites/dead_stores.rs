@@ -32,9 +32,10 @@
 //! instruction folded into the chunk before, or one whose work the code before took over,
 //! and what liveness says after it is not what runs there. Ways into a chunk from
 //! elsewhere do not matter: the byte is dead on every way from the store, whoever else
-//! comes. A chunk with a loop inside it (a backward branch) keeps its stores, and so
-//! are r0 and r1 (the multiply's result and the zero register, which runtime code may
-//! read) and bytes that are no register's. Between such a store and the reads that now
+//! comes. A chunk with a loop inside it (a backward branch) keeps its stores, and a way
+//! passes through it only where nothing in it touches the byte; r0 and r1 keep theirs
+//! (the multiply's result and the zero register, which runtime code may read), and so do
+//! bytes that are no register's. Between such a store and the reads that now
 //! take the value from A, the register's byte is stale: [`run`] says where, and the
 //! lockstep comparison with the AVR simulator leaves it out there
 //! ([`crate::Translation::live_in`]).
@@ -228,8 +229,26 @@ pub fn run(chunks: &mut [Chunk], facts: &Facts, before: &[RegSet]) -> Vec<RegSet
         let mut todo = vec![(c, k + 1)];
         let mut entered: Vec<usize> = Vec::new();
         while let Some((d, from)) = todo.pop() {
-            let (Some((last, locals)), Owner::Insn(first)) = (&info[d], &chunks[d].owner) else { return None };
-            let (first, last) = (*first, *last);
+            let Owner::Insn(first) = chunks[d].owner else { return None };
+            // A chunk with a loop inside it is passed only where nothing in it touches the
+            // byte: then how often its loop runs does not matter.
+            let looped;
+            let (last, locals) = match &info[d] {
+                Some((last, locals)) => (*last, locals),
+                None if d != c => {
+                    let labels = local_labels(&chunks[d].items);
+                    let untouched = chunks[d]
+                        .items
+                        .iter()
+                        .all(|it| matches!(effect(it, z, &labels), Effect::None | Effect::Splits));
+                    if !untouched {
+                        return None;
+                    }
+                    looped = labels;
+                    (last_of(first), &looped)
+                }
+                None => return None,
+            };
             let whole = d != c || from == 0;
             if whole && (lost[d] | hidden(first, last)) & (1 << n) != 0 {
                 return None;
@@ -692,6 +711,29 @@ mod tests {
         let mut read = code();
         read[2].insert(0, lda_zp(R24));
         assert_eq!(run_on(read, &live)[0], vec![lda(1), sta(R24), branch_to(2)]);
+    }
+
+    #[test]
+    fn a_way_passes_a_loop_that_leaves_the_byte_alone() {
+        // Chunk 1 counts X down in a loop of its own; chunk 2 stores r24 again.
+        let code = |in_loop: Item| {
+            vec![
+                vec![lda(1), sta(R24)],
+                vec![
+                    Item::Ins(LDX_IMM, Arg::Byte(3)),
+                    in_loop,
+                    Item::Ins(DEX, Arg::None),
+                    Item::Ins(BNE, Arg::Byte(0xfb)),
+                ],
+                vec![lda(2), sta(R24)],
+            ]
+        };
+        let live = [1 << 24, 1 << 24, 1 << 24];
+        let untouched = code(Item::Ins(ASL_ZP, Arg::Byte(R25)));
+        assert_eq!(run_on(untouched, &live)[0], vec![lda(1)]);
+        // The loop reads r24: the store stays.
+        let read = code(Item::Ins(ASL_ZP, Arg::Byte(R24)));
+        assert_eq!(run_on(read, &live)[0], vec![lda(1), sta(R24)]);
     }
 
     #[test]
