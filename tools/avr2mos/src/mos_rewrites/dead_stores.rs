@@ -250,33 +250,19 @@ pub fn run(chunks: &mut [Chunk], facts: &Facts, before: &[RegSet]) -> Vec<RegSet
                 None => return None,
             };
             let whole = d != c || from == 0;
-            if whole && (lost[d] | hidden(first, last)) & (1 << n) != 0 {
-                return None;
-            }
             if whole {
+                if (lost[d] | hidden(first, last)) & (1 << n) != 0 {
+                    return None;
+                }
                 passed.push(first..=last);
             }
-            let mut split = false;
-            let mut exits = Vec::new();
-            let mut written = false;
-            for it in &chunks[d].items[from..] {
-                match effect(it, z, locals) {
-                    Effect::Reads => return None,
-                    Effect::Writes if !split => {
-                        written = true;
-                        break;
-                    }
-                    Effect::Splits => split = true,
-                    Effect::Exits => {
-                        split = true;
-                        exits.push(insn_target(it)?);
-                    }
-                    Effect::Writes | Effect::None => {}
-                }
+            let mut path = Path::default();
+            match path.scan(&chunks[d].items[from..], z, locals) {
+                Some(false) => return None,
+                Some(true) => continue,
+                None => {}
             }
-            if written {
-                continue;
-            }
+            let mut exits = path.exits.into_iter().collect::<Option<Vec<usize>>>()?;
             if !whole && hidden(first, last) & (1 << n) != 0 {
                 return None;
             }
@@ -554,8 +540,9 @@ fn may_reach_zero_page(arg: &Arg) -> bool {
 struct Path {
     /// A branch has been passed: a later store may not run on every path.
     split: bool,
-    /// A branch or jump out to other code has been passed.
-    exits: bool,
+    /// The AVR instructions the branches and jumps out passed go to (`None` for one that
+    /// names no instruction).
+    exits: Vec<Option<usize>>,
 }
 
 impl Path {
@@ -570,7 +557,7 @@ impl Path {
                 Effect::Splits => self.split = true,
                 Effect::Exits => {
                     self.split = true;
-                    self.exits = true;
+                    self.exits.push(insn_target(it));
                 }
                 Effect::Writes | Effect::None => {}
             }
@@ -686,8 +673,6 @@ mod tests {
         Item::Ins(TXA, Arg::None)
     }
 
-    /// `ldi r24, 1; ldi r25, 2; add r25, r24` with r24 dead after the add: r24's one read
-    /// is a load two instructions on, so its value passes in X.
     /// A branch to an instruction's code, as the lowering writes it.
     fn branch_to(i: u32) -> Item {
         Item::Branch(BEQ, mos_asm::asm::Label(i))
@@ -747,6 +732,8 @@ mod tests {
         assert_eq!(run_on(code, &live)[0], vec![lda(1), sta(R24), branch_to(3)]);
     }
 
+    /// `ldi r24, 1; ldi r25, 2; add r25, r24` with r24 dead after the add: r24's one read
+    /// is a load two instructions on, so its value passes in X.
     #[test]
     fn a_value_read_once_on_the_straight_way_passes_in_x() {
         let code = || {
