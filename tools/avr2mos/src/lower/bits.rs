@@ -3,15 +3,6 @@
 
 use super::*;
 
-/// Whether the instruction calls, returns or jumps: control does not simply go on to the
-/// next one.
-fn transfers_control(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Call | Op::Rcall | Op::Icall | Op::Eicall | Op::Ret | Op::Reti | Op::Ijmp | Op::Eijmp | Op::Jmp | Op::Rjmp
-    )
-}
-
 impl Ctx<'_> {
     /// LLVM's shift by 4 through `swap` ([`crate::analysis::fusion::nibble_shape`]) as four
     /// 6502 shifts, where the fusion map lets it fold and no flag is read after it: 8 bytes

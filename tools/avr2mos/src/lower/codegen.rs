@@ -210,10 +210,9 @@ fn live_on_leaving(ctx: &Ctx, first: usize, last: usize) -> crate::analysis::cal
     use crate::input::decode::Op;
     let group = first..=last;
     let plain = group.clone().all(|m| {
-        !matches!(
-            ctx.insns[m].op,
-            Op::Call | Op::Rcall | Op::Icall | Op::Eicall | Op::Ret | Op::Reti | Op::Ijmp | Op::Eijmp
-        ) && !ctx.flow.succs[m].is_empty()
+        let op = ctx.insns[m].op;
+        let direct_jump = matches!(op, Op::Jmp | Op::Rjmp);
+        (direct_jump || !crate::lower::transfers_control(op)) && !ctx.flow.succs[m].is_empty()
     });
     let live = ctx.live_abi;
     match plain {

@@ -102,6 +102,15 @@ pub struct Ctx<'a> {
     pub live_abi: &'a crate::analysis::liveness::Liveness,
 }
 
+/// Whether the instruction calls, returns or jumps: control does not simply go on to the
+/// next one.
+pub(super) fn transfers_control(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Call | Op::Rcall | Op::Icall | Op::Eicall | Op::Ret | Op::Reti | Op::Ijmp | Op::Eijmp | Op::Jmp | Op::Rjmp
+    )
+}
+
 /// The label of instruction `i`.
 pub fn insn_label(i: usize) -> Label {
     Label(i as u32)
