@@ -269,7 +269,7 @@ pub fn run(chunks: &mut [Chunk], facts: &Facts, before: &[RegSet]) -> Vec<RegSet
             // A chunk without code passes control on to the next: an instruction folded
             // into the chunk before, or one whose work the code before took over (`brcs
             // .+2; rjmp far` as one `BCC`), which liveness would take at its word.
-            let empty = !chunks[d].items.iter().any(|it| !matches!(it, Item::Label(_)));
+            let empty = chunks[d].items.iter().all(|it| matches!(it, Item::Label(_)));
             if !empty && live[last] & (1 << n) == 0 {
                 // Liveness speaks for the branches out too: they are the last
                 // instruction's (see the module doc).
