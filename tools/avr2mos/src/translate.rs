@@ -8,7 +8,7 @@ use crate::analysis::div_products::{self, Products};
 use crate::analysis::flags::{self, FlagFacts};
 use crate::analysis::fusion::{self, Fusion};
 use crate::analysis::zero_reg;
-use crate::avr_rewrites::{bool_branch, sreg_saves};
+use crate::avr_rewrites::{bool_branch, held_loads, sreg_saves};
 use crate::emit::{image, report};
 use crate::error::TranslateError;
 use crate::frames::frame_plan::{self, FramePlan, Settings};
@@ -227,8 +227,11 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
 /// 4. the image ([`crate::emit::image::place`]) and its description
 ///    ([`crate::emit::report`]).
 pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, TranslateError> {
-    let flow = Flow::new(prog)?;
+    let mut flow = Flow::new(prog)?;
     let interpreted = interpreted_functions(prog, &opts.interpret)?;
+    if opts.opt_level == OptLevel::Full {
+        drop_held_loads(&mut flow, &interpreted);
+    }
     let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
     check_settings(opts, interpreted.iter().any(|&b| b))?;
     let analyses = Analyses::of(prog, &flow, &interpreted, opts);
@@ -237,6 +240,14 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let image = image::place(prog, &flow, &stage.lowering(&plan, &consts, &products), &code, layout, opts)?;
     let analysed = report::Analysed { summaries: &analyses.summaries, abi_live_in: &analyses.live_abi.live_in };
     Ok(report::translation(prog, &flow, analysed, &plan, &code, image, opts.bank1.is_some()))
+}
+
+/// The loads of a frame byte that the register already holds, left out of the translated
+/// functions before any analysis reads the code ([`held_loads`]).
+fn drop_held_loads(flow: &mut Flow, interpreted: &[bool]) {
+    for (range, _) in flow.ranges.iter().zip(interpreted).filter(|&(_, &interp)| !interp) {
+        held_loads::rewrite(&mut flow.insns, &flow.succs, &flow.entries, &flow.is_target, range.clone());
+    }
 }
 
 /// Which functions the interpreter runs, by [`Options::interpret`]; an entry that places

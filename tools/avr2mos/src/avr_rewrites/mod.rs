@@ -7,6 +7,7 @@ pub mod branch_over;
 pub mod const_mul;
 pub mod const_mul32;
 pub mod data_copies;
+pub mod held_loads;
 pub mod inline_mem;
 pub mod ptr_copies;
 pub mod specialise;

@@ -136,7 +136,7 @@ pub fn translation(
                     "  +{:<5x} {a:05x}  {:<11}  {:<26} ${start:04x}  {:>3}c  {}",
                     loc.offset,
                     avr.join(" "),
-                    flow.insns[i].to_string(),
+                    crate::emit::symbolic::shown(prog, a, &flow.insns[i]),
                     cycles,
                     bytes.join(" ")
                 );

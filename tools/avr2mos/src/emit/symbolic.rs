@@ -31,6 +31,20 @@ pub struct Source<'a> {
     pub notes: &'a HashMap<usize, String>,
 }
 
+impl Source<'_> {
+    /// Instruction `i` as the listing shows it ([`shown`]).
+    fn shown(&self, i: usize) -> String {
+        shown(self.prog, self.addrs[i], &self.insns[i])
+    }
+}
+
+/// How a listing shows the instruction at `addr`, `now` as the passes left it: as the
+/// program has it, and how [`crate::avr_rewrites::held_loads`] changed it, if it did.
+pub fn shown(prog: &AvrProgram, addr: u32, now: &Insn) -> String {
+    let written = crate::input::decode::decode(&prog.text, addr as usize, 0).unwrap_or(*now);
+    crate::avr_rewrites::held_loads::shown(&written, now)
+}
+
 /// Renders the translated (not interpreted) functions of `chunks`.
 pub fn render(chunks: &[Chunk], src: &Source) -> String {
     let names: HashMap<Label, String> = chunks
@@ -58,7 +72,7 @@ pub fn render(chunks: &[Chunk], src: &Source) -> String {
             }
         }
         let (_, len, cycles) = src.spans[ci];
-        let _ = writeln!(out, "  {a:04x}  {:<28} ; {len} bytes, {cycles} cycles", src.insns[i].to_string());
+        let _ = writeln!(out, "  {a:04x}  {:<28} ; {len} bytes, {cycles} cycles", src.shown(i));
         for it in &c.items {
             match it {
                 Item::Label(l) if l.0 as usize == i => {}
