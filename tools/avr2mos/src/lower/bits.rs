@@ -80,11 +80,13 @@ impl Ctx<'_> {
             && !self.read_at(exit, shift.counter)
             && self.entered_holding(i, i + n, d) == Some(1)
         {
-            // `1 << n` on a byte: a table. The AVR's loop makes n rounds for n up to 128
-            // and none from 129 on, where the byte keeps its 1.
-            a.b(LDX_ZP, r(shift.counter)).b(LDA_IMM, 1).b(CPX_IMM, 0x81).b(BCS, 9);
-            a.b(LDA_IMM, 0).b(CPX_IMM, 8).b(BCS, 3).to(LDA_ABX, Routine::Pow2.label());
-            a.b(STA_ZP, r(d));
+            // `1 << n` on a byte: a table for n below 8, the way taken first. The AVR's
+            // loop makes n rounds for n up to 128, giving 0 from 8 on, and none from 129
+            // on, where the byte keeps its 1: the carry of `CPX #$81` rolled into a 0. The
+            // `ROL` leaves the carry clear, so the `BCC` after it always skips the table.
+            a.b(LDX_ZP, r(shift.counter)).b(CPX_IMM, 8).b(BCC, 7);
+            a.b(LDA_IMM, 0).b(CPX_IMM, 0x81).i(ROL_A).b(BCC, 3);
+            a.to(LDA_ABX, Routine::Pow2.label()).b(STA_ZP, r(d));
             return Some(n);
         }
         let mut body = Asm::default();

@@ -53,6 +53,8 @@ pub fn run(chunks: &mut [Chunk], entries: &[bool]) -> usize {
             if let Some(transfer) = a.transfer_for(&chunk.items[k]) {
                 chunk.items[k] = Item::Ins(transfer, Arg::None);
                 saved += 1;
+            } else if let Some(immediate) = a.immediate_for(&chunk.items[k]) {
+                chunk.items[k] = immediate;
             }
             a.step(&chunk.items[k]);
             k += 1;

@@ -127,6 +127,10 @@ pub fn run(chunks: &mut [Chunk], is_target: &[bool]) {
                 );
                 continue;
             }
+            // After the pair's copy above, which looks for the loads as they are.
+            if let Some(immediate) = a_value.immediate_for(&c.items[k]) {
+                c.items[k] = immediate;
+            }
             a_value.step(&c.items[k]);
             let prev = counted.take();
             let skipped = skippable > 0;

@@ -216,6 +216,31 @@ impl AValue {
         }
     }
 
+    /// The same operation on the constant a zero-page operand is known to hold (`LDA zp`,
+    /// `ADC zp`, `CMP zp`...: `LDA #k`, `ADC #k`, `CMP #k`): a cycle less, the same
+    /// result and flags, and the byte's store may then have no reader left (`eor r25,
+    /// r25` before an `sbci r25` that reads it). Not for $00 and $01, the processor port.
+    pub fn immediate_for(&self, item: &Item) -> Option<Item> {
+        if self.off || self.blind > 0 {
+            return None;
+        }
+        let Item::Ins(op, Arg::Byte(z)) = *item else { return None };
+        let imm = match op {
+            LDA_ZP => LDA_IMM,
+            LDX_ZP => LDX_IMM,
+            LDY_ZP => LDY_IMM,
+            ADC_ZP => ADC_IMM,
+            SBC_ZP => SBC_IMM,
+            AND_ZP => AND_IMM,
+            ORA_ZP => ORA_IMM,
+            EOR_ZP => EOR_IMM,
+            CMP_ZP => CMP_IMM,
+            _ => return None,
+        };
+        let k = self.constant(z).filter(|_| z > 1)?;
+        Some(Item::Ins(imm, Arg::Byte(k)))
+    }
+
     fn holds(&self, z: u8) -> bool {
         let (w, b) = bit(z);
         self.zp[w] & b != 0 || (self.value.is_some() && self.constant(z) == self.value)
@@ -254,6 +279,20 @@ impl AValue {
         self.zp = [0; 4];
     }
 
+    /// After an item that may not run: the constants known before it and still the same
+    /// stay known, the others not.
+    fn keep_unchanged(&mut self, (known, consts): ([u64; 4], Consts)) {
+        for w in 0..4 {
+            self.known[w] &= known[w];
+            for b in 0..64 {
+                let z = w * 64 + b;
+                if self.consts.0[z] != consts.0[z] {
+                    self.known[w] &= !(1 << b);
+                }
+            }
+        }
+    }
+
     /// A join, a call or a write anywhere: nothing is known.
     fn forget(&mut self) {
         self.forget_a();
@@ -265,6 +304,7 @@ impl AValue {
         match item {
             Item::Ins(o, arg) => {
                 let skipped = self.blind > 0;
+                let before = skipped.then_some((self.known, self.consts));
                 match (*o, arg) {
                     // A load of what A already holds changes nothing (it stays when its
                     // flags are needed).
@@ -280,8 +320,10 @@ impl AValue {
                         self.set_zp(*z, true);
                     }
                     (o, Arg::Byte(b)) if is_branch(o) => {
-                        // A forward skip: the bytes it jumps over may or may not run.
-                        self.forget();
+                        // A forward skip: the bytes it jumps over may or may not run, so
+                        // after them A is not known, nor any byte they write; the
+                        // constants of the others hold on both ways.
+                        self.forget_a();
                         self.blind = self.blind.max(u16::from(*b));
                         return;
                     }
@@ -307,10 +349,11 @@ impl AValue {
                     (o, _) if keeps_memory(o) => self.forget_a(),
                     _ => self.forget(),
                 }
-                if skipped {
+                if let Some(before) = before {
                     let size = info(*o).map_or(3, |(s, _)| u16::from(s));
                     self.blind = self.blind.saturating_sub(size);
-                    self.forget();
+                    self.forget_a();
+                    self.keep_unchanged(before);
                 }
                 if self.off {
                     self.forget();
