@@ -218,8 +218,10 @@ pub fn translate(prog: &AvrProgram) -> Result<Translation, TranslateError> {
 /// Translates with explicit [`Options`]. The stages, in order, each a call that takes what
 /// it reads and gives one named result (`docs/translator.md` describes them):
 ///
-/// 1. input: the decoded code and where control goes ([`crate::input::flow`]), and which
-///    functions the interpreter runs ([`crate::runtime::interp`]);
+/// 1. input: the decoded code and where control goes ([`crate::input::flow`]), which
+///    functions the interpreter runs ([`crate::runtime::interp`]), and, at the full level,
+///    the frame bytes reloaded into a register that holds them left out ([`held_loads`]),
+///    so that every analysis sees the code without them;
 /// 2. analyses of the AVR code, each once ([`Analyses`]);
 /// 3. frames, saves and copies at the AVR level ([`crate::frames::frame_plan`]), the
 ///    lowering with the 6502-level passes ([`crate::lower::codegen`]) and the layout

@@ -429,6 +429,63 @@ mod tests {
         assert_eq!(redundant(&[ld(0x2e), st(0x01), ld(0x01)]), Vec::<usize>::new());
     }
 
+    /// What the state makes of each item of `items` as an immediate, fed as one chunk.
+    fn immediates(items: &[Item]) -> Vec<(usize, Item)> {
+        let mut s = AValue::default();
+        s.enter_chunk(items, true, false);
+        let mut out = vec![];
+        for (k, it) in items.iter().enumerate() {
+            if let Some(imm) = s.immediate_for(it) {
+                out.push((k, imm));
+            }
+            s.step(it);
+        }
+        out
+    }
+
+    #[test]
+    fn an_operand_known_to_hold_a_constant_is_read_as_an_immediate() {
+        let st = |z| Item::Ins(STA_ZP, Arg::Byte(z));
+        let adc = || Item::Ins(ADC_ZP, Arg::Byte(0x24));
+        // ldi r20, 5; ldi r24, 7; add r24, r20: ADC #5, whatever A holds by then.
+        assert_eq!(
+            immediates(&[lda(5), st(0x24), lda(7), adc()]),
+            vec![(3, Item::Ins(ADC_IMM, Arg::Byte(5)))]
+        );
+        let ldx = Item::Ins(LDX_ZP, Arg::Byte(0x24));
+        assert_eq!(immediates(&[lda(5), st(0x24), lda(7), ldx]), vec![(3, Item::Ins(LDX_IMM, Arg::Byte(5)))]);
+        // Not a byte written otherwise, nor the processor port.
+        let inc = || Item::Ins(INC_ZP, Arg::Byte(0x24));
+        assert_eq!(immediates(&[lda(5), st(0x24), inc(), adc()]), vec![]);
+        let port = Item::Ins(LDA_ZP, Arg::Byte(0x01));
+        assert_eq!(immediates(&[lda(5), st(0x01), lda(7), port]), vec![]);
+        // Not an operation that writes the byte (`INC`, a shift).
+        assert_eq!(immediates(&[lda(5), st(0x24), inc()]), vec![]);
+    }
+
+    #[test]
+    fn a_forward_skip_forgets_only_what_the_skipped_code_writes() {
+        let st = |z| Item::Ins(STA_ZP, Arg::Byte(z));
+        let ld = |z| Item::Ins(LDA_ZP, Arg::Byte(z));
+        let bne = |n| Item::Ins(BNE, Arg::Byte(n));
+        let and = Item::Ins(AND_IMM, Arg::Byte(3));
+        // ldi r20, 5; ldi r21, 6; a skip over code that writes neither: both still known,
+        // A not.
+        let over = [lda(5), st(0x24), lda(6), st(0x25), bne(2), and.clone(), ld(0x24), ld(0x25)];
+        assert_eq!(
+            immediates(&over),
+            vec![(6, Item::Ins(LDA_IMM, Arg::Byte(5))), (7, Item::Ins(LDA_IMM, Arg::Byte(6)))]
+        );
+        assert_eq!(redundant(&[lda(5), st(0x24), bne(2), and, lda(5)]), Vec::<usize>::new());
+        // A skipped store makes its byte unknown, whatever it stored.
+        let over_store = [lda(5), st(0x24), st(0x25), bne(4), lda(9), st(0x24), ld(0x24), ld(0x25)];
+        assert_eq!(immediates(&over_store), vec![(7, Item::Ins(LDA_IMM, Arg::Byte(5)))]);
+        // So does a skipped INC of it (x + 1 on a pair: INC lo; BNE +2; INC hi).
+        let inc = |z| Item::Ins(INC_ZP, Arg::Byte(z));
+        let inc16 = [lda(0), st(0x24), st(0x25), inc(0x24), bne(2), inc(0x25), ld(0x25)];
+        assert_eq!(immediates(&inc16), vec![]);
+    }
+
     #[test]
     fn a_constant_stored_in_a_byte_outlives_a_change_of_a() {
         let ld = |z| Item::Ins(LDA_ZP, Arg::Byte(z));
