@@ -282,11 +282,10 @@ impl AValue {
     /// After an item that may not run: the constants known before it and still the same
     /// stay known, the others not.
     fn keep_unchanged(&mut self, (known, consts): ([u64; 4], Consts)) {
-        for w in 0..4 {
-            self.known[w] &= known[w];
+        for (w, was) in known.iter().enumerate() {
+            self.known[w] &= was;
             for b in 0..64 {
-                let z = w * 64 + b;
-                if self.consts.0[z] != consts.0[z] {
+                if self.consts.0[w * 64 + b] != consts.0[w * 64 + b] {
                     self.known[w] &= !(1 << b);
                 }
             }
@@ -448,10 +447,7 @@ mod tests {
         let st = |z| Item::Ins(STA_ZP, Arg::Byte(z));
         let adc = || Item::Ins(ADC_ZP, Arg::Byte(0x24));
         // ldi r20, 5; ldi r24, 7; add r24, r20: ADC #5, whatever A holds by then.
-        assert_eq!(
-            immediates(&[lda(5), st(0x24), lda(7), adc()]),
-            vec![(3, Item::Ins(ADC_IMM, Arg::Byte(5)))]
-        );
+        assert_eq!(immediates(&[lda(5), st(0x24), lda(7), adc()]), vec![(3, Item::Ins(ADC_IMM, Arg::Byte(5)))]);
         let ldx = Item::Ins(LDX_ZP, Arg::Byte(0x24));
         assert_eq!(immediates(&[lda(5), st(0x24), lda(7), ldx]), vec![(3, Item::Ins(LDX_IMM, Arg::Byte(5)))]);
         // Not a byte written otherwise, nor the processor port.
