@@ -12,7 +12,7 @@ use crate::avr_rewrites::{bool_branch, held_loads, sreg_saves};
 use crate::emit::{image, report};
 use crate::error::TranslateError;
 use crate::frames::frame_plan::{self, FramePlan, Settings};
-use crate::input::decode::Op;
+use crate::input::decode::{Insn, Op};
 use crate::input::flow::Flow;
 use crate::input::program::AvrProgram;
 use crate::lower::Ctx;
@@ -232,7 +232,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
     let mut flow = Flow::new(prog)?;
     let interpreted = interpreted_functions(prog, &opts.interpret)?;
     if opts.opt_level == OptLevel::Full {
-        drop_held_loads(&mut flow, &interpreted);
+        drop_held_loads(prog, &mut flow, &interpreted);
     }
     let entry = *flow.index.get(&prog.entry).ok_or(TranslateError::NoEntry)?;
     check_settings(opts, interpreted.iter().any(|&b| b))?;
@@ -246,9 +246,10 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
 
 /// The loads of a frame byte that the register already holds, left out of the translated
 /// functions before any analysis reads the code ([`held_loads`]).
-fn drop_held_loads(flow: &mut Flow, interpreted: &[bool]) {
+fn drop_held_loads(prog: &AvrProgram, flow: &mut Flow, interpreted: &[bool]) {
+    let native = |i: &Insn| if matches!(i.op, Op::Call | Op::Rcall) { prog.native_at(i.k) } else { None };
     for (range, _) in flow.ranges.iter().zip(interpreted).filter(|&(_, &interp)| !interp) {
-        held_loads::rewrite(&mut flow.insns, &flow.succs, &flow.entries, &flow.is_target, range.clone());
+        held_loads::rewrite(&mut flow.insns, &flow.succs, &flow.entries, &flow.is_target, &native, range.clone());
     }
 }
 

@@ -16,16 +16,20 @@
 //!
 //! What else can write a frame byte ends every fact: a store through X or Z (a pointer
 //! can point into the frame), a store through Y that moves Y, a store to a fixed address,
-//! a push, and every call (a callee can write through a pointer into the caller's frame).
-//! A load needs no such care: it writes only its register. Nothing outside the program
-//! writes the AVR stack (the runtime's interrupt handlers keep to their own bytes).
+//! a push, and every call (a callee can write through a pointer into the caller's frame)
+//! but those of the runtime's arithmetic (the multiply, the divisions, `memcmp`), which
+//! write no memory and only the registers [`native_writes`] names. A load needs no such
+//! care: it writes only its register. Nothing outside the program writes the AVR stack
+//! (the runtime's interrupt handlers keep to their own bytes).
 //!
 //! Assumes: `succs` names every way on from each instruction inside its function,
-//! `entries` every instruction reached from outside it (Flow's); decoded instructions
-//! only (this runs before every other pass, so the liveness and every later analysis see
+//! `entries` every instruction reached from outside it (Flow's); `native` names the
+//! runtime routine a call goes to; decoded instructions only (this runs before every other pass, so the liveness and every later analysis see
 //! the loads gone).
 
+use crate::analysis::callgraph::RegSet;
 use crate::analysis::callgraph::writes_of;
+use crate::analysis::liveness::native_writes;
 use crate::input::decode::{Insn, Mode, Op, Ptr};
 
 /// What each register is known to hold: the offset from the current Y of a frame byte
@@ -36,14 +40,16 @@ type Held = [Option<u16>; 32];
 /// byte the register already holds, and each store through Y of a byte the frame already
 /// holds, as a `nop`, and each load of a byte another register holds as a `mov` from it
 /// (a zero-page byte instead of the frame's). Returns how many of each: left out, moved.
-pub fn rewrite(
+pub fn rewrite<'p>(
     insns: &mut [Insn],
     succs: &[Vec<usize>],
     entries: &[bool],
     is_target: &[bool],
+    native: &dyn Fn(&Insn) -> Option<&'p str>,
     range: std::ops::Range<usize>,
 ) -> (usize, usize) {
-    let before = held_before(insns, succs, entries, is_target, range.clone());
+    let calls: Vec<Option<RegSet>> = insns[range.clone()].iter().map(|i| arithmetic_call(i, native)).collect();
+    let before = held_before(insns, succs, entries, is_target, &calls, range.clone());
     let (mut dropped, mut moved) = (0, 0);
     for (i, held) in range.zip(before) {
         let (Some(held), Some(q)) = (held, frame_access(&insns[i])) else { continue };
@@ -79,12 +85,32 @@ fn frame_access(insn: &Insn) -> Option<u16> {
     (through_y && !is_y(insn.d)).then_some(insn.k as u16)
 }
 
-/// What each register holds before each instruction of `range` (`None`: not reached).
+/// The registers a call of the runtime's arithmetic writes, for a call of one; `None`
+/// for any other instruction.
+fn arithmetic_call<'p>(insn: &Insn, native: &dyn Fn(&Insn) -> Option<&'p str>) -> Option<RegSet> {
+    const WRITE_NO_MEMORY: [&str; 9] = [
+        "__mulsi3",
+        "__divmodhi4",
+        "__udivmodhi4",
+        "__divmodsi4",
+        "__udivmodsi4",
+        "__divmodqi4",
+        "__udivmodqi4",
+        "memcmp",
+        "bcmp",
+    ];
+    let name = native(insn).filter(|name| WRITE_NO_MEMORY.contains(name))?;
+    Some(native_writes(name))
+}
+
+/// What each register holds before each instruction of `range` (`None`: not reached);
+/// `calls` has, for each, what [`arithmetic_call`] says.
 fn held_before(
     insns: &[Insn],
     succs: &[Vec<usize>],
     entries: &[bool],
     is_target: &[bool],
+    calls: &[Option<RegSet>],
     range: std::ops::Range<usize>,
 ) -> Vec<Option<Held>> {
     let base = range.start;
@@ -97,7 +123,10 @@ fn held_before(
     let mut work: Vec<usize> = range.clone().filter(|&i| entries[i]).collect();
     while let Some(i) = work.pop() {
         let Some(held) = before[i - base] else { continue };
-        let after = step(insns, is_target, i, held);
+        let after = match calls[i - base] {
+            Some(written) => forget_registers(held, written),
+            None => step(insns, is_target, i, held),
+        };
         for &s in &succs[i] {
             if !range.contains(&s) {
                 continue;
@@ -167,14 +196,19 @@ fn step(insns: &[Insn], is_target: &[bool], i: usize, mut held: Held) -> Held {
             if written & (0b11 << 28) != 0 {
                 return NOTHING;
             }
-            for (reg, h) in held.iter_mut().enumerate() {
-                if written & (1 << reg) != 0 {
-                    *h = None;
-                }
-            }
-            held
+            forget_registers(held, written)
         }
     }
+}
+
+/// `held` without what the registers in `written` held.
+fn forget_registers(mut held: Held, written: RegSet) -> Held {
+    for (reg, h) in held.iter_mut().enumerate() {
+        if written & (1 << reg) != 0 {
+            *h = None;
+        }
+    }
+    held
 }
 
 /// For a `subi r28, lo` at `i` whose next instruction is `sbci r29, hi` and is reached
@@ -195,6 +229,11 @@ mod tests {
     use super::*;
     use crate::input::decode::decode_with_addrs;
 
+    /// A call to byte address 0x100 is one of `__mulsi3`.
+    fn native(insn: &Insn) -> Option<&'static str> {
+        (insn.op == Op::Call && insn.k == 0x100).then_some("__mulsi3")
+    }
+
     /// The rewrite of `words`, one function entered at its first instruction, with the
     /// ways on that the branches and returns give.
     fn run(words: &[u16]) -> (Vec<Insn>, (usize, usize)) {
@@ -214,7 +253,7 @@ mod tests {
             s.iter().filter(|&&t| t != i + 1).for_each(|&t| is_target[t] = true);
         }
         let entries: Vec<bool> = (0..n).map(|i| i == 0).collect();
-        let count = rewrite(&mut insns, &succs, &entries, &is_target, 0..n);
+        let count = rewrite(&mut insns, &succs, &entries, &is_target, &native, 0..n);
         (insns, count)
     }
 
@@ -238,6 +277,15 @@ mod tests {
         // ldd r24, Y+1; call 0; ldd r24, Y+1; ret: the callee may write the frame.
         let (_, n) = run(&[0x8189, 0x940E, 0x0000, 0x8189, 0x9508]);
         assert_eq!(n, (0, 0));
+    }
+
+    #[test]
+    fn the_runtimes_arithmetic_forgets_only_the_registers_it_writes() {
+        // ldd r16, Y+1; ldd r22, Y+2; call __mulsi3; ldd r16, Y+1; ldd r22, Y+2; ret
+        let (insns, n) = run(&[0x8109, 0x816A, 0x940E, 0x0080, 0x8109, 0x816A, 0x9508]);
+        assert_eq!(n, (1, 0));
+        assert_eq!(insns[3].op, Op::Nop, "r16 holds Y+1 still");
+        assert_eq!(insns[4].op, Op::Ld(Ptr::Y, Mode::Disp), "the product is in r25:r22");
     }
 
     #[test]
