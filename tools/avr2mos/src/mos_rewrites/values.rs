@@ -14,15 +14,16 @@
 //! item only when the N and Z flags that item would set are dead (the caller's check; a
 //! `LDA #` changes no other flag). Runtime routines are never tracked (they may be
 //! entered anywhere by their own loops).
-//! Guarantees: [`AValue::redundant`] is true only when A holds that constant on every
-//! path reaching the item: forward fixed-offset branches (`BEQ +2` over a fix-up) join
-//! with nothing known, a chunk with a backward fixed-offset branch (a loop inside one
-//! instruction's code) is not tracked at all, local labels forget everything, and any
-//! instruction not known to keep A forgets it; a zero-page byte is forgotten when
-//! anything but `STA` writes it, and all of them when a store may reach zero page
-//! through an index or a pointer, or is an absolute store to a literal address below
-//! $100 or to a symbol that is no data symbol (a static frame's slot, a save slot and
-//! `.data`/`.bss` are data symbols, placed above zero page).
+//! Guarantees: [`AValue::redundant`] is true only when A holds that constant on every path
+//! reaching the item, and [`AValue::immediate_for`] gives only the constant the operand's
+//! byte holds on every such path: after a forward fixed-offset branch (`BEQ +2` over a
+//! fix-up) A is not known, nor any byte the skipped code writes, a chunk with a backward
+//! fixed-offset branch (a loop inside one instruction's code) is not tracked at all, local
+//! labels forget everything, and any instruction not known to keep A forgets it; a
+//! zero-page byte is forgotten when anything but `STA` writes it, and all of them when a
+//! store may reach zero page through an index or a pointer, or is an absolute store to a
+//! literal address below $100 or to a symbol that is no data symbol (a static frame's slot,
+//! a save slot and `.data`/`.bss` are data symbols, placed above zero page).
 
 use mos_asm::asm::{Arg, Item, info, mnemonic, op::*};
 
