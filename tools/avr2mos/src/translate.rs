@@ -247,7 +247,7 @@ pub fn translate_with(prog: &AvrProgram, opts: &Options) -> Result<Translation, 
 /// The loads of a frame byte that the register already holds, left out of the translated
 /// functions before any analysis reads the code ([`held_loads`]).
 fn drop_held_loads(prog: &AvrProgram, flow: &mut Flow, interpreted: &[bool]) {
-    let native = |i: &Insn| if matches!(i.op, Op::Call | Op::Rcall) { prog.native_at(i.k) } else { None };
+    let native = |i: &Insn| prog.native_call(i);
     for (range, _) in flow.ranges.iter().zip(interpreted).filter(|&(_, &interp)| !interp) {
         held_loads::rewrite(&mut flow.insns, &flow.succs, &flow.entries, &flow.is_target, &native, range.clone());
     }

@@ -80,6 +80,24 @@ pub fn native_writes(name: &str) -> RegSet {
     }
 }
 
+/// Whether a native routine may write memory, by its symbol name: the multiply, the
+/// divisions and the compares write only registers; the memory routines, the KERNAL
+/// gateway, the far copy and a routine not listed may.
+pub fn native_writes_memory(name: &str) -> bool {
+    !matches!(
+        name,
+        "__mulsi3"
+            | "__divmodhi4"
+            | "__udivmodhi4"
+            | "__divmodsi4"
+            | "__udivmodsi4"
+            | "__divmodqi4"
+            | "__udivmodqi4"
+            | "memcmp"
+            | "bcmp"
+    )
+}
+
 /// What an instruction transfers control to besides the next instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Callee {

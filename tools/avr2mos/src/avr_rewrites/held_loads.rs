@@ -17,8 +17,9 @@
 //! What else can write a frame byte ends every fact: a store through X or Z (a pointer
 //! can point into the frame), a store through Y that moves Y, a store to a fixed address,
 //! a push, and every call (a callee can write through a pointer into the caller's frame)
-//! but those of the runtime's arithmetic (the multiply, the divisions, `memcmp`), which
-//! write no memory and only the registers [`native_writes`] names. A load needs no such
+//! but those of the runtime's routines that write no memory ([`native_writes_memory`]:
+//! the multiply, the divisions, `memcmp`), which write only the registers
+//! [`native_writes`] names. A load needs no such
 //! care: it writes only its register. Nothing outside the program writes the AVR stack
 //! (the runtime's interrupt handlers keep to their own bytes).
 //!
@@ -28,7 +29,7 @@
 //! other pass, so the liveness and every later analysis see the loads gone).
 
 use crate::analysis::callgraph::{RegSet, writes_of};
-use crate::analysis::liveness::native_writes;
+use crate::analysis::liveness::{native_writes, native_writes_memory};
 use crate::input::decode::{Insn, Mode, Op, Ptr};
 
 /// What each register is known to hold: the offset from the current Y of a frame byte
@@ -86,21 +87,10 @@ fn frame_access(insn: &Insn) -> Option<u16> {
     (through_y && !is_y(insn.d)).then_some(insn.k as u16)
 }
 
-/// The registers a call of the runtime's arithmetic writes, for a call of one; `None`
-/// for any other instruction.
+/// The registers a call of a runtime routine that writes no memory writes, for a call of
+/// one; `None` for any other instruction.
 fn arithmetic_call<'p>(insn: &Insn, native: &dyn Fn(&Insn) -> Option<&'p str>) -> Option<RegSet> {
-    const WRITE_NO_MEMORY: [&str; 9] = [
-        "__mulsi3",
-        "__divmodhi4",
-        "__udivmodhi4",
-        "__divmodsi4",
-        "__udivmodsi4",
-        "__divmodqi4",
-        "__udivmodqi4",
-        "memcmp",
-        "bcmp",
-    ];
-    let name = native(insn).filter(|name| WRITE_NO_MEMORY.contains(name))?;
+    let name = native(insn).filter(|name| !native_writes_memory(name))?;
     Some(native_writes(name))
 }
 
@@ -175,16 +165,21 @@ fn step(insns: &[Insn], is_target: &[bool], i: usize, mut held: Held) -> Held {
             held
         }
         // Y moved down by `hi:lo`: the byte at old Y + q is at new Y + q + hi:lo.
-        Op::Subi if d == 28 && paired_sbci(insns, is_target, i).is_some() => {
-            let hi = paired_sbci(insns, is_target, i).unwrap_or(0);
-            moved(&mut held, (hi << 8) | insn.k as u16);
-            held[28] = None;
-            held
-        }
-        Op::Sbci if d == 29 && i > 0 && paired_sbci(insns, is_target, i - 1).is_some() && insns[i - 1].d == 28 => {
-            held[29] = None;
-            held
-        }
+        Op::Subi if d == 28 => match paired_sbci(insns, is_target, i) {
+            Some(hi) => {
+                moved(&mut held, (hi << 8) | insn.k as u16);
+                held[28] = None;
+                held
+            }
+            None => NOTHING,
+        },
+        Op::Sbci if d == 29 => match i.checked_sub(1).and_then(|s| paired_sbci(insns, is_target, s)) {
+            Some(_) => {
+                held[29] = None;
+                held
+            }
+            None => NOTHING,
+        },
         Op::Adiw | Op::Sbiw if d == 28 => {
             let k = insn.k as u16;
             moved(&mut held, if insn.op == Op::Adiw { k.wrapping_neg() } else { k });

@@ -250,10 +250,7 @@ pub fn plan(
 /// How low the pointers into each folded frame reach ([`crate::frames::frame_reach`]).
 fn frame_floors(prog: &AvrProgram, flow: &Flow, saves: &Saves, slots: &[Action], folded: &[bool]) -> Vec<Option<u16>> {
     const MEMORY: [&str; 5] = ["memcpy", "memmove", "memset", "memcmp", "bcmp"];
-    let mem_call = |i: usize| {
-        matches!(flow.insns[i].op, Op::Call | Op::Rcall)
-            && prog.native_at(flow.insns[i].k).is_some_and(|name| MEMORY.contains(&name))
-    };
+    let mem_call = |i: usize| prog.native_call(&flow.insns[i]).is_some_and(|name| MEMORY.contains(&name));
     let code = crate::frames::frame_reach::Code {
         insns: &flow.insns,
         succs: &flow.succs,

@@ -153,6 +153,12 @@ impl AvrProgram {
         self.absolute.get(&target).map(String::as_str)
     }
 
+    /// The native routine instruction `insn` calls (`call` or `rcall`), if it calls one.
+    pub fn native_call(&self, insn: &crate::input::decode::Insn) -> Option<&str> {
+        use crate::input::decode::Op;
+        matches!(insn.op, Op::Call | Op::Rcall).then(|| self.native_at(insn.k)).flatten()
+    }
+
     /// The function that contains `addr` and the location of `addr` in it, for messages.
     pub fn locate(&self, addr: u32) -> Location {
         match self.functions.iter().rev().find(|f| f.addr <= addr) {
